@@ -1,0 +1,5 @@
+"""Allow ``python -m formscript``."""
+
+from formscript.cli import main
+
+raise SystemExit(main())

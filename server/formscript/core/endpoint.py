@@ -1,0 +1,130 @@
+"""What the scripted endpoint returns for an entry (ADR-0052 D5).
+
+The runtime draws random ids; formscript derives them from the call and entry indexes so the
+same input always gives byte-identical output (seed 004). Conformance compares everything else.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from typing import Any
+
+from formscript.core.script_models import (
+    ErrorResponse,
+    ResponseEntry,
+    StreamResponse,
+    StructuredResponse,
+    TextResponse,
+    ToolCallResponse,
+)
+
+#: HTTP-like status per error kind; kinds absent here are not HTTP errors.
+ERROR_STATUS: dict[str, int] = {"rate_limit": 429, "server_error": 500, "bad_request": 400}
+_NO_USAGE = {"prompt_tokens": 0, "completion_tokens": 0, "total_tokens": 0}
+
+
+def stable_id(*parts: object, length: int = 12) -> str:
+    """A hex id that depends only on *parts*."""
+    digest = hashlib.sha256("\x1f".join(map(str, parts)).encode("utf-8")).hexdigest()
+    return digest[:length]
+
+
+def _completion(call: int, model: str, message: dict[str, Any], finish: str) -> dict[str, Any]:
+    return {
+        "id": f"chatcmpl-scripted-{stable_id('completion', call)}",
+        "object": "chat.completion",
+        "created": 0,
+        "model": model,
+        "choices": [{"index": 0, "message": message, "finish_reason": finish}],
+        "usage": dict(_NO_USAGE),
+    }
+
+
+def _model_name(payload: dict[str, Any]) -> Any:
+    return payload.get("model") or "scripted"
+
+
+def text_completion(text: str, payload: dict[str, Any], call: int) -> dict[str, Any]:
+    """An assistant text completion."""
+    return _completion(call, _model_name(payload), {"role": "assistant", "content": text}, "stop")
+
+
+def completion_for(entry: ResponseEntry, payload: dict[str, Any], call: int) -> dict[str, Any]:
+    """The non-stream response for a served, non-error entry (json errors propagate)."""
+    if isinstance(entry, TextResponse):
+        return text_completion(entry.content, payload, call)
+    if isinstance(entry, StructuredResponse):
+        return text_completion(json.dumps(entry.data), payload, call)
+    if isinstance(entry, StreamResponse):
+        text = "".join(c.content or "" for c in entry.chunks if c.type == "text")
+        return text_completion(text, payload, call)
+    if isinstance(entry, ToolCallResponse):
+        call_id = entry.id or f"call_{stable_id('tool_call', call, length=10)}"
+        message = {
+            "role": "assistant",
+            "content": None,
+            "tool_calls": [
+                {
+                    "id": call_id,
+                    "type": "function",
+                    "function": {"name": entry.name, "arguments": json.dumps(entry.arguments)},
+                }
+            ],
+        }
+        return _completion(call, _model_name(payload), message, "tool_calls")
+    raise TypeError(f"{type(entry).__name__} has no completion; it raises instead")
+
+
+def _chunk(kind: str, **values: Any) -> dict[str, Any]:
+    chunk: dict[str, Any] = {
+        "type": kind,
+        "content": None,
+        "tool_name": None,
+        "tool_id": None,
+        "tool_input": None,
+        "tool_output": None,
+        "is_error": False,
+        "is_delta": False,
+        "metadata": {},
+    }
+    chunk.update(values)
+    return chunk
+
+
+def stream_for(entry: ResponseEntry, payload: dict[str, Any], call: int) -> list[dict[str, Any]]:
+    """The chunks the streaming path yields for *entry* (an error entry yields one, then raises)."""
+    if isinstance(entry, ErrorResponse):
+        return [_chunk("error", content=entry.message, is_error=True)]
+    if isinstance(entry, StreamResponse):
+        return [
+            _chunk(
+                spec.type,
+                content=spec.content,
+                tool_name=spec.tool_name,
+                tool_id=spec.tool_id,
+                tool_input=spec.tool_input,
+                tool_output=spec.tool_output,
+                is_error=spec.is_error,
+                is_delta=spec.is_delta,
+                metadata=dict(spec.metadata),
+            )
+            for spec in entry.chunks
+        ]
+    if isinstance(entry, TextResponse):
+        return [
+            _chunk("text", content=entry.content, is_delta=True),
+            _chunk("result", metadata={"done": True}),
+        ]
+    response = completion_for(entry, payload, call)
+    return [_chunk("result", content=json.dumps(response), metadata={"raw": response})]
+
+
+def raised_for(entry: ErrorResponse) -> dict[str, Any]:
+    """The exception the runtime raises for a scripted error: its class, status and message."""
+    if entry.kind in ERROR_STATUS:
+        return {"exception": "APIClientError", "status_code": ERROR_STATUS[entry.kind],
+                "message": entry.message}
+    if entry.kind == "timeout":
+        return {"exception": "TimeoutError", "status_code": None, "message": entry.message}
+    return {"exception": "ValueError", "status_code": None, "message": entry.message}

@@ -1,0 +1,306 @@
+"""Work forms (ADR-0052 D1, D2): field declarations, coercion, filling and validation.
+
+Everything here mirrors lionagi 0.36.0's observable behaviour; the message texts are ours.
+Validation results carry structured failures (which field, why) next to the messages so
+callers never parse text.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import re
+import uuid
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, ClassVar, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+
+if TYPE_CHECKING:
+    from formscript.core.rules import RuleSet
+
+FieldType = Literal["str", "int", "float", "bool", "list", "dict"]
+FIELD_TYPES: tuple[str, ...] = ("str", "int", "float", "bool", "list", "dict")
+FormStatus = Literal["draft", "filled", "validated", "error", "submitted", "completed"]
+FORM_STATUSES: tuple[str, ...] = ("draft", "filled", "validated", "error", "submitted", "completed")
+
+PYTHON_TYPES: dict[str, type] = {
+    "str": str,
+    "int": int,
+    "float": float,
+    "bool": bool,
+    "list": list,
+    "dict": dict,
+}
+
+#: The lifecycle graph; a status absent from a value set cannot be reached from the key.
+TRANSITIONS: dict[str, frozenset[str]] = {
+    "draft": frozenset({"filled"}),
+    "filled": frozenset({"validated", "error"}),
+    "validated": frozenset({"submitted", "error"}),
+    "error": frozenset({"draft"}),
+    "submitted": frozenset({"completed", "error"}),
+    "completed": frozenset(),
+}
+
+FIELD_NAME_RE = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
+TRUE_WORDS = frozenset({"true", "1", "yes"})
+FALSE_WORDS = frozenset({"false", "0", "no"})
+
+#: The runtime's qualified class name, which a ``metadata.lion_class`` entry must equal.
+RUNTIME_FIELDSPEC_CLASS = "lionagi.work.form.FieldSpec"
+RUNTIME_WORKFORM_CLASS = "lionagi.work.form.WorkForm"
+
+
+def type_label(value: Any) -> str:
+    """The Python type name of *value*, as a user would read it."""
+    return type(value).__name__
+
+
+class _ElementBase(BaseModel):
+    """The identity fields every lionagi Element carries (id, created_at, metadata).
+
+    They are accepted inside a field declaration because the runtime's FieldSpec
+    inherits them; their validation follows the runtime's lax rules.
+    """
+
+    model_config = ConfigDict(
+        arbitrary_types_allowed=True,
+        use_enum_values=True,
+        populate_by_name=True,
+        extra="forbid",
+    )
+
+    id: uuid.UUID = Field(default_factory=uuid.uuid4)
+    created_at: float = 0.0
+    metadata: dict[Any, Any] = Field(default_factory=dict)
+
+    RUNTIME_CLASS: ClassVar[str] = RUNTIME_FIELDSPEC_CLASS
+
+    @field_validator("id", mode="before")
+    @classmethod
+    def _id_from_text(cls, value: Any) -> uuid.UUID:
+        if isinstance(value, uuid.UUID):
+            return value
+        return uuid.UUID(str(value))
+
+    @field_validator("created_at", mode="before")
+    @classmethod
+    def _timestamp(cls, value: Any) -> float:
+        if value is None:
+            return 0.0
+        if isinstance(value, float):
+            return value
+        if isinstance(value, dt.datetime):
+            return value.timestamp()
+        if isinstance(value, str):
+            try:
+                parsed = dt.datetime.fromisoformat(value.replace(" ", "T"))
+                if parsed.tzinfo is None:
+                    parsed = parsed.replace(tzinfo=dt.UTC)
+                return parsed.timestamp()
+            except ValueError:
+                try:
+                    return float(value)
+                except ValueError:
+                    raise ValueError(f"created_at {value!r} is neither a timestamp nor a date-time") from None
+        try:
+            return float(value)
+        except Exception:
+            raise ValueError(f"created_at {value!r} is not a number") from None
+
+    @field_validator("metadata", mode="before")
+    @classmethod
+    def _metadata(cls, value: Any) -> dict[Any, Any]:
+        if not value:
+            return {}
+        if not isinstance(value, dict):
+            value = _loose_mapping(value)
+        if "lion_class" in value and value["lion_class"] != cls.RUNTIME_CLASS:
+            raise ValueError("metadata.lion_class names a different class")
+        return value
+
+
+def _loose_mapping(value: Any) -> dict[Any, Any]:
+    """The runtime's best-effort conversion of a non-mapping metadata value."""
+    if isinstance(value, str):
+        try:
+            loaded = json.loads(value)
+        except ValueError:
+            return {}
+        return loaded if isinstance(loaded, dict) else {}
+    if isinstance(value, list | tuple):
+        return dict(enumerate(value))
+    return {}
+
+
+class FieldSpec(_ElementBase):
+    """The declaration of one typed field."""
+
+    name: str
+    type: FieldType = "str"
+    required: bool = True
+    default: Any = None
+    description: str = ""
+
+    @model_validator(mode="after")
+    def _name_and_default(self) -> FieldSpec:
+        if not FIELD_NAME_RE.match(self.name):
+            raise ValueError(
+                f"field name {self.name!r} is not an identifier: it must start with a letter "
+                "or underscore and contain only letters, digits and underscores"
+            )
+        if self.default is not None and not default_fits(self.type, self.default):
+            raise ValueError(
+                f"default {self.default!r} ({type_label(self.default)}) does not fit "
+                f"the declared type {self.type!r}"
+            )
+        return self
+
+    def coerce(self, value: Any) -> Any:
+        """The value the runtime stores for this field, or CoercionError."""
+        return coerce_value(self.name, self.type, value)
+
+
+class CoercionError(TypeError):
+    """A value that cannot be turned into its field's declared type."""
+
+    def __init__(self, field: str, expected: str, value: Any) -> None:
+        self.field = field
+        self.expected = expected
+        self.value = value
+        super().__init__(
+            f"field {field!r} expects {expected}, found {type_label(value)} {value!r}"
+        )
+
+
+def default_fits(field_type: str, default: Any) -> bool:
+    """Whether a non-None default is accepted at declaration time (an isinstance check)."""
+    if field_type == "float" and isinstance(default, int):
+        return True
+    return isinstance(default, PYTHON_TYPES[field_type])
+
+
+def coerce_value(field: str, field_type: str, value: Any) -> Any:
+    """Coerce *value* exactly as the runtime's FieldSpec.coerce does."""
+    if value is None:
+        return None
+    target = PYTHON_TYPES[field_type]
+    if isinstance(value, target):
+        return value
+    if field_type == "float" and isinstance(value, int):
+        return float(value)
+    if field_type == "bool" and isinstance(value, str):
+        lowered = value.lower()
+        if lowered in TRUE_WORDS:
+            return True
+        if lowered in FALSE_WORDS:
+            return False
+    if field_type in ("int", "float") and isinstance(value, str):
+        try:
+            return target(value)
+        except ValueError:
+            pass
+    raise CoercionError(field, field_type, value)
+
+
+class WorkForm(_ElementBase):
+    """A typed value container with a lifecycle status."""
+
+    RUNTIME_CLASS: ClassVar[str] = RUNTIME_WORKFORM_CLASS
+
+    title: str = ""
+    fields: dict[str, FieldSpec] = Field(default_factory=dict)
+    values: dict[Any, Any] = Field(default_factory=dict)
+    status: FormStatus = "draft"
+    validation_errors: list[str] = Field(default_factory=list)
+    #: Structured twins of validation_errors, same order: (field, kind) per failure.
+    failures: list[Failure] = Field(default_factory=list)
+
+    @property
+    def form_id(self) -> str:
+        """The form's identity as a string."""
+        return str(self.id)
+
+    def get(self, name: str, default: Any = None) -> Any:
+        """The value stored under *name*, or *default*."""
+        return self.values.get(name, default)
+
+    def field_names(self) -> list[str]:
+        """Declared field names in declaration order."""
+        return list(self.fields)
+
+    def is_complete(self) -> bool:
+        """True for validated and completed forms (not submitted)."""
+        return self.status in ("validated", "completed")
+
+    def transition_to(self, new_status: FormStatus) -> WorkForm:
+        """A copy at *new_status*; ValueError when the graph has no such edge."""
+        allowed = TRANSITIONS.get(self.status, frozenset())
+        if new_status not in allowed:
+            targets = ", ".join(sorted(allowed)) or "none, it is terminal"
+            raise ValueError(
+                f"cannot move a form from {self.status!r} to {new_status!r}; "
+                f"allowed from {self.status!r}: {targets}"
+            )
+        return self.model_copy(update={"status": new_status})
+
+
+@dataclass(frozen=True)
+class Failure:
+    """A structured validation failure: the field (or rule) and what went wrong."""
+
+    source: Literal["field", "rule"]
+    kind: str
+    field: str
+    rule_id: str | None = None
+    message: str = ""
+
+
+WorkForm.model_rebuild()
+
+
+def fill_form(form: WorkForm, values: dict[Any, Any], *, ruleset: RuleSet | None = None) -> WorkForm:
+    """Merge *values* (declared fields first, then defaults, then extras) and validate."""
+    merged: dict[Any, Any] = {}
+    for name, spec in form.fields.items():
+        if name in values:
+            merged[name] = values[name]
+        elif spec.default is not None:
+            merged[name] = spec.default
+    for key, value in values.items():
+        if key not in merged:
+            merged[key] = value
+    filled = form.model_copy(
+        update={"values": merged, "status": "filled", "validation_errors": [], "failures": []}
+    )
+    return validate_form(filled, ruleset=ruleset)
+
+
+def validate_form(form: WorkForm, *, ruleset: RuleSet | None = None) -> WorkForm:
+    """Check required fields and coerce values; rules run on the coerced copy afterwards."""
+    failures: list[Failure] = []
+    coerced: dict[Any, Any] = dict(form.values)
+    for name, spec in form.fields.items():
+        value = form.values.get(name)
+        if spec.required and value is None:
+            failures.append(
+                Failure("field", "required", name, message=f"field {name!r} is required but has no value")
+            )
+            continue
+        if value is not None:
+            try:
+                coerced[name] = spec.coerce(value)
+            except CoercionError as exc:
+                failures.append(Failure("field", "coerce", name, message=str(exc)))
+    if ruleset is not None:
+        view = form.model_copy(update={"values": coerced})
+        failures.extend(ruleset.failures(view))
+    return form.model_copy(
+        update={
+            "values": coerced,
+            "status": "error" if failures else "validated",
+            "validation_errors": [f.message for f in failures],
+            "failures": failures,
+        }
+    )

@@ -1,0 +1,377 @@
+"""Loading, checking and replaying response scripts with the runtime's semantics (ADR D4)."""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from pydantic import ValidationError
+
+from formscript.core.forms import type_label
+from formscript.core.script_models import (
+    CONTENT_PREDICATES,
+    ENTRY_MODELS,
+    MODES,
+    RESPONSE_TYPES,
+    ResponseEntry,
+    ScriptHeader,
+    WhenMatcher,
+    entry_keys,
+)
+from formscript.core.suggest import hint
+from formscript.core.verdict import Problem, Verdict, verdict_from
+
+SCRIPT_KEYS: tuple[str, ...] = ("version", "mode", "responses")
+
+
+def loads_as_yaml(path: str) -> bool:
+    """Whether the runtime reads *path* through YAML (by suffix) rather than json.load."""
+    from pathlib import PurePath
+
+    return PurePath(path).suffix in (".yaml", ".yml")
+
+
+def load_script_text(text: str, path: str) -> Any:
+    """Load script text as the runtime does for *path*; raises on a parse error."""
+    if loads_as_yaml(path):
+        import yaml
+
+        return yaml.safe_load(text)
+    return json.loads(text)
+
+
+@dataclass
+class ScriptResult:
+    """The runtime's verdict on a script, with every problem and the entries that built."""
+
+    verdict: Verdict
+    problems: list[Problem]
+    mode: str = "auto"
+    version: int = 1
+    #: One slot per raw entry: the built entry, or None where the entry is invalid.
+    entries: list[ResponseEntry | None] = field(default_factory=list)
+
+
+def check_script(data: Any) -> ScriptResult:
+    """Predict whether the runtime's ScriptModel accepts loaded *data*, reporting all faults."""
+    if not data:
+        data = {}
+    problems: list[Problem] = []
+    if not isinstance(data, dict):
+        problems.append(
+            Problem(
+                "SC001",
+                f"a script must be a mapping with 'responses' at the top level, found "
+                f"{type_label(data)}",
+                rejects=True,
+            )
+        )
+        return ScriptResult(Verdict.REJECTED, problems)
+
+    for key in data:
+        if key not in SCRIPT_KEYS:
+            problems.append(
+                Problem(
+                    "SC001",
+                    f"unknown top-level key {key!r}; a script has version, mode and responses"
+                    + hint(key, SCRIPT_KEYS),
+                    path=(key,),
+                    on_key=True,
+                    rejects=True,
+                )
+            )
+    header_input = {k: v for k, v in data.items() if k in ("version", "mode")}
+    mode, version = "auto", 1
+    try:
+        header = ScriptHeader.model_validate(header_input)
+        mode, version = header.mode, header.version
+    except ValidationError as exc:
+        for error in exc.errors():
+            key = error["loc"][0]
+            value = data.get(key)
+            if key == "mode":
+                problems.append(
+                    Problem(
+                        "SC006",
+                        f"mode {value!r} is not one of auto, positional, when_only"
+                        + hint(value, MODES),
+                        path=("mode",),
+                        rejects=True,
+                    )
+                )
+            else:
+                problems.append(
+                    Problem(
+                        "SC007",
+                        f"version must be an integer, found {type_label(value)} {value!r}",
+                        path=("version",),
+                        rejects=True,
+                    )
+                )
+        mode = data.get("mode") if data.get("mode") in MODES else "auto"
+
+    entries: list[ResponseEntry | None] = []
+    raw_entries = data.get("responses", [])
+    if not isinstance(raw_entries, list):
+        problems.append(
+            Problem(
+                "SC019",
+                f"'responses' must be a list of entries, found {type_label(raw_entries)}",
+                path=("responses",),
+                rejects=True,
+            )
+        )
+    else:
+        for index, raw in enumerate(raw_entries):
+            entries.append(_build_entry(index, raw, problems))
+    return ScriptResult(verdict_from(problems), problems, mode=str(mode), version=version,
+                        entries=entries)
+
+
+def _build_entry(index: int, raw: Any, problems: list[Problem]) -> ResponseEntry | None:
+    where = ("responses", index)
+    if not isinstance(raw, dict):
+        problems.append(
+            Problem(
+                "SC018",
+                f"response #{index} must be a mapping with a 'type', found {type_label(raw)}",
+                path=where,
+                rejects=True,
+            )
+        )
+        return None
+    response_type = raw.get("type")
+    try:
+        known = response_type in ENTRY_MODELS
+    except TypeError:
+        known = False
+    if not known:
+        if "type" not in raw:
+            message = f"response #{index} has no 'type'; expected one of " + ", ".join(
+                RESPONSE_TYPES
+            )
+            path: tuple[object, ...] = where
+        else:
+            message = (
+                f"response #{index} has unknown type {response_type!r}; expected one of "
+                + ", ".join(RESPONSE_TYPES)
+                + hint(response_type, RESPONSE_TYPES)
+            )
+            path = (*where, "type")
+        problems.append(Problem("SC002", message, path=path, on_key="type" not in raw,
+                                rejects=True))
+        return None
+    model = ENTRY_MODELS[response_type]
+    try:
+        return model.model_validate(raw)  # type: ignore[return-value]
+    except ValidationError as exc:
+        for error in exc.errors():
+            problems.append(_entry_error(index, str(response_type), raw, error))
+        return None
+
+
+def _entry_error(index: int, response_type: str, raw: dict[Any, Any], error: Any) -> Problem:
+    loc = tuple(error["loc"])
+    path = ("responses", index, *loc)
+    leaf = loc[-1] if loc else None
+    owner = _owner_keys(response_type, loc)
+    if error["type"] == "extra_forbidden":
+        return Problem(
+            "SC003",
+            f"response #{index} ({response_type}): unknown key {leaf!r} in {owner[0]}; "
+            f"expected one of " + ", ".join(owner[1]) + hint(leaf, owner[1]),
+            path=path,
+            on_key=True,
+            rejects=True,
+        )
+    if error["type"] == "missing":
+        return Problem(
+            "SC004",
+            f"response #{index} ({response_type}) is missing required key {leaf!r}",
+            path=path[:-1],
+            on_key=False,
+            rejects=True,
+        )
+    value = _dig(raw, loc)
+    return Problem(
+        "SC005",
+        f"response #{index} ({response_type}): {'.'.join(map(str, loc))} {value!r} is invalid "
+        f"({_lower_first(str(error.get('msg', 'invalid')))})",
+        path=path,
+        rejects=True,
+    )
+
+
+def _owner_keys(response_type: str, loc: tuple[Any, ...]) -> tuple[str, tuple[str, ...]]:
+    from formscript.core.script_models import StreamChunkSpec
+
+    if len(loc) >= 2 and loc[0] == "when":
+        return "when", tuple(WhenMatcher.model_fields)
+    if len(loc) >= 3 and loc[0] == "chunks":
+        return "a stream chunk", tuple(StreamChunkSpec.model_fields)
+    return "the entry", entry_keys(response_type)
+
+
+def _dig(raw: Any, loc: tuple[Any, ...]) -> Any:
+    current = raw
+    for part in loc:
+        try:
+            current = current[part]
+        except (KeyError, IndexError, TypeError):
+            return None
+    return current
+
+
+def _lower_first(text: str) -> str:
+    return text[:1].lower() + text[1:]
+
+
+# ---------------------------------------------------------------- replay
+
+
+class ScriptExhausted(RuntimeError):
+    """No entry can serve the call; the runtime raises its ScriptExhaustedError."""
+
+
+class RegexFailure(RuntimeError):
+    """A prompt_regex could not be evaluated (invalid, or over the time bound)."""
+
+    def __init__(self, entry: int, pattern: str, reason: str, *, timed_out: bool = False) -> None:
+        self.entry = entry
+        self.pattern = pattern
+        self.timed_out = timed_out
+        super().__init__(reason)
+
+
+@dataclass(frozen=True)
+class Match:
+    """Which entry serves a call and why."""
+
+    entry: int
+    kind: str  # positional | prompt_contains | prompt_regex | has_tool | call_index | after_calls
+    value: Any = None
+
+
+Searcher = Callable[[str, str], bool]
+
+
+def _plain_search(pattern: str, text: str) -> bool:
+    return re.search(pattern, text) is not None
+
+
+def last_user_message(payload: dict[str, Any]) -> str | None:
+    """The text the matchers see: the last user message, else the payload's ``input``."""
+    for message in reversed(payload.get("messages") or []):
+        if isinstance(message, dict) and message.get("role") == "user":
+            content = message.get("content")
+            if isinstance(content, str):
+                return content
+            if isinstance(content, list):
+                joined = "".join(p.get("text", "") for p in content if isinstance(p, dict))
+                return joined or None
+    given = payload.get("input")
+    return given if isinstance(given, str) else None
+
+
+def tool_names(payload: dict[str, Any]) -> list[Any]:
+    """Tool names offered in *payload* (``function.name``, else ``name``)."""
+    return [
+        (tool.get("function") or {}).get("name") or tool.get("name")
+        for tool in payload.get("tools") or []
+        if isinstance(tool, dict)
+    ]
+
+
+class Replayer:
+    """Serves calls from a script's entries exactly as the runtime's ScriptModel.next does."""
+
+    def __init__(
+        self,
+        entries: list[ResponseEntry],
+        mode: str = "auto",
+        *,
+        search: Searcher = _plain_search,
+    ) -> None:
+        self.entries = entries
+        self.mode = mode
+        self.search = search
+        self.cursor = 0
+        self.served_conditional: list[int] = []
+
+    def reset(self) -> None:
+        """Back to the first call: cursor and served conditional entries cleared."""
+        self.cursor = 0
+        self.served_conditional = []
+
+    def next(self, payload: dict[str, Any], call_index: int) -> Match:
+        """The entry serving this call; ScriptExhausted or RegexFailure as the runtime raises."""
+        if self.mode != "positional":
+            for index, entry in enumerate(self.entries):
+                when = entry.when
+                if when is None or when.is_empty() or index in self.served_conditional:
+                    continue
+                found = self._matches(index, when, payload, call_index)
+                if found is not None:
+                    self.served_conditional.append(index)
+                    return found
+        if self.mode == "when_only":
+            raise ScriptExhausted(
+                f"no when: matcher matches call {call_index} "
+                f"(last user message {last_user_message(payload)!r})"
+            )
+        while self.cursor < len(self.entries):
+            index = self.cursor
+            self.cursor += 1
+            if self.entries[index].conditional:
+                continue
+            return Match(index, "positional")
+        available = sum(1 for e in self.entries if not e.conditional)
+        raise ScriptExhausted(
+            f"script exhausted at call {call_index}: {available} positional entries "
+            f"(last user message {last_user_message(payload)!r})"
+        )
+
+    def _matches(
+        self, index: int, when: WhenMatcher, payload: dict[str, Any], call_index: int
+    ) -> Match | None:
+        if when.call_index is not None and call_index != when.call_index:
+            return None
+        if when.after_calls is not None and call_index < when.after_calls:
+            return None
+        text = last_user_message(payload) or ""
+        if when.prompt_contains is not None:
+            if when.prompt_contains.lower() in text.lower():
+                return Match(index, "prompt_contains", when.prompt_contains)
+            return None
+        if when.prompt_regex is not None:
+            try:
+                hit = self.search(when.prompt_regex, text)
+            except re.error as exc:
+                raise RegexFailure(index, when.prompt_regex, f"invalid prompt_regex: {exc}") from exc
+            return Match(index, "prompt_regex", when.prompt_regex) if hit else None
+        if when.has_tool is not None:
+            if when.has_tool in tool_names(payload):
+                return Match(index, "has_tool", when.has_tool)
+            return None
+        if when.call_index is not None:
+            return Match(index, "call_index", when.call_index)
+        if when.after_calls is not None:
+            return Match(index, "after_calls", when.after_calls)
+        return None
+
+
+__all__ = [
+    "CONTENT_PREDICATES",
+    "Match",
+    "RegexFailure",
+    "Replayer",
+    "ScriptExhausted",
+    "ScriptResult",
+    "check_script",
+    "last_user_message",
+    "load_script_text",
+    "tool_names",
+]

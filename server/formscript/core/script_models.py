@@ -1,0 +1,133 @@
+"""Response-script models (ADR-0052 D4): entries, matchers and stream chunks.
+
+Field types mirror the runtime's so pydantic's lax coercions agree with it.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+ResponseType = Literal["text", "tool_call", "structured", "stream", "error"]
+RESPONSE_TYPES: tuple[str, ...] = ("text", "tool_call", "structured", "stream", "error")
+ErrorKind = Literal["rate_limit", "timeout", "server_error", "bad_request", "value_error"]
+ERROR_KINDS: tuple[str, ...] = ("rate_limit", "timeout", "server_error", "bad_request", "value_error")
+ChunkType = Literal["system", "thinking", "text", "tool_use", "tool_result", "result", "error"]
+CHUNK_TYPES: tuple[str, ...] = (
+    "system", "thinking", "text", "tool_use", "tool_result", "result", "error",
+)
+MODES: tuple[str, ...] = ("auto", "positional", "when_only")
+#: Content predicates in the order the runtime consults them; only the first set one counts.
+CONTENT_PREDICATES: tuple[str, ...] = ("prompt_contains", "prompt_regex", "has_tool")
+GATES: tuple[str, ...] = ("call_index", "after_calls")
+
+_CLOSED = ConfigDict(extra="forbid")
+
+
+class WhenMatcher(BaseModel):
+    """When an entry may be served: gates (call_index, after_calls) then one content predicate."""
+
+    model_config = _CLOSED
+
+    prompt_contains: str | None = None
+    prompt_regex: str | None = None
+    has_tool: str | None = None
+    after_calls: int | None = None
+    call_index: int | None = None
+
+    def is_empty(self) -> bool:
+        """No condition set: the entry is positional."""
+        return all(getattr(self, name) is None for name in type(self).model_fields)
+
+
+class _Entry(BaseModel):
+    model_config = _CLOSED
+
+    when: WhenMatcher | None = None
+
+    @property
+    def conditional(self) -> bool:
+        """Reserved for matching (a non-empty ``when:``)."""
+        return self.when is not None and not self.when.is_empty()
+
+
+class TextResponse(_Entry):
+    """Plain assistant text."""
+
+    type: Literal["text"] = "text"
+    content: str
+
+
+class ToolCallResponse(_Entry):
+    """One function tool call."""
+
+    type: Literal["tool_call"] = "tool_call"
+    name: str
+    arguments: dict[str, Any] = Field(default_factory=dict)
+    id: str | None = None
+
+
+class StructuredResponse(_Entry):
+    """Structured data, sent as JSON text."""
+
+    type: Literal["structured"] = "structured"
+    data: dict[str, Any]
+
+
+class StreamChunkSpec(BaseModel):
+    """One chunk of a streamed response."""
+
+    model_config = _CLOSED
+
+    type: ChunkType
+    content: str | None = None
+    tool_name: str | None = None
+    tool_id: str | None = None
+    tool_input: dict[str, Any] | None = None
+    tool_output: Any = None
+    is_error: bool = False
+    is_delta: bool = False
+    metadata: dict[str, Any] = Field(default_factory=dict)
+
+
+class StreamResponse(_Entry):
+    """A sequence of stream chunks."""
+
+    type: Literal["stream"] = "stream"
+    chunks: list[StreamChunkSpec]
+
+
+class ErrorResponse(_Entry):
+    """An exception raised at this call."""
+
+    type: Literal["error"] = "error"
+    kind: ErrorKind = "value_error"
+    message: str = "scripted error"
+    delay_ms: int = 0
+
+
+ResponseEntry = TextResponse | ToolCallResponse | StructuredResponse | StreamResponse | ErrorResponse
+
+ENTRY_MODELS: dict[str, type[_Entry]] = {
+    "text": TextResponse,
+    "tool_call": ToolCallResponse,
+    "structured": StructuredResponse,
+    "stream": StreamResponse,
+    "error": ErrorResponse,
+}
+
+
+def entry_keys(response_type: str) -> tuple[str, ...]:
+    """The keys an entry of *response_type* accepts."""
+    return tuple(ENTRY_MODELS[response_type].model_fields)
+
+
+class ScriptHeader(BaseModel):
+    """The script's top level without its entries (they are validated one by one)."""
+
+    model_config = _CLOSED
+
+    version: int = 1
+    mode: str = Field(default="auto", pattern="^(auto|positional|when_only)$")
+    responses: list[Any] = Field(default_factory=list)
