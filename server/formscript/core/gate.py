@@ -22,7 +22,7 @@ from formscript.core.forms import (
     type_label,
 )
 from formscript.core.rules import RuleSet
-from formscript.core.suggest import hint
+from formscript.core.suggest import hint, suggestion
 from formscript.core.verdict import Problem, Verdict, verdict_from
 
 TOP_LEVEL_KEYS: tuple[str, ...] = ("title", "fields", "values")
@@ -103,6 +103,7 @@ def check_form_spec(spec: Any, spec_path: str, *, ruleset: RuleSet | None = None
                     path=(key,),
                     on_key=True,
                     rejects=True,
+                    data=suggestion(key, TOP_LEVEL_KEYS),
                 )
             )
 
@@ -146,6 +147,7 @@ def check_form_spec(spec: Any, spec_path: str, *, ruleset: RuleSet | None = None
                         on_key=True,
                         rejects=True,
                         field=key if isinstance(key, str) else None,
+                        data=suggestion(key, declared),
                     )
                 )
 
@@ -307,6 +309,7 @@ def _report_declaration_errors(
                     path=(*where, "type"),
                     rejects=True,
                     field=field_name,
+                    data=suggestion(value, FIELD_TYPES),
                 )
             )
         elif error.get("type") == "extra_forbidden":
@@ -320,6 +323,7 @@ def _report_declaration_errors(
                     on_key=True,
                     rejects=True,
                     field=field_name,
+                    data=suggestion(sub, DECLARATION_KEYS),
                 )
             )
         elif sub is not None and sub != "name":

@@ -21,7 +21,7 @@ from formscript.core.script_models import (
     WhenMatcher,
     entry_keys,
 )
-from formscript.core.suggest import hint
+from formscript.core.suggest import hint, suggestion
 from formscript.core.verdict import Problem, Verdict, verdict_from
 
 SCRIPT_KEYS: tuple[str, ...] = ("version", "mode", "responses")
@@ -81,6 +81,7 @@ def check_script(data: Any) -> ScriptResult:
                     path=(key,),
                     on_key=True,
                     rejects=True,
+                    data=suggestion(key, SCRIPT_KEYS),
                 )
             )
     header_input = {k: v for k, v in data.items() if k in ("version", "mode")}
@@ -100,6 +101,7 @@ def check_script(data: Any) -> ScriptResult:
                         + hint(value, MODES),
                         path=("mode",),
                         rejects=True,
+                        data=suggestion(value, MODES),
                     )
                 )
             else:
@@ -162,7 +164,7 @@ def _build_entry(index: int, raw: Any, problems: list[Problem]) -> ResponseEntry
             )
             path = (*where, "type")
         problems.append(Problem("SC002", message, path=path, on_key="type" not in raw,
-                                rejects=True))
+                                rejects=True, data=suggestion(response_type, RESPONSE_TYPES)))
         return None
     model = ENTRY_MODELS[response_type]
     try:
@@ -186,6 +188,7 @@ def _entry_error(index: int, response_type: str, raw: dict[Any, Any], error: Any
             path=path,
             on_key=True,
             rejects=True,
+            data=suggestion(leaf, owner[1]),
         )
     if error["type"] == "missing":
         return Problem(

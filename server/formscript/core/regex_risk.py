@@ -1,0 +1,67 @@
+"""Static detection of regexes prone to catastrophic backtracking (nested quantifiers)."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+try:  # Python 3.11+: the parser lives in re._parser
+    from re import _parser as sre_parse  # type: ignore[attr-defined]
+except ImportError:  # pragma: no cover
+    import sre_parse  # type: ignore[no-redef]
+
+_REPEATS = {"MAX_REPEAT", "MIN_REPEAT", "POSSESSIVE_REPEAT"}
+
+
+def backtracking_risk(pattern: str, flags: int = 0) -> str | None:
+    """A short reason when *pattern* nests an unbounded quantifier inside another one."""
+    try:
+        parsed = sre_parse.parse(pattern, flags)
+    except (re.error, TypeError, ValueError, RecursionError, OverflowError):
+        return None
+    return _scan(list(parsed), inside_repeat=False)
+
+
+def _scan(items: list[tuple[Any, Any]], *, inside_repeat: bool) -> str | None:
+    for op, arg in items:
+        name = str(op)
+        if name in _REPEATS:
+            low, high, body = arg
+            unbounded = high == sre_parse.MAXREPEAT or high > 10
+            if name != "POSSESSIVE_REPEAT" and unbounded and inside_repeat:
+                return "a quantified group contains another unbounded quantifier"
+            found = _scan(list(body), inside_repeat=inside_repeat or (unbounded and name != "POSSESSIVE_REPEAT"))
+            if found:
+                return found
+            if unbounded and _overlapping_branches(list(body)):
+                return "a repeated alternation has branches that can match the same text"
+        elif name == "SUBPATTERN":
+            found = _scan(list(arg[-1]), inside_repeat=inside_repeat)
+            if found:
+                return found
+        elif name == "BRANCH":
+            for branch in arg[1]:
+                found = _scan(list(branch), inside_repeat=inside_repeat)
+                if found:
+                    return found
+        elif name in ("ASSERT", "ASSERT_NOT"):
+            found = _scan(list(arg[1]), inside_repeat=inside_repeat)
+            if found:
+                return found
+    return None
+
+
+def _overlapping_branches(body: list[tuple[Any, Any]]) -> bool:
+    """(a|a)* and (a|ab)*: alternation branches starting with the same literal."""
+    for op, arg in body:
+        name = str(op)
+        if name == "SUBPATTERN":
+            return _overlapping_branches(list(arg[-1]))
+        if name == "BRANCH":
+            firsts = []
+            for branch in arg[1]:
+                items = list(branch)
+                if items and str(items[0][0]) == "LITERAL":
+                    firsts.append(items[0][1])
+            return len(firsts) != len(set(firsts))
+    return False

@@ -1,0 +1,311 @@
+"""Parse YAML or JSON into values exactly as PyYAML's safe_load (or json) yields them, plus
+the source range of every key and value.
+
+libyaml's composer gives the nodes with their marks (fast); PyYAML's SafeConstructor builds
+the values from those nodes, so they are the runtime's values. When libyaml refuses a text,
+the pure-Python loader (the one the runtime uses) decides, so a verdict never rests on a
+difference between the two parsers. Parsing never raises: problems come back as data.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+import yaml
+
+from formscript.core.verdict import KeyPath
+
+Syntax = Literal["yaml", "json"]
+
+
+@dataclass(frozen=True, order=True)
+class Pos:
+    """A 0-based line and a 0-based column counted in Unicode code points."""
+
+    line: int
+    column: int
+
+
+@dataclass(frozen=True)
+class Span:
+    """A half-open range [start, end)."""
+
+    start: Pos
+    end: Pos
+
+
+@dataclass(frozen=True)
+class Scalar:
+    """How a scalar was written: its style ('' for plain), source text and resolved tag."""
+
+    style: str
+    text: str
+    tag: str
+
+
+@dataclass
+class Entry:
+    """Where one key-path lives: the key's span (mappings only) and the value's span."""
+
+    value: Span
+    key: Span | None = None
+    scalar: Scalar | None = None
+
+
+@dataclass(frozen=True)
+class ParseProblem:
+    """A problem found while parsing: syntax, duplicate keys, unsafe tags."""
+
+    code: str
+    message: str
+    span: Span
+    rejects: bool
+
+
+@dataclass
+class Document:
+    """A parsed text: its value (None when unparsable), located entries and parse problems."""
+
+    text: str
+    value: Any = None
+    ok: bool = True
+    entries: dict[KeyPath, Entry] = field(default_factory=dict)
+    problems: list[ParseProblem] = field(default_factory=list)
+    #: Earlier occurrences of duplicated keys: path -> key spans of the overridden copies.
+    duplicates: dict[KeyPath, list[Span]] = field(default_factory=dict)
+    _lines: list[str] | None = None
+
+    @property
+    def lines(self) -> list[str]:
+        """The text split into lines without their line breaks."""
+        if self._lines is None:
+            self._lines = self.text.splitlines() or [""]
+        return self._lines
+
+    def end(self) -> Pos:
+        """The position just after the last character."""
+        lines = self.lines
+        return Pos(len(lines) - 1, len(lines[-1]))
+
+    def locate(self, path: KeyPath, *, on_key: bool = False) -> Span:
+        """The span for *path*, falling back to the nearest located ancestor."""
+        probe = tuple(path)
+        while True:
+            entry = self.entries.get(probe)
+            if entry is not None:
+                if on_key and entry.key is not None and probe == tuple(path):
+                    return entry.key
+                if probe != tuple(path) and entry.key is not None:
+                    return entry.key
+                return entry.value
+            if not probe:
+                return Span(Pos(0, 0), Pos(0, 0))
+            probe = probe[:-1]
+
+
+def _span(node: yaml.Node) -> Span:
+    return Span(
+        Pos(node.start_mark.line, node.start_mark.column),
+        Pos(node.end_mark.line, node.end_mark.column),
+    )
+
+
+def _mark_span(mark: Any, text: str) -> Span:
+    if mark is None:
+        return Span(Pos(0, 0), Pos(0, 0))
+    line, column = mark.line, mark.column
+    lines = text.splitlines() or [""]
+    if line < len(lines):
+        end = min(len(lines[line]), column + 1)
+        if end <= column:
+            end = column
+        return Span(Pos(line, column), Pos(line, end))
+    return Span(Pos(line, column), Pos(line, column))
+
+
+class _Constructor(yaml.SafeLoader):
+    """SafeConstructor over an already-composed node graph (no second parse)."""
+
+    def __init__(self) -> None:  # noqa: D107 - deliberately skips the reader/scanner set-up
+        yaml.constructor.SafeConstructor.__init__(self)
+
+
+def _safe_loader_class() -> type[Any]:
+    return getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+
+def parse_document(text: str, syntax: Syntax = "yaml") -> Document:
+    """Parse *text* the way the runtime reads it: YAML 1.1 via safe_load, or strict json."""
+    doc = Document(text=text)
+    if syntax == "json":
+        _parse_json(doc)
+        return doc
+    loader = _safe_loader_class()(text)
+    try:
+        node = loader.get_single_node()
+    except yaml.YAMLError as exc:
+        loader.dispose()
+        _fallback_pure(doc, exc)
+        return doc
+    finally:
+        pass
+    loader.dispose()
+    if node is None:
+        doc.value = None
+        return doc
+    try:
+        doc.value = _construct(node)
+    except yaml.YAMLError as exc:
+        doc.ok = False
+        doc.problems.append(_yaml_problem(exc, text))
+        return doc
+    except RecursionError:
+        doc.ok = False
+        doc.problems.append(
+            ParseProblem("YM001", "the document nests too deeply to load", Span(Pos(0, 0), Pos(0, 0)), True)
+        )
+        return doc
+    _index(doc, node)
+    return doc
+
+
+def _construct(node: yaml.Node) -> Any:
+    constructor = _Constructor()
+    return constructor.construct_document(node)
+
+
+def _fallback_pure(doc: Document, libyaml_error: yaml.YAMLError) -> None:
+    """libyaml refused the text; the runtime's pure-Python loader has the last word."""
+    try:
+        value = yaml.load(doc.text, Loader=yaml.SafeLoader)  # noqa: S506 - SafeLoader
+    except yaml.YAMLError as exc:
+        doc.ok = False
+        doc.problems.append(_yaml_problem(exc, doc.text))
+        return
+    except RecursionError:
+        doc.ok = False
+        doc.problems.append(
+            ParseProblem("YM001", "the document nests too deeply to load", Span(Pos(0, 0), Pos(0, 0)), True)
+        )
+        return
+    doc.value = value
+    try:
+        node = yaml.compose(doc.text, Loader=yaml.SafeLoader)
+    except Exception:  # positions are a bonus here; the value is what matters
+        return
+    if node is not None:
+        _index(doc, node)
+
+
+def _yaml_problem(exc: yaml.YAMLError, text: str) -> ParseProblem:
+    mark = getattr(exc, "problem_mark", None) or getattr(exc, "context_mark", None)
+    problem = getattr(exc, "problem", None) or str(exc)
+    context = getattr(exc, "context", None)
+    message = str(problem)
+    if context:
+        message = f"{message} ({context})"
+    if isinstance(exc, yaml.constructor.ConstructorError) and "tag" in message:
+        code = "YM003"
+        message = f"unsafe or unknown tag refused by safe_load: {message}"
+    else:
+        code = "YM001"
+        message = f"YAML syntax error: {message}"
+    return ParseProblem(code, message, _mark_span(mark, text), True)
+
+
+def _index(doc: Document, root: yaml.Node) -> None:
+    """Record the span of every key and value, and duplicate keys, walking the node graph."""
+    entries = doc.entries
+    entries[()] = Entry(_span(root), None, _scalar(root))
+    stack: list[tuple[yaml.Node, KeyPath, int]] = [(root, (), 0)]
+    seen: set[int] = set()
+    while stack:
+        node, path, depth = stack.pop()
+        if id(node) in seen or depth > 200:
+            continue  # aliases share nodes; deep trees are still loaded, just not indexed
+        seen.add(id(node))
+        if isinstance(node, yaml.MappingNode):
+            last: dict[Any, tuple[yaml.Node, yaml.Node]] = {}
+            for key_node, value_node in node.value:
+                key = _key_value(key_node)
+                if key is _UNHASHABLE:
+                    continue
+                if key in last and key_node.tag != "tag:yaml.org,2002:merge":
+                    earlier = _span(last[key][0])
+                    doc.duplicates.setdefault((*path, key), []).append(earlier)
+                last[key] = (key_node, value_node)
+            for key, (key_node, value_node) in reversed(last.items()):
+                child = (*path, key)
+                entries[child] = Entry(_span(value_node), _span(key_node), _scalar(value_node))
+                stack.append((value_node, child, depth + 1))
+        elif isinstance(node, yaml.SequenceNode):
+            for index in range(len(node.value) - 1, -1, -1):
+                item = node.value[index]
+                child = (*path, index)
+                entries[child] = Entry(_span(item), None, _scalar(item))
+                stack.append((item, child, depth + 1))
+    for path, spans in doc.duplicates.items():
+        for span in spans:
+            doc.problems.append(
+                ParseProblem(
+                    "YM002",
+                    f"duplicate key {path[-1]!r}: this earlier copy is ignored, the runtime keeps "
+                    f"the last one (line {entries[path].key.start.line + 1 if entries[path].key else '?'})",
+                    span,
+                    False,
+                )
+            )
+
+
+_UNHASHABLE = object()
+
+
+def _key_value(node: yaml.Node) -> Any:
+    if isinstance(node, yaml.ScalarNode):
+        try:
+            value = _construct_scalar(node)
+            hash(value)
+            return value
+        except Exception:
+            return _UNHASHABLE
+    return _UNHASHABLE
+
+
+def _construct_scalar(node: yaml.ScalarNode) -> Any:
+    constructor = _Constructor()
+    return constructor.construct_object(node, deep=True)
+
+
+def _scalar(node: yaml.Node) -> Scalar | None:
+    if isinstance(node, yaml.ScalarNode):
+        return Scalar(node.style or "", node.value, node.tag)
+    return None
+
+
+def _parse_json(doc: Document) -> None:
+    """Strict JSON as json.loads reads it (NaN and Infinity allowed), located via YAML marks."""
+    try:
+        doc.value = json.loads(doc.text)
+    except json.JSONDecodeError as exc:
+        doc.ok = False
+        span = Span(Pos(exc.lineno - 1, exc.colno - 1), Pos(exc.lineno - 1, exc.colno))
+        doc.problems.append(ParseProblem("YM001", f"JSON syntax error: {exc.msg}", span, True))
+        return
+    except RecursionError:
+        doc.ok = False
+        doc.problems.append(
+            ParseProblem("YM001", "the document nests too deeply to load", Span(Pos(0, 0), Pos(0, 0)), True)
+        )
+        return
+    try:
+        loader = _safe_loader_class()(doc.text)
+        try:
+            node = loader.get_single_node()
+        finally:
+            loader.dispose()
+    except Exception:
+        return  # valid JSON that YAML cannot compose (e.g. tabs): values without positions
+    if node is not None:
+        _index(doc, node)

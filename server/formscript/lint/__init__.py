@@ -1,0 +1,1 @@
+"""Lint: the rule catalogue, checks over located documents, configuration and output."""

@@ -1,0 +1,177 @@
+"""Configuration: ``[tool.formscript]`` in pyproject.toml or a formscript.toml, found upward.
+
+One settings model serves the CLI and the language server (initializationOptions,
+workspace/configuration).
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import tomllib
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+from formscript.core.verdict import Severity
+
+KINDS: tuple[str, ...] = ("form", "script", "rules", "calls")
+SEVERITIES: tuple[str, ...] = ("error", "warning", "info", "hint", "off")
+
+
+class ConfigError(ValueError):
+    """A configuration that cannot be used (exit code 2)."""
+
+
+@dataclass(frozen=True)
+class Settings:
+    """Which codes run, at which severity, and how files map to kinds."""
+
+    select: tuple[str, ...] = ()
+    extend_select: tuple[str, ...] = ()
+    ignore: tuple[str, ...] = ()
+    severity: dict[str, str] = field(default_factory=dict)
+    per_file_ignores: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    kinds: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    #: Directory the configuration came from; per-file globs are relative to it.
+    root: str = ""
+    source: str = ""
+
+    def enabled(self, code: str, path: str = "") -> bool:
+        """Whether *code* is reported for *path*."""
+        selected = _matches(code, self.select) if self.select else True
+        if not selected and not _matches(code, self.extend_select):
+            return False
+        if _matches(code, self.ignore):
+            return False
+        rel = _relative(path, self.root)
+        for pattern, codes in self.per_file_ignores.items():
+            if fnmatch.fnmatch(rel, pattern) and _matches(code, codes):
+                return False
+        return self.severity.get(code, "") != "off"
+
+    def severity_of(self, code: str, default: Severity) -> Severity:
+        """The configured severity of *code*, else *default*."""
+        chosen = self.severity.get(code)
+        if chosen in ("error", "warning", "info", "hint"):
+            return chosen  # type: ignore[return-value]
+        return default
+
+    def merged(self, overrides: dict[str, Any]) -> Settings:
+        """These settings with *overrides* (same keys as the TOML table) applied."""
+        return replace(self, **_merge(self, overrides))
+
+
+def _merge(base: Settings, overrides: dict[str, Any]) -> dict[str, Any]:
+    parsed = _parse_table(overrides, "settings")
+    out: dict[str, Any] = {}
+    for name in ("select", "extend_select", "ignore"):
+        if _present(overrides, name):
+            out[name] = getattr(parsed, name)
+    if _present(overrides, "severity"):
+        out["severity"] = {**base.severity, **parsed.severity}
+    if _present(overrides, "per_file_ignores"):
+        out["per_file_ignores"] = {**base.per_file_ignores, **parsed.per_file_ignores}
+    if _present(overrides, "kinds"):
+        out["kinds"] = {**base.kinds, **parsed.kinds}
+    return out
+
+
+def _present(table: dict[str, Any], name: str) -> bool:
+    return name in table or name.replace("_", "-") in table
+
+
+def _matches(code: str, patterns: tuple[str, ...]) -> bool:
+    return any(code == p or (p and code.startswith(p)) or p == "ALL" for p in patterns)
+
+
+def _relative(path: str, root: str) -> str:
+    if not path:
+        return ""
+    if root:
+        try:
+            return Path(path).resolve().relative_to(Path(root).resolve()).as_posix()
+        except (ValueError, OSError):
+            pass
+    return Path(path).as_posix()
+
+
+def _codes(value: Any, where: str) -> tuple[str, ...]:
+    if isinstance(value, str):
+        value = [value]
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        raise ConfigError(f"{where}: expected a list of rule codes, found {value!r}")
+    return tuple(v.upper() for v in value)
+
+
+def _parse_table(table: dict[str, Any], source: str) -> Settings:
+    known = {"select", "extend-select", "ignore", "severity", "per-file-ignores", "kinds"}
+    normal = {k.replace("_", "-"): v for k, v in table.items()}
+    for key in normal:
+        if key not in known:
+            raise ConfigError(f"{source}: unknown setting {key!r}; known: {', '.join(sorted(known))}")
+    severity = normal.get("severity", {})
+    if not isinstance(severity, dict):
+        raise ConfigError(f"{source}: severity must be a table of CODE = level")
+    for code, level in severity.items():
+        if level not in SEVERITIES:
+            raise ConfigError(f"{source}: severity for {code} must be one of {', '.join(SEVERITIES)}")
+    per_file = normal.get("per-file-ignores", {})
+    if not isinstance(per_file, dict):
+        raise ConfigError(f"{source}: per-file-ignores must be a table of glob = [codes]")
+    kinds = normal.get("kinds", {})
+    if not isinstance(kinds, dict) or any(k not in KINDS for k in kinds):
+        raise ConfigError(f"{source}: kinds must be a table with keys among {', '.join(KINDS)}")
+    return Settings(
+        select=_codes(normal.get("select", []), f"{source}: select"),
+        extend_select=_codes(normal.get("extend-select", []), f"{source}: extend-select"),
+        ignore=_codes(normal.get("ignore", []), f"{source}: ignore"),
+        severity={str(k).upper(): str(v) for k, v in severity.items()},
+        per_file_ignores={str(k): _codes(v, f"{source}: per-file-ignores") for k, v in per_file.items()},
+        kinds={k: tuple(_globs(v, source)) for k, v in kinds.items()},
+    )
+
+
+def _globs(value: Any, source: str) -> list[str]:
+    if isinstance(value, str):
+        return [value]
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        raise ConfigError(f"{source}: kinds take lists of globs")
+    return list(value)
+
+
+def settings_from_mapping(table: dict[str, Any], source: str = "settings", root: str = "") -> Settings:
+    """Settings from a mapping shaped like the TOML table (LSP settings use the same keys)."""
+    return replace(_parse_table(table, source), root=root, source=source)
+
+
+def load_file(path: Path) -> Settings | None:
+    """Settings from a pyproject.toml (only with a [tool.formscript] table) or formscript.toml."""
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ConfigError(f"{path}: cannot read ({exc})") from exc
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(f"{path}: invalid TOML ({exc})") from exc
+    if path.name == "pyproject.toml":
+        table = data.get("tool", {}).get("formscript")
+        if table is None:
+            return None
+    else:
+        table = data.get("tool", {}).get("formscript", data)
+    if not isinstance(table, dict):
+        raise ConfigError(f"{path}: [tool.formscript] must be a table")
+    return settings_from_mapping(table, str(path), str(path.parent))
+
+
+def discover(start: Path) -> Settings:
+    """The nearest configuration at or above *start* (formscript.toml before pyproject.toml)."""
+    current = start if start.is_dir() else start.parent
+    current = current.resolve()
+    for folder in (current, *current.parents):
+        for name in ("formscript.toml", "pyproject.toml"):
+            candidate = folder / name
+            if candidate.is_file():
+                found = load_file(candidate)
+                if found is not None:
+                    return found
+    return Settings()

@@ -1,0 +1,49 @@
+"""Which kind a file is: --kind, configured globs, default names, then content sniffing."""
+
+from __future__ import annotations
+
+import fnmatch
+from pathlib import PurePath
+from typing import Any
+
+from formscript.lint.config import KINDS, Settings
+
+_SUFFIXES = (".yaml", ".yml", ".json")
+
+
+def kind_from_name(path: str, settings: Settings) -> str | None:
+    """The kind named by configured globs or the default ``*.<kind>.<ext>`` names."""
+    posix = PurePath(path).as_posix()
+    name = PurePath(path).name
+    for kind in KINDS:
+        for pattern in settings.kinds.get(kind, ()):
+            if fnmatch.fnmatch(posix, pattern) or fnmatch.fnmatch(name, pattern):
+                return kind
+    for kind in KINDS:
+        if any(name.endswith(f".{kind}{suffix}") for suffix in _SUFFIXES):
+            return kind
+    return None
+
+
+def is_candidate(path: str, settings: Settings) -> bool:
+    """Whether a file found in a directory walk is worth opening."""
+    return kind_from_name(path, settings) is not None or PurePath(path).suffix in _SUFFIXES
+
+
+def sniff(value: Any) -> str | None:
+    """Guess the kind from loaded content."""
+    if isinstance(value, dict):
+        keys = set(value)
+        if "responses" in keys or keys & {"mode"} and not keys & {"fields", "values"}:
+            return "script"
+        if "rules" in keys:
+            return "rules"
+        if keys & {"fields", "values"}:
+            return "form"
+        return None
+    if isinstance(value, list) and value and all(
+        isinstance(item, str) or (isinstance(item, dict) and set(item) & {"prompt", "payload"})
+        for item in value
+    ):
+        return "calls"
+    return None
