@@ -118,7 +118,7 @@ class _ElementBase(BaseModel):
             value = _loose_mapping(value)
         if "lion_class" in value and value["lion_class"] != cls.RUNTIME_CLASS:
             raise ValueError("metadata.lion_class names a different class")
-        return value
+        return dict(value)
 
 
 def _loose_mapping(value: Any) -> dict[Any, Any]:
@@ -128,7 +128,7 @@ def _loose_mapping(value: Any) -> dict[Any, Any]:
             loaded = json.loads(value)
         except ValueError:
             return {}
-        return loaded if isinstance(loaded, dict) else {}
+        return dict(loaded) if isinstance(loaded, dict) else {}
     if isinstance(value, list | tuple):
         return dict(enumerate(value))
     return {}

@@ -5,10 +5,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-try:  # Python 3.11+: the parser lives in re._parser
-    from re import _parser as sre_parse  # type: ignore[attr-defined]
-except ImportError:  # pragma: no cover
-    import sre_parse  # type: ignore[no-redef]
+from re import _parser as sre_parse  # type: ignore[attr-defined]  # the 3.11+ regex parser
 
 _REPEATS = {"MAX_REPEAT", "MIN_REPEAT", "POSSESSIVE_REPEAT"}
 
@@ -26,7 +23,7 @@ def _scan(items: list[tuple[Any, Any]], *, inside_repeat: bool) -> str | None:
     for op, arg in items:
         name = str(op)
         if name in _REPEATS:
-            low, high, body = arg
+            _low, high, body = arg
             unbounded = high == sre_parse.MAXREPEAT or high > 10
             if name != "POSSESSIVE_REPEAT" and unbounded and inside_repeat:
                 return "a quantified group contains another unbounded quantifier"

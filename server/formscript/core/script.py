@@ -113,7 +113,8 @@ def check_script(data: Any) -> ScriptResult:
                         rejects=True,
                     )
                 )
-        mode = data.get("mode") if data.get("mode") in MODES else "auto"
+        given_mode = data.get("mode")
+        mode = given_mode if isinstance(given_mode, str) and given_mode in MODES else "auto"
 
     entries: list[ResponseEntry | None] = []
     raw_entries = data.get("responses", [])
@@ -166,7 +167,7 @@ def _build_entry(index: int, raw: Any, problems: list[Problem]) -> ResponseEntry
         problems.append(Problem("SC002", message, path=path, on_key="type" not in raw,
                                 rejects=True, data=suggestion(response_type, RESPONSE_TYPES)))
         return None
-    model = ENTRY_MODELS[response_type]
+    model = ENTRY_MODELS[str(response_type)]
     try:
         return model.model_validate(raw)  # type: ignore[return-value]
     except ValidationError as exc:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from dataclasses import field as dataclass_field
-from enum import Enum
+from enum import StrEnum
 from typing import Literal
 
 #: A location inside a loaded document: the chain of mapping keys and list indexes.
@@ -13,7 +13,7 @@ KeyPath = tuple[object, ...]
 Severity = Literal["error", "warning", "info", "hint"]
 
 
-class Verdict(str, Enum):
+class Verdict(StrEnum):
     """What the runtime does with a file, predicted from the file alone."""
 
     ACCEPTED = "accepted"

@@ -128,7 +128,7 @@ def _mark_span(mark: Any, text: str) -> Span:
 class _Constructor(yaml.SafeLoader):
     """SafeConstructor over an already-composed node graph (no second parse)."""
 
-    def __init__(self) -> None:  # noqa: D107 - deliberately skips the reader/scanner set-up
+    def __init__(self) -> None:
         yaml.constructor.SafeConstructor.__init__(self)
 
 
@@ -179,7 +179,7 @@ def _construct(node: yaml.Node) -> Any:
 def _fallback_pure(doc: Document, libyaml_error: yaml.YAMLError) -> None:
     """libyaml refused the text; the runtime's pure-Python loader has the last word."""
     try:
-        value = yaml.load(doc.text, Loader=yaml.SafeLoader)  # noqa: S506 - SafeLoader
+        value = yaml.load(doc.text, Loader=yaml.SafeLoader)
     except yaml.YAMLError as exc:
         doc.ok = False
         doc.problems.append(_yaml_problem(exc, doc.text))
@@ -252,7 +252,7 @@ def _index(doc: Document, root: yaml.Node) -> None:
                 ParseProblem(
                     "YM002",
                     f"duplicate key {path[-1]!r}: this earlier copy is ignored, the runtime keeps "
-                    f"the last one (line {entries[path].key.start.line + 1 if entries[path].key else '?'})",
+                    f"the last one{_line_note(entries[path].key)}",
                     span,
                     False,
                 )
@@ -260,6 +260,10 @@ def _index(doc: Document, root: yaml.Node) -> None:
 
 
 _UNHASHABLE = object()
+
+
+def _line_note(span: Span | None) -> str:
+    return f" (line {span.start.line + 1})" if span is not None else ""
 
 
 def _key_value(node: yaml.Node) -> Any:

@@ -451,8 +451,8 @@ def call_payload(item: Any) -> dict[str, Any]:
     if isinstance(item, str):
         return {"messages": [{"role": "user", "content": item}]}
     if "payload" in item:
-        payload = item["payload"]
-        return payload if isinstance(payload, dict) else {}
+        given = item["payload"]
+        return dict(given) if isinstance(given, dict) else {}
     payload: dict[str, Any] = {"messages": [{"role": "user", "content": item.get("prompt", "")}]}
     tools = item.get("tools") or []
     payload["tools"] = [{"type": "function", "function": {"name": t}} for t in tools]

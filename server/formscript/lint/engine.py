@@ -100,7 +100,7 @@ def _lint(
     else:
         problems = calls_checks(doc.value) if doc.ok else []
     parse_problems = _parse_problems(doc, kind, problems)
-    rejected = any(p.rejects for p in problems) or any(p.rejects for p in parse_problems)
+    rejected = any(p.rejects for p in problems) or any(p.rejects for p in doc.problems)
     if rejected:
         report.verdict = Verdict.REJECTED
     elif undecidable:

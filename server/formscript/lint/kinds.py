@@ -34,7 +34,7 @@ def sniff(value: Any) -> str | None:
     """Guess the kind from loaded content."""
     if isinstance(value, dict):
         keys = set(value)
-        if "responses" in keys or keys & {"mode"} and not keys & {"fields", "values"}:
+        if "responses" in keys or (keys & {"mode"} and not keys & {"fields", "values"}):
             return "script"
         if "rules" in keys:
             return "rules"

@@ -1,0 +1,235 @@
+"""Output formats for ``formscript lint``: text, concise, json, sarif, github, junit.
+
+Positions are 1-based lines and columns counted in code points at this edge.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from collections.abc import Sequence
+from typing import Any
+from xml.sax.saxutils import escape, quoteattr
+
+from formscript import __version__
+from formscript.lint import catalogue
+from formscript.lint.diagnostics import Diagnostic
+from formscript.lint.engine import FileReport
+
+JSON_VERSION = 1
+FORMATS = ("text", "concise", "json", "sarif", "github", "junit")
+
+
+def _pos(d: Diagnostic) -> tuple[int, int, int, int]:
+    return (d.span.start.line + 1, d.span.start.column + 1, d.span.end.line + 1,
+            d.span.end.column + 1)
+
+
+def summary(reports: Sequence[FileReport]) -> dict[str, Any]:
+    """Counts by severity and verdict."""
+    severities = Counter(d.severity for r in reports for d in r.diagnostics)
+    verdicts = Counter(r.verdict.value for r in reports if r.verdict is not None)
+    return {
+        "files": len(reports),
+        "checked": sum(1 for r in reports if not r.skipped),
+        "skipped": sum(1 for r in reports if r.skipped),
+        "diagnostics": sum(severities.values()),
+        "by_severity": {k: severities.get(k, 0) for k in ("error", "warning", "info", "hint")},
+        "by_verdict": {k: verdicts.get(k, 0) for k in
+                       ("accepted", "rejected", "insufficient_evidence", "validator_error")},
+        "fixable": sum(1 for r in reports for d in r.diagnostics if d.fix is not None),
+    }
+
+
+def render_json(reports: Sequence[FileReport]) -> str:
+    """The versioned JSON contract."""
+    files = []
+    for report in reports:
+        diagnostics = []
+        for d in report.diagnostics:
+            line, col, end_line, end_col = _pos(d)
+            item: dict[str, Any] = {
+                "code": d.code,
+                "severity": d.severity,
+                "message": d.message,
+                "range": {"start": {"line": line, "column": col},
+                          "end": {"line": end_line, "column": end_col}},
+            }
+            if d.fix is not None:
+                item["fix"] = {
+                    "description": d.fix.description,
+                    "safe": d.fix.safe,
+                    "edits": [
+                        {"range": {"start": {"line": e.span.start.line + 1,
+                                             "column": e.span.start.column + 1},
+                                   "end": {"line": e.span.end.line + 1,
+                                           "column": e.span.end.column + 1}},
+                         "new_text": e.new_text}
+                        for e in d.fix.edits
+                    ],
+                }
+            diagnostics.append(item)
+        entry: dict[str, Any] = {
+            "path": report.path,
+            "kind": report.kind,
+            "verdict": report.verdict.value if report.verdict is not None else None,
+            "diagnostics": diagnostics,
+        }
+        if report.note:
+            entry["note"] = report.note
+        files.append(entry)
+    payload = {"version": JSON_VERSION, "files": files, "summary": summary(reports)}
+    return json.dumps(payload, indent=2, ensure_ascii=False, sort_keys=False) + "\n"
+
+
+def render_concise(reports: Sequence[FileReport]) -> str:
+    """One line per diagnostic."""
+    lines = []
+    for report in reports:
+        for d in report.diagnostics:
+            line, col, _, _ = _pos(d)
+            lines.append(f"{report.path}:{line}:{col}: {d.severity}[{d.code}] {d.message}")
+    return "".join(f"{line}\n" for line in lines)
+
+
+def render_text(reports: Sequence[FileReport], *, color: bool = False,
+                show_verdicts: bool = True) -> str:
+    """Each diagnostic with its source line and a caret underline, then a summary."""
+    out: list[str] = []
+    colours = {"error": "\x1b[31m", "warning": "\x1b[33m", "info": "\x1b[36m", "hint": "\x1b[2m"}
+    bold, reset = ("\x1b[1m", "\x1b[0m") if color else ("", "")
+    for report in reports:
+        if report.skipped:
+            continue
+        lines = report.document.lines if report.document is not None else []
+        for d in report.diagnostics:
+            line, col, end_line, end_col = _pos(d)
+            tint = colours.get(d.severity, "") if color else ""
+            out.append(f"{bold}{report.path}:{line}:{col}:{reset} {tint}{d.severity}[{d.code}]"
+                       f"{reset} {d.message}")
+            if 0 <= d.span.start.line < len(lines):
+                source = lines[d.span.start.line].replace("\t", " ")
+                width = (end_col - col) if end_line == line else len(source) - col + 1
+                width = max(1, width)
+                gutter = f"{line:>4} | "
+                out.append(f"{gutter}{source}")
+                out.append(" " * (len(gutter) + col - 1) + tint + "^" * width + reset)
+            if d.fix is not None:
+                kind = "fix" if d.fix.safe else "unsafe fix"
+                out.append(f"     = {kind}: {d.fix.description}")
+    if show_verdicts:
+        for report in reports:
+            if report.verdict is not None:
+                out.append(f"{report.path}: {report.verdict.value}")
+    s = summary(reports)
+    sev = s["by_severity"]
+    out.append(
+        f"{s['checked']} file(s) checked, {s['skipped']} skipped: {sev['error']} error(s), "
+        f"{sev['warning']} warning(s), {sev['info']} info, {s['fixable']} fixable"
+    )
+    return "".join(f"{line}\n" for line in out)
+
+
+def render_github(reports: Sequence[FileReport]) -> str:
+    """GitHub Actions workflow commands."""
+    level = {"error": "error", "warning": "warning", "info": "notice", "hint": "notice"}
+    lines = []
+    for report in reports:
+        for d in report.diagnostics:
+            line, col, end_line, end_col = _pos(d)
+            message = d.message.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+            path = report.path.replace("%", "%25").replace(",", "%2C").replace(":", "%3A")
+            lines.append(f"::{level[d.severity]} file={path},line={line},col={col},"
+                         f"endLine={end_line},endColumn={end_col},title={d.code}::{message}")
+    return "".join(f"{line}\n" for line in lines)
+
+
+def render_sarif(reports: Sequence[FileReport]) -> str:
+    """SARIF 2.1.0 for code scanning."""
+    used = sorted({d.code for r in reports for d in r.diagnostics})
+    rules = []
+    for code in used:
+        doc = catalogue.get(code)
+        rule: dict[str, Any] = {"id": code}
+        if doc is not None:
+            rule.update({
+                "name": doc.name,
+                "shortDescription": {"text": doc.summary},
+                "fullDescription": {"text": doc.why},
+                "helpUri": doc.url,
+                "help": {"text": doc.why, "markdown": doc.markdown()},
+                "defaultConfiguration": {"level": _sarif_level(doc.severity)},
+            })
+        rules.append(rule)
+    index = {code: i for i, code in enumerate(used)}
+    results = []
+    for report in reports:
+        for d in report.diagnostics:
+            line, col, end_line, end_col = _pos(d)
+            results.append({
+                "ruleId": d.code,
+                "ruleIndex": index[d.code],
+                "level": _sarif_level(d.severity),
+                "message": {"text": d.message},
+                "locations": [{
+                    "physicalLocation": {
+                        "artifactLocation": {"uri": report.path.replace("\\", "/")},
+                        "region": {"startLine": line, "startColumn": col,
+                                   "endLine": end_line, "endColumn": max(end_col, col)},
+                    }
+                }],
+            })
+    sarif = {
+        "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
+        "version": "2.1.0",
+        "runs": [{
+            "tool": {"driver": {"name": "formscript", "version": __version__,
+                                "informationUri": "https://formscript.dev", "rules": rules}},
+            "columnKind": "unicodeCodePoints",
+            "results": results,
+        }],
+    }
+    return json.dumps(sarif, indent=2, ensure_ascii=False) + "\n"
+
+
+def _sarif_level(severity: str) -> str:
+    return {"error": "error", "warning": "warning"}.get(severity, "note")
+
+
+def render_junit(reports: Sequence[FileReport]) -> str:
+    """JUnit XML: one test case per file, failing when it has error diagnostics."""
+    cases = []
+    failures = 0
+    for report in reports:
+        if report.skipped:
+            continue
+        errors = [d for d in report.diagnostics if d.severity == "error"]
+        name = quoteattr(report.path)
+        if errors:
+            failures += 1
+            body = "\n".join(
+                f"{report.path}:{_pos(d)[0]}:{_pos(d)[1]}: [{d.code}] {d.message}" for d in errors
+            )
+            cases.append(f'  <testcase classname="formscript" name={name}>\n'
+                         f'    <failure message={quoteattr(f"{len(errors)} error(s)")}>'
+                         f"{escape(body)}</failure>\n  </testcase>")
+        else:
+            cases.append(f'  <testcase classname="formscript" name={name}/>')
+    head = (f'<?xml version="1.0" encoding="UTF-8"?>\n<testsuite name="formscript" '
+            f'tests="{len(cases)}" failures="{failures}" errors="0">')
+    return head + "\n" + "\n".join(cases) + ("\n" if cases else "") + "</testsuite>\n"
+
+
+def render(fmt: str, reports: Sequence[FileReport], *, color: bool = False) -> str:
+    """Render *reports* in format *fmt*."""
+    if fmt == "json":
+        return render_json(reports)
+    if fmt == "concise":
+        return render_concise(reports)
+    if fmt == "sarif":
+        return render_sarif(reports)
+    if fmt == "github":
+        return render_github(reports)
+    if fmt == "junit":
+        return render_junit(reports)
+    return render_text(reports, color=color)

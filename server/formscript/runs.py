@@ -1,0 +1,277 @@
+"""Dry runs and simulations: what the model would receive, and which entry serves each call.
+
+Both are deterministic functions of the files; nothing calls a model or imports lionagi.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from typing import Any
+
+from formscript.core.endpoint import completion_for, raised_for, stream_for
+from formscript.core.forms import type_label
+from formscript.core.gate import check_form_spec
+from formscript.core.regex_guard import BoundedSearch, RegexTimeout
+from formscript.core.rules import RuleSet
+from formscript.core.script import Match, RegexFailure, Replayer, ScriptExhausted
+from formscript.core.script_models import ErrorResponse
+from formscript.document.located import Document, parse_document
+from formscript.lint.checks import call_payload, ruleset_rules
+from formscript.lint.engine import FileReport, lint_text
+
+CONTRACT_VERSION = 1
+
+
+def json_safe(value: Any) -> Any:
+    """*value* as plain JSON: non-finite floats and other types become their repr."""
+    if value is None or isinstance(value, bool | int | str):
+        return value
+    if isinstance(value, float):
+        return value if math.isfinite(value) else repr(value)
+    if isinstance(value, list | tuple):
+        return [json_safe(v) for v in value]
+    if isinstance(value, dict):
+        return {str(k) if not isinstance(k, str) else k: json_safe(v) for k, v in value.items()}
+    return repr(value)
+
+
+def _line_of(doc: Document | None, path: tuple[object, ...]) -> int | None:
+    if doc is None:
+        return None
+    entry = doc.entries.get(path)
+    return entry.value.start.line + 1 if entry is not None else None
+
+
+# ---------------------------------------------------------------------------- dry run
+
+
+def dry_run_text(
+    text: str, path: str, rules_text: str | None = None, rules_path: str | None = None
+) -> dict[str, Any]:
+    """The ``li agent --form`` gate on *text*, optionally with a ruleset, as a JSON-ready dict."""
+    report = lint_text(text, path, kind="form")
+    result: dict[str, Any] = {"path": path, "verdict": report.verdict.value if report.verdict else None,
+                              "status": None, "values": {}, "errors": [], "context_block": None}
+    gate = report.gate
+    if gate is None:
+        result["errors"] = [_error(d, path) for d in report.diagnostics if d.severity == "error"]
+        return result
+    ruleset = None
+    if rules_text is not None:
+        rules_doc = parse_document(rules_text)
+        rules, problems, _ = ruleset_rules(rules_doc.value if rules_doc.ok else None)
+        ruleset = RuleSet()
+        for _, rule in rules:
+            if rule.check != "custom":
+                ruleset.add(rule)
+        spec = report.document.value if report.document is not None else None
+        gate = check_form_spec(spec, path, ruleset=ruleset)
+        result["verdict"] = gate.verdict.value
+        for problem in problems:
+            if problem.rejects:
+                result["errors"].append({"code": problem.code, "message": problem.message,
+                                         "path": rules_path or "", "line": None})
+    spec = report.document.value if report.document is not None else {}
+    given = spec.get("values") if isinstance(spec, dict) else None
+    given = given if isinstance(given, dict) else {}
+    form = gate.form
+    if form is not None:
+        result["status"] = form.status
+        for key, value in form.values.items():
+            raw = given.get(key, value)
+            result["values"][str(key)] = {
+                "given": json_safe(raw), "given_type": type_label(raw),
+                "value": json_safe(value), "type": type_label(value), "repr": repr(value),
+                "from_default": key not in given,
+            }
+    doc = report.document
+    for problem in gate.problems:
+        if not problem.rejects:
+            continue
+        span = doc.locate(problem.path, on_key=problem.on_key) if doc is not None else None
+        result["errors"].append({
+            "code": problem.code, "message": problem.message,
+            "field": problem.field, "rule_id": problem.data.get("rule_id"),
+            "path": path, "line": span.start.line + 1 if span else None,
+            "column": span.start.column + 1 if span else None,
+        })
+    result["context_block"] = gate.prompt_prefix if gate.context_block is not None else None
+    return result
+
+
+def _error(d: Any, path: str) -> dict[str, Any]:
+    return {"code": d.code, "message": d.message, "field": None, "rule_id": None, "path": path,
+            "line": d.span.start.line + 1, "column": d.span.start.column + 1}
+
+
+def render_dry_run(result: dict[str, Any]) -> str:
+    """The dry run as text for a terminal."""
+    lines = [f"{result['path']}: {result['verdict']}"
+             + (f" (status {result['status']})" if result["status"] else "")]
+    if result["values"]:
+        lines.append("values:")
+        for key, info in result["values"].items():
+            note = " (default)" if info["from_default"] else ""
+            if info["given_type"] != info["type"] or info["given"] != info["value"]:
+                lines.append(f"  {key}: {info['given']!r} ({info['given_type']}) -> {info['repr']} "
+                             f"({info['type']}){note}")
+            else:
+                lines.append(f"  {key}: {info['repr']} ({info['type']}){note}")
+    if result["errors"]:
+        lines.append("errors:")
+        for error in result["errors"]:
+            where = f"{error['path']}:{error['line']}: " if error.get("line") else ""
+            lines.append(f"  {where}[{error['code']}] {error['message']}")
+    if result["context_block"] is not None:
+        lines.append("the model receives, before the prompt:")
+        lines.append("-" * 40)
+        lines.append(result["context_block"].rstrip("\n"))
+        lines.append("-" * 40)
+    elif result["verdict"] == "accepted":
+        lines.append("nothing is added to the prompt (no values)")
+    else:
+        lines.append("no model call is made: li agent exits with status 1")
+    return "\n".join(lines) + "\n"
+
+
+# ------------------------------------------------------------------------- simulation
+
+
+def _matched(match: Match) -> dict[str, Any]:
+    return {"kind": match.kind, "value": json_safe(match.value)}
+
+
+def simulate_text(
+    script_text: str,
+    script_path: str,
+    calls_text: str | None = None,
+    calls_path: str | None = None,
+    *,
+    stream: bool = False,
+    regex_timeout: float = 2.0,
+) -> dict[str, Any]:
+    """Replay a calls transcript against a script with the runtime's matching semantics."""
+    report: FileReport = lint_text(script_text, script_path, kind="script")
+    out: dict[str, Any] = {"version": CONTRACT_VERSION, "path": script_path,
+                           "verdict": report.verdict.value if report.verdict else None,
+                           "mode": None, "calls": [], "unreached": [], "entries": [],
+                           "errors": []}
+    script = report.script
+    if script is None or report.verdict is None or report.verdict.value == "rejected":
+        out["errors"] = [{"code": d.code, "message": d.message, "line": d.span.start.line + 1}
+                         for d in report.diagnostics if d.severity == "error"]
+        return out
+    entries = [e for e in script.entries if e is not None]
+    out["mode"] = script.mode
+    doc = report.document
+    reach = _reachability(entries, script.mode)
+    for index, entry in enumerate(entries):
+        out["entries"].append({"index": index, "type": entry.type,
+                               "line": _line_of(doc, ("responses", index)),
+                               "conditional": entry.conditional, "reachability": reach[index]})
+    if calls_text is None:
+        return out
+    calls_doc = parse_document(calls_text, "json" if (calls_path or "").endswith(".json") else "yaml")
+    items = calls_doc.value if isinstance(calls_doc.value, list) else []
+    served: set[int] = set()
+    with BoundedSearch(regex_timeout) as search:
+        replayer = Replayer(entries, script.mode, search=search)
+        served_count = 0
+        for number, item in enumerate(items):
+            payload = call_payload(item) if isinstance(item, str | dict) else {}
+            record: dict[str, Any] = {"index": number, "outcome": "served", "entry": None,
+                                      "line": None, "matched_by": None, "response_type": None,
+                                      "response": None}
+            try:
+                match = replayer.next(payload, served_count)
+            except ScriptExhausted as exc:
+                record.update(outcome="exhausted", error=str(exc))
+                out["calls"].append(record)
+                break
+            except RegexFailure as exc:
+                record.update(outcome="invalid_regex", entry=exc.entry, error=str(exc))
+                out["calls"].append(record)
+                break
+            except RegexTimeout as exc:
+                record.update(outcome="regex_timeout", error=str(exc))
+                out["calls"].append(record)
+                break
+            entry = entries[match.entry]
+            served.add(match.entry)
+            served_count += 1  # noqa: SIM113 - only served calls count, not every item
+            record.update(entry=match.entry, line=_line_of(doc, ("responses", match.entry)),
+                          matched_by=_matched(match), response_type=entry.type)
+            try:
+                if isinstance(entry, ErrorResponse):
+                    record["raises"] = raised_for(entry)
+                    if stream:
+                        record["response"] = stream_for(entry, payload, number)
+                elif stream:
+                    record["response"] = json_safe(stream_for(entry, payload, number))
+                else:
+                    record["response"] = json_safe(completion_for(entry, payload, number))
+            except (TypeError, ValueError) as exc:
+                record.update(outcome="serve_error", error=f"{type(exc).__name__}: {exc}")
+                out["calls"].append(record)
+                break
+            out["calls"].append(record)
+    out["unreached"] = [i for i in range(len(entries)) if i not in served]
+    return out
+
+
+def _reachability(entries: list[Any], mode: str) -> list[str]:
+    states = []
+    for entry in entries:
+        if mode == "positional" and entry.conditional:
+            states.append("never (conditional entries are skipped in positional mode)")
+        elif mode == "when_only" and not entry.conditional:
+            states.append("never (when_only mode serves only conditional entries)")
+        elif entry.conditional:
+            states.append("when its matcher matches (at most once)")
+        else:
+            states.append("positional")
+    return states
+
+
+def render_simulation(result: dict[str, Any]) -> str:
+    """The simulation as text for a terminal."""
+    lines = [f"{result['path']}: {result['verdict']}" + (f", mode {result['mode']}"
+                                                        if result["mode"] else "")]
+    for error in result["errors"]:
+        lines.append(f"  line {error['line']}: [{error['code']}] {error['message']}")
+    for call in result["calls"]:
+        if call["outcome"] != "served" and call["outcome"] != "serve_error":
+            lines.append(f"call {call['index']}: {call['outcome']} - {call.get('error', '')}")
+            continue
+        how = call["matched_by"]
+        reason = how["kind"] if how["value"] is None else f"{how['kind']} {how['value']!r}"
+        lines.append(f"call {call['index']}: entry #{call['entry']} (line {call['line']}, "
+                     f"{call['response_type']}) by {reason}")
+        if call.get("raises"):
+            raised = call["raises"]
+            status = f" {raised['status_code']}" if raised["status_code"] else ""
+            lines.append(f"    raises {raised['exception']}{status}: {raised['message']}")
+        elif call["outcome"] == "serve_error":
+            lines.append(f"    serving raises {call['error']}")
+        elif call["response"] is not None:
+            lines.append("    " + _preview(call["response"]))
+    if result["calls"]:
+        unreached = result["unreached"]
+        lines.append("never served: " + (", ".join(f"#{i}" for i in unreached) if unreached
+                                         else "none"))
+    else:
+        for entry in result["entries"]:
+            lines.append(f"#{entry['index']} {entry['type']} (line {entry['line']}): "
+                         f"{entry['reachability']}")
+    return "\n".join(lines) + "\n"
+
+
+def _preview(response: Any) -> str:
+    if isinstance(response, dict):
+        message = response.get("choices", [{}])[0].get("message", {})
+        if message.get("tool_calls"):
+            call = message["tool_calls"][0]
+            return f"tool call {call['function']['name']}({call['function']['arguments']})"
+        return f"text {message.get('content')!r}"
+    return json.dumps(response, ensure_ascii=False)[:200]
