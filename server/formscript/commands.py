@@ -162,7 +162,7 @@ def _collect(paths: list[str], settings: Settings) -> tuple[list[str], list[str]
                 for name in names:
                     candidate = os.path.join(root, name)
                     if is_candidate(candidate, settings):
-                        found.append(candidate)
+                        found.append(os.path.normpath(candidate))
             files.extend(sorted(found))
         elif path.exists() or path.is_symlink():
             files.append(given)

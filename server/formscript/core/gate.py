@@ -352,8 +352,9 @@ def _report_declaration_errors(
 def _default_problem(key: Any, declared_type: str, default: Any) -> Problem:
     return Problem(
         "FS011",
-        f"field {key!r} has default {default!r} ({type_label(default)}), which is not a "
-        f"{declared_type}; defaults are checked as they are, never coerced",
+        f"field {key!r} has default {default!r} ({type_label(default)}), which is not "
+        f"{'an' if declared_type == 'int' else 'a'} {declared_type}; defaults are checked as they "
+        "are, never coerced",
         path=("fields", key, "default"),
         rejects=True,
         field=key if isinstance(key, str) else None,
