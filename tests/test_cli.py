@@ -188,6 +188,6 @@ def test_examples_directory_shows_the_typical_mistakes(capsys: pytest.CaptureFix
     assert verdicts["review.form.yaml"] == "accepted"
     assert verdicts["onboarding.form.yaml"] == "rejected"
     assert verdicts["weather.script.yaml"] == "accepted"
-    clean = [f for f in data["files"] if Path(f["path"]).name in ("review.form.yaml", "weather.script.yaml",
-                                                                  "weather.calls.yaml")]
+    names = ("review.form.yaml", "weather.script.yaml", "weather.calls.yaml")
+    clean = [f for f in data["files"] if Path(f["path"]).name in names]
     assert all(f["diagnostics"] == [] for f in clean)
