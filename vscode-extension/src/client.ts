@@ -1,0 +1,344 @@
+/**
+ * The language client: finding the server, starting, restarting and stopping
+ * it, and answering its configuration requests with the mapped settings.
+ */
+import * as vscode from 'vscode';
+import {
+  DidChangeConfigurationNotification,
+  ExecuteCommandRequest,
+  LanguageClient,
+  State,
+  type LanguageClientOptions,
+  type ServerOptions,
+} from 'vscode-languageclient/node';
+
+import {
+  INSTALL_COMMAND,
+  discoverServer,
+  formatCommandLine,
+  missingModuleMessage,
+  needsShell,
+  type Discovery,
+  type ServerCommand,
+} from './discovery';
+import { nodeHost } from './host';
+import { interpreterHasFormscript, onInterpreterChange, selectedInterpreter } from './python';
+import { commandsLeftToClient } from './results';
+import {
+  KINDS,
+  RESTART_SETTINGS,
+  SECTION,
+  documentSelector,
+  isExplicitlySet,
+  toServerConfig,
+  type FilePatternFilter,
+  type Kind,
+  type ServerConfig,
+} from './settings';
+
+const CLIENT_ID = 'formscript';
+const CLIENT_NAME = 'formscript';
+const OPEN_SETTINGS = 'Open Settings';
+const COPY_INSTALL = 'Copy Install Command';
+const SHOW_OUTPUT = 'Show Output';
+
+/** Owns the language client and its output channel for the extension's lifetime. */
+export class ServerController implements vscode.Disposable {
+  readonly output: vscode.OutputChannel;
+  private client: LanguageClient | undefined;
+  private starting: Promise<LanguageClient | undefined> | undefined;
+  private selector: FilePatternFilter[];
+  private server: ServerCommand | undefined;
+  /** After a failed start, opening documents does not retry until settings change or a restart. */
+  private startFailed = false;
+  private interpreterWatch: vscode.Disposable | undefined;
+  private readonly loggedProblems = new Set<string>();
+  private readonly disposables: vscode.Disposable[] = [];
+
+  constructor() {
+    this.output = vscode.window.createOutputChannel('formscript');
+    this.selector = this.currentSelector();
+    this.disposables.push(
+      this.output,
+      vscode.workspace.onDidOpenTextDocument((document) => this.startIfHandled(document)),
+      vscode.workspace.onDidChangeConfiguration((event) => void this.onConfigurationChanged(event)),
+      vscode.workspace.onDidGrantWorkspaceTrust(() => void this.restartIfRunning('workspace trust granted')),
+    );
+  }
+
+  /** Starts the server now if an open document is one of its files. */
+  startForOpenDocuments(): void {
+    for (const document of vscode.workspace.textDocuments) {
+      if (this.startIfHandled(document)) {
+        return;
+      }
+    }
+  }
+
+  /** The running client, starting it first if needed; undefined (after telling the user) when it cannot start. */
+  async ensureStarted(): Promise<LanguageClient | undefined> {
+    if (this.client !== undefined && this.client.state === State.Running) {
+      return this.client;
+    }
+    if (this.starting === undefined) {
+      this.starting = this.start().finally(() => {
+        this.starting = undefined;
+      });
+    }
+    return this.starting;
+  }
+
+  /** Stops the server and starts it again with the current settings. */
+  async restart(): Promise<void> {
+    this.log('Restarting the server.');
+    await this.stop();
+    this.startFailed = false;
+    this.selector = this.currentSelector();
+    await this.ensureStarted();
+  }
+
+  /** Stops the server, if it runs. */
+  async stop(): Promise<void> {
+    if (this.starting !== undefined) {
+      await this.starting.catch(() => undefined);
+    }
+    const client = this.client;
+    this.client = undefined;
+    this.server = undefined;
+    this.interpreterWatch?.dispose();
+    this.interpreterWatch = undefined;
+    if (client !== undefined) {
+      try {
+        await client.stop(2000);
+      } catch (error) {
+        this.log(`Stopping the server: ${String(error)}`);
+      }
+      await client.dispose().catch(() => undefined);
+    }
+  }
+
+  dispose(): void {
+    void this.stop();
+    for (const disposable of this.disposables) {
+      disposable.dispose();
+    }
+  }
+
+  /** Appends a timestamped line to the formscript output channel. */
+  log(line: string): void {
+    this.output.appendLine(`[${new Date().toISOString()}] ${line}`);
+  }
+
+  /** The server configuration for a scope (a folder or file URI), as the server's model. */
+  serverConfig(scope: vscode.Uri | undefined): ServerConfig {
+    const configuration = vscode.workspace.getConfiguration(SECTION, scope);
+    // Settings left at their defaults are not sent: the project's [tool.formscript] decides them.
+    const mapped = toServerConfig((key) =>
+      isExplicitlySet(configuration.inspect(key)) ? configuration.get(key) : undefined,
+    );
+    for (const problem of mapped.problems) {
+      if (!this.loggedProblems.has(problem)) {
+        this.loggedProblems.add(problem);
+        this.log(`Setting ignored: ${problem}`);
+      }
+    }
+    return mapped.config;
+  }
+
+  private startIfHandled(document: vscode.TextDocument): boolean {
+    if (this.client !== undefined || this.starting !== undefined || this.startFailed) {
+      return false;
+    }
+    if (vscode.languages.match(this.selector, document) === 0) {
+      return false;
+    }
+    void this.ensureStarted();
+    return true;
+  }
+
+  private async start(): Promise<LanguageClient | undefined> {
+    const discovery = await this.discover();
+    if (!discovery.ok) {
+      this.startFailed = true;
+      this.log(discovery.message);
+      void this.showStartError(discovery.message, discovery.reason === 'not-found');
+      return undefined;
+    }
+    const server = discovery.server;
+    this.log(`Starting the server from ${server.description}: ${formatCommandLine(server)}`);
+
+    const workspaceFolder = vscode.workspace.workspaceFolders?.[0];
+    const serverOptions: ServerOptions = {
+      command: server.command,
+      args: [...server.args],
+      options: {
+        cwd: workspaceFolder?.uri.fsPath,
+        env: { ...process.env, PYTHONUNBUFFERED: '1', PYTHONIOENCODING: 'utf-8' },
+        shell: needsShell(server.command, process.platform),
+      },
+    };
+    const clientOptions: LanguageClientOptions = {
+      documentSelector: this.selector,
+      outputChannel: this.output,
+      traceOutputChannel: this.output,
+      initializationOptions: this.serverConfig(workspaceFolder?.uri),
+      middleware: {
+        workspace: {
+          configuration: async (params, token, next) => {
+            const defaults = await next(params, token);
+            if (!Array.isArray(defaults)) {
+              return defaults;
+            }
+            return params.items.map((item, index) =>
+              item.section === SECTION
+                ? this.serverConfig(item.scopeUri !== undefined ? vscode.Uri.parse(item.scopeUri) : undefined)
+                : defaults[index],
+            );
+          },
+          // The client's own notification would carry the raw camelCase
+          // settings (or null); `pushConfiguration` sends the mapped model instead.
+          didChangeConfiguration: async () => undefined,
+        },
+      },
+    };
+
+    const client = new LanguageClient(CLIENT_ID, CLIENT_NAME, serverOptions, clientOptions);
+    keepExtensionCommandsOut(client);
+    this.client = client;
+    this.server = server;
+    try {
+      await client.start();
+    } catch (error) {
+      this.client = undefined;
+      this.server = undefined;
+      this.startFailed = true;
+      await client.dispose().catch(() => undefined);
+      const message = `The formscript language server (${formatCommandLine(server)}) failed to start: ${errorText(error)}`;
+      this.log(message);
+      void this.showStartError(message, false);
+      return undefined;
+    }
+    this.log('The server is running.');
+    if (server.source === 'interpreter') {
+      this.interpreterWatch = await onInterpreterChange(
+        () => void this.restartIfRunning('the Python interpreter changed'),
+        (line) => this.log(line),
+      );
+    }
+    return client;
+  }
+
+  /** Runs discovery, asking the Python extension only when the setting and PATH found nothing. */
+  private async discover(): Promise<Discovery> {
+    const folder = vscode.workspace.workspaceFolders?.[0];
+    const host = nodeHost(folder?.uri.fsPath);
+    const pathSetting = vscode.workspace.getConfiguration(SECTION).get<unknown>('path');
+    const first = discoverServer({ pathSetting }, host);
+    if (first.ok || first.reason !== 'not-found') {
+      return first;
+    }
+    if (!vscode.workspace.isTrusted) {
+      this.log('The workspace is not trusted: its Python interpreter is not used to start the server.');
+      return first;
+    }
+    const interpreter = await selectedInterpreter(folder?.uri, (line) => this.log(line));
+    const second = discoverServer({ pathSetting, interpreter }, host);
+    if (second.ok && second.server.source === 'interpreter') {
+      const python = second.server.command;
+      if (!(await interpreterHasFormscript(python, folder?.uri.fsPath))) {
+        return { ok: false, reason: 'not-found', message: missingModuleMessage(python) };
+      }
+    }
+    return second;
+  }
+
+  private async showStartError(message: string, offerInstall: boolean): Promise<void> {
+    const actions = offerInstall ? [OPEN_SETTINGS, COPY_INSTALL, SHOW_OUTPUT] : [OPEN_SETTINGS, SHOW_OUTPUT];
+    const choice = await vscode.window.showErrorMessage(message, ...actions);
+    if (choice === OPEN_SETTINGS) {
+      await vscode.commands.executeCommand('workbench.action.openSettings', `${SECTION}.path`);
+    } else if (choice === COPY_INSTALL) {
+      await vscode.env.clipboard.writeText(INSTALL_COMMAND);
+      void vscode.window.showInformationMessage(`Copied "${INSTALL_COMMAND}" to the clipboard.`);
+    } else if (choice === SHOW_OUTPUT) {
+      this.output.show(true);
+    }
+  }
+
+  private async onConfigurationChanged(event: vscode.ConfigurationChangeEvent): Promise<void> {
+    const needsRestart =
+      RESTART_SETTINGS.some((section) => event.affectsConfiguration(section)) ||
+      (this.server?.source === 'interpreter' && event.affectsConfiguration('python.defaultInterpreterPath'));
+    if (needsRestart) {
+      this.startFailed = false;
+      this.selector = this.currentSelector();
+      if (this.client !== undefined) {
+        await this.restart();
+      } else {
+        this.startForOpenDocuments();
+      }
+      return;
+    }
+    if (event.affectsConfiguration(SECTION)) {
+      this.pushConfiguration();
+    }
+  }
+
+  /** Sends the mapped settings with workspace/didChangeConfiguration. */
+  private pushConfiguration(): void {
+    const client = this.client;
+    if (client === undefined || client.state !== State.Running) {
+      return;
+    }
+    const folder = vscode.workspace.workspaceFolders?.[0];
+    void client
+      .sendNotification(DidChangeConfigurationNotification.type, {
+        settings: { [SECTION]: this.serverConfig(folder?.uri) },
+      })
+      .catch((error: unknown) => this.log(`Sending the settings: ${errorText(error)}`));
+  }
+
+  private async restartIfRunning(reason: string): Promise<void> {
+    if (this.client === undefined) {
+      return;
+    }
+    this.log(`Restarting: ${reason}.`);
+    await this.restart();
+  }
+
+  /** The document selector from the `formscript.kinds.*` globs of every scope. */
+  private currentSelector(): FilePatternFilter[] {
+    const kinds = Object.fromEntries(KINDS.map((kind) => [kind, [] as string[]])) as Record<Kind, string[]>;
+    const scopes: (vscode.Uri | undefined)[] = [
+      undefined,
+      ...(vscode.workspace.workspaceFolders ?? []).map((folder) => folder.uri),
+    ];
+    for (const scope of scopes) {
+      const config = this.serverConfig(scope);
+      for (const kind of KINDS) {
+        kinds[kind].push(...(config.kinds?.[kind] ?? []));
+      }
+    }
+    return documentSelector(kinds);
+  }
+}
+
+/**
+ * The server advertises formscript.dryRun and formscript.simulate as
+ * executeCommand commands; the client would register VS Code commands of the
+ * same names, which the extension already owns. Those are left out; any other
+ * server command (code-action commands, formscript.ruleDoc) is registered as usual.
+ */
+function keepExtensionCommandsOut(client: LanguageClient): void {
+  const feature = client.getFeature(ExecuteCommandRequest.method);
+  const register = feature.register.bind(feature);
+  feature.register = (data) => {
+    const commands = commandsLeftToClient(data.registerOptions.commands ?? []);
+    register({ ...data, registerOptions: { ...data.registerOptions, commands } });
+  };
+}
+
+/** A readable message from anything thrown. */
+export function errorText(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

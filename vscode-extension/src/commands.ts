@@ -1,0 +1,172 @@
+/**
+ * The extension's commands: dry run, simulate, rule documentation, restart.
+ * Dry run, simulate and rule documentation ask the server (workspace/executeCommand)
+ * and show its answer in a read-only document.
+ */
+import * as path from 'node:path';
+
+import * as vscode from 'vscode';
+import { ExecuteCommandRequest, ResponseError } from 'vscode-languageclient/node';
+
+import { errorText, type ServerController } from './client';
+import {
+  EXTENSION_COMMANDS,
+  RESULT_SCHEME,
+  SERVER_COMMANDS,
+  diagnosticCode,
+  normalizeRuleCode,
+  resultPath,
+  resultText,
+  type ResultKind,
+} from './results';
+
+/** Read-only documents under the `formscript:` scheme holding the server's answers. */
+class ResultDocuments implements vscode.TextDocumentContentProvider, vscode.Disposable {
+  private readonly contents = new Map<string, string>();
+  private readonly changed = new vscode.EventEmitter<vscode.Uri>();
+  readonly onDidChange = this.changed.event;
+
+  provideTextDocumentContent(uri: vscode.Uri): string {
+    return this.contents.get(uri.toString()) ?? '';
+  }
+
+  /** Stores `text` under a document for `kind`/`name` and returns its URI. */
+  set(kind: ResultKind, name: string, text: string): vscode.Uri {
+    const uri = vscode.Uri.from({ scheme: RESULT_SCHEME, path: resultPath(kind, name) });
+    this.contents.set(uri.toString(), text);
+    this.changed.fire(uri);
+    return uri;
+  }
+
+  dispose(): void {
+    this.changed.dispose();
+    this.contents.clear();
+  }
+}
+
+/** Registers every command; the returned disposables unregister them. */
+export function registerCommands(controller: ServerController): vscode.Disposable[] {
+  const documents = new ResultDocuments();
+  return [
+    documents,
+    vscode.workspace.registerTextDocumentContentProvider(RESULT_SCHEME, documents),
+    vscode.commands.registerCommand(EXTENSION_COMMANDS.dryRun, (uri?: unknown) =>
+      runOnFile(controller, documents, 'dry-run', uri),
+    ),
+    vscode.commands.registerCommand(EXTENSION_COMMANDS.simulate, (uri?: unknown) =>
+      runOnFile(controller, documents, 'simulate', uri),
+    ),
+    vscode.commands.registerCommand(EXTENSION_COMMANDS.showRuleDocumentation, (code?: unknown) =>
+      showRuleDocumentation(controller, documents, code),
+    ),
+    vscode.commands.registerCommand(EXTENSION_COMMANDS.restartServer, () => controller.restart()),
+  ];
+}
+
+const LABELS: Record<'dry-run' | 'simulate', string> = { 'dry-run': 'Dry run', simulate: 'Simulate' };
+
+/** Dry run or simulate: the file from the explorer/editor menu, else the active editor's. */
+async function runOnFile(
+  controller: ServerController,
+  documents: ResultDocuments,
+  kind: 'dry-run' | 'simulate',
+  argument: unknown,
+): Promise<void> {
+  const label = LABELS[kind];
+  const target = argument instanceof vscode.Uri ? argument : vscode.window.activeTextEditor?.document.uri;
+  if (target === undefined) {
+    void vscode.window.showWarningMessage(`Formscript: ${label} needs a file: open a form or script file first.`);
+    return;
+  }
+  const command = kind === 'dry-run' ? SERVER_COMMANDS.dryRun : SERVER_COMMANDS.simulate;
+  const result = await askServer(controller, `${label} of ${path.basename(target.fsPath)}`, command, [target.toString()]);
+  if (result === undefined) {
+    return;
+  }
+  const text = resultText(result.value) ?? `(${label.toLowerCase()} returned no output)`;
+  const uri = documents.set(kind, path.basename(target.path), text);
+  const document = await vscode.workspace.openTextDocument(uri);
+  await vscode.window.showTextDocument(document, {
+    viewColumn: vscode.ViewColumn.Beside,
+    preview: true,
+    preserveFocus: true,
+  });
+}
+
+/** Asks for a rule code (prefilled from the diagnostic under the cursor) and previews its documentation. */
+async function showRuleDocumentation(
+  controller: ServerController,
+  documents: ResultDocuments,
+  argument: unknown,
+): Promise<void> {
+  let code = typeof argument === 'string' ? normalizeRuleCode(argument) : undefined;
+  if (code === undefined) {
+    const typed = await vscode.window.showInputBox({
+      title: 'Formscript: Show rule documentation',
+      prompt: 'The rule code (as shown in the diagnostic)',
+      value: codeAtCursor() ?? '',
+      validateInput: (value) => (normalizeRuleCode(value) === undefined ? 'Enter one rule code.' : undefined),
+    });
+    code = normalizeRuleCode(typed);
+    if (code === undefined) {
+      return;
+    }
+  }
+  const result = await askServer(controller, `Documentation of ${code}`, SERVER_COMMANDS.ruleDoc, [code]);
+  if (result === undefined) {
+    return;
+  }
+  const text = resultText(result.value);
+  if (text === undefined || text.trim() === '') {
+    void vscode.window.showInformationMessage(`Formscript: no documentation for rule ${code}.`);
+    return;
+  }
+  const uri = documents.set('rule', code, text);
+  try {
+    await vscode.commands.executeCommand('markdown.showPreviewToSide', uri);
+  } catch {
+    // The built-in Markdown extension is disabled: show the source instead.
+    const document = await vscode.workspace.openTextDocument(uri);
+    await vscode.window.showTextDocument(document, { viewColumn: vscode.ViewColumn.Beside, preview: true });
+  }
+}
+
+/** Sends workspace/executeCommand; undefined (after telling the user) on failure. */
+async function askServer(
+  controller: ServerController,
+  what: string,
+  command: string,
+  args: unknown[],
+): Promise<{ value: unknown } | undefined> {
+  const client = await controller.ensureStarted();
+  if (client === undefined) {
+    return undefined;
+  }
+  controller.log(`${what}: workspace/executeCommand ${command} ${JSON.stringify(args)}`);
+  try {
+    const value: unknown = await vscode.window.withProgress(
+      { location: vscode.ProgressLocation.Window, title: `Formscript: ${what}…` },
+      () => client.sendRequest(ExecuteCommandRequest.type, { command, arguments: args }),
+    );
+    return { value };
+  } catch (error) {
+    const detail = error instanceof ResponseError ? `${error.message} (code ${error.code})` : errorText(error);
+    controller.log(`${what} failed: ${detail}`);
+    void vscode.window.showErrorMessage(`Formscript: ${what} failed: ${detail}`);
+    return undefined;
+  }
+}
+
+/** The code of a formscript diagnostic under the active editor's cursor, if any. */
+function codeAtCursor(): string | undefined {
+  const editor = vscode.window.activeTextEditor;
+  if (editor === undefined) {
+    return undefined;
+  }
+  const position = editor.selection.active;
+  const here = vscode.languages
+    .getDiagnostics(editor.document.uri)
+    .filter((diagnostic) => diagnostic.range.contains(position));
+  const preferred = here.find((diagnostic) => diagnostic.source?.toLowerCase().startsWith('formscript') === true);
+  return diagnosticCode((preferred ?? here[0])?.code);
+}

@@ -1,0 +1,104 @@
+import assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { describe, it } from 'node:test';
+
+import { EXTENSION_COMMANDS } from '../src/results';
+import { defaultPatterns } from '../src/settings';
+
+const ROOT = path.join(__dirname, '..');
+
+interface Validation {
+  fileMatch: string | string[];
+  url: string;
+}
+
+interface Manifest {
+  main: string;
+  engines: { vscode: string };
+  activationEvents: string[];
+  dependencies: Record<string, string>;
+  devDependencies: Record<string, string>;
+  scripts: Record<string, string>;
+  contributes: {
+    commands: { command: string; title: string; category: string }[];
+    yamlValidation: Validation[];
+    jsonValidation: Validation[];
+    configuration: { properties: Record<string, { default?: unknown }> };
+  };
+}
+
+const manifest = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as Manifest;
+
+function schemaFor(validations: Validation[], file: string): string | undefined {
+  const ext = file.slice(file.lastIndexOf('.'));
+  const suffix = file.slice(file.indexOf('.'));
+  const entry = validations.find((v) =>
+    (Array.isArray(v.fileMatch) ? v.fileMatch : [v.fileMatch]).some((m) => m === `*${suffix}` && m.endsWith(ext)),
+  );
+  return entry?.url;
+}
+
+describe('package.json', () => {
+  it('contributes the four commands under the Formscript category', () => {
+    const titles = Object.fromEntries(manifest.contributes.commands.map((c) => [c.command, `${c.category}: ${c.title}`]));
+    assert.deepEqual(titles, {
+      [EXTENSION_COMMANDS.dryRun]: 'Formscript: Dry run',
+      [EXTENSION_COMMANDS.simulate]: 'Formscript: Simulate',
+      [EXTENSION_COMMANDS.showRuleDocumentation]: 'Formscript: Show rule documentation',
+      [EXTENSION_COMMANDS.restartServer]: 'Formscript: Restart server',
+    });
+  });
+
+  it('maps each kind to its schema for YAML and JSON files', () => {
+    const expected: Record<string, string> = {
+      form: './schemas/form-spec.schema.json',
+      script: './schemas/script.schema.json',
+      rules: './schemas/ruleset.schema.json',
+      calls: './schemas/calls.schema.json',
+    };
+    for (const [kind, url] of Object.entries(expected)) {
+      assert.equal(schemaFor(manifest.contributes.yamlValidation, `x.${kind}.yaml`), url, `${kind}.yaml`);
+      assert.equal(schemaFor(manifest.contributes.yamlValidation, `x.${kind}.yml`), url, `${kind}.yml`);
+      assert.equal(schemaFor(manifest.contributes.jsonValidation, `x.${kind}.json`), url, `${kind}.json`);
+    }
+  });
+
+  it('references exactly the schemas the copy script requires', async () => {
+    const urls = new Set(
+      [...manifest.contributes.yamlValidation, ...manifest.contributes.jsonValidation].map((v) => v.url),
+    );
+    const copied = fs.readFileSync(path.join(ROOT, 'scripts', 'copy-schemas.mjs'), 'utf8');
+    for (const url of urls) {
+      assert.ok(copied.includes(`'${path.basename(url)}'`), `copy-schemas.mjs must copy ${url}`);
+    }
+    assert.equal(urls.size, 4);
+  });
+
+  it('activates on every default file name', () => {
+    for (const pattern of defaultPatterns()) {
+      assert.ok(manifest.activationEvents.includes(`workspaceContains:${pattern}`), pattern);
+    }
+  });
+
+  it('ships the bundle and pins every dependency to an exact version', () => {
+    assert.equal(manifest.main, './dist/extension.js');
+    for (const [name, version] of Object.entries({ ...manifest.dependencies, ...manifest.devDependencies })) {
+      assert.match(version, /^\d+\.\d+\.\d+$/, `${name}@${version} is not pinned`);
+    }
+    assert.equal(manifest.dependencies['vscode-languageclient']?.split('.')[0], '9');
+    assert.match(manifest.scripts.package ?? '', /--no-dependencies/);
+    assert.equal(
+      manifest.devDependencies['@types/vscode'],
+      manifest.engines.vscode.replace(/^\^/, ''),
+      '@types/vscode must match engines.vscode',
+    );
+  });
+
+  it('keeps sources, tests and node_modules out of the .vsix', () => {
+    const ignored = fs.readFileSync(path.join(ROOT, '.vscodeignore'), 'utf8').split('\n').map((l) => l.trim());
+    for (const entry of ['src/**', 'test/**', 'out-test/**', 'scripts/**', 'node_modules/**']) {
+      assert.ok(ignored.includes(entry), `.vscodeignore lacks ${entry}`);
+    }
+  });
+});

@@ -1,0 +1,149 @@
+/**
+ * The mapped settings against the real server model: formscript.lint.config
+ * parses what the extension sends, and merging it over a project's
+ * [tool.formscript] keeps what the user did not set.
+ *
+ * Needs a Python that can import formscript: $FORMSCRIPT_PYTHON, else the
+ * repository's .venv, else python3. Skipped (with the reason) when there is none.
+ */
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { describe, it } from 'node:test';
+
+import { toServerConfig, type SettingGetter } from '../src/settings';
+
+const REPO = path.join(__dirname, '..', '..');
+
+function findPython(): string | undefined {
+  const candidates = [
+    process.env.FORMSCRIPT_PYTHON,
+    path.join(REPO, '.venv', process.platform === 'win32' ? 'Scripts/python.exe' : 'bin/python'),
+    'python3',
+  ];
+  for (const candidate of candidates) {
+    if (candidate === undefined || candidate === '') {
+      continue;
+    }
+    if (candidate.includes(path.sep) && !fs.existsSync(candidate)) {
+      continue;
+    }
+    const probe = spawnSync(candidate, ['-c', 'import formscript.lint.config, formscript.lint.kinds'], {
+      encoding: 'utf8',
+    });
+    if (probe.status === 0) {
+      return candidate;
+    }
+  }
+  return undefined;
+}
+
+const python = findPython();
+const skip = python === undefined ? 'no Python that can import formscript' : false;
+
+// Reads {"project": {...}, "editor": {...}} and prints the merged Settings, or the ConfigError.
+const MERGE = `
+import json, sys, dataclasses
+from formscript.lint.config import ConfigError, settings_from_mapping
+data = json.load(sys.stdin)
+try:
+    project = settings_from_mapping(data["project"], "pyproject")
+    merged = project.merged(data["editor"])
+    parsed = settings_from_mapping(data["editor"])
+except ConfigError as exc:
+    print(json.dumps({"error": str(exc)}))
+    raise SystemExit(0)
+def plain(s):
+    d = dataclasses.asdict(s)
+    return {k: v for k, v in d.items() if k not in ("root", "source")}
+print(json.dumps({"merged": plain(merged), "parsed": plain(parsed)}))
+`;
+
+function merge(project: Record<string, unknown>, editor: unknown): Record<string, unknown> {
+  const run = spawnSync(python ?? 'python3', ['-c', MERGE], {
+    input: JSON.stringify({ project, editor }),
+    encoding: 'utf8',
+  });
+  assert.equal(run.status, 0, run.stderr);
+  return JSON.parse(run.stdout) as Record<string, unknown>;
+}
+
+const getter =
+  (values: Record<string, unknown>): SettingGetter =>
+  (key) =>
+    values[key];
+
+describe('settings against the server model (formscript.lint.config)', { skip }, () => {
+  it('parses everything the extension can send', () => {
+    const { config } = toServerConfig(
+      getter({
+        select: ['FS0'],
+        extendSelect: ['fs9'],
+        ignore: ['FS105'],
+        severity: { FS001: 'Warning', FS002: 'off' },
+        perFileIgnores: { 'legacy/*.yaml': ['FS2'] },
+        'kinds.form': ['specs/*.yaml'],
+        'kinds.calls': ['calls/*.json'],
+      }),
+    );
+    const out = merge({}, config);
+    assert.equal(out.error, undefined, String(out.error));
+    assert.deepEqual(out.parsed, {
+      select: ['FS0'],
+      extend_select: ['FS9'],
+      ignore: ['FS105'],
+      severity: { FS001: 'warning', FS002: 'off' },
+      per_file_ignores: { 'legacy/*.yaml': ['FS2'] },
+      kinds: { form: ['specs/*.yaml'], calls: ['calls/*.json'] },
+    });
+  });
+
+  it('keeps the project configuration when no editor setting is set', () => {
+    const project = { select: ['FS0'], ignore: ['FS3'], kinds: { rules: ['*.policy.yaml'] }, severity: { FS004: 'hint' } };
+    const out = merge(project, toServerConfig(getter({})).config);
+    assert.deepEqual(out.merged, {
+      select: ['FS0'],
+      extend_select: [],
+      ignore: ['FS3'],
+      severity: { FS004: 'hint' },
+      per_file_ignores: {},
+      kinds: { rules: ['*.policy.yaml'] },
+    });
+  });
+
+  it('lets a set editor setting replace the project value, and merges tables', () => {
+    const project = { ignore: ['FS3'], severity: { FS004: 'hint' }, kinds: { rules: ['*.policy.yaml'] } };
+    const { config } = toServerConfig(
+      getter({ ignore: [], severity: { FS005: 'error' }, 'kinds.form': ['specs/*.yaml'] }),
+    );
+    const merged = merge(project, config).merged as Record<string, unknown>;
+    assert.deepEqual(merged.ignore, []);
+    assert.deepEqual(merged.severity, { FS004: 'hint', FS005: 'error' });
+    assert.deepEqual(merged.kinds, { rules: ['*.policy.yaml'], form: ['specs/*.yaml'] });
+  });
+
+  it('never sends a severity the server rejects', () => {
+    const { config } = toServerConfig(getter({ severity: { FS001: 'fatal', FS002: 'information' } }));
+    const out = merge({}, config);
+    assert.equal(out.error, undefined, String(out.error));
+    assert.deepEqual((out.parsed as Record<string, unknown>).severity, { FS002: 'info' });
+  });
+
+  it('agrees with the server on the default file names of each kind', () => {
+    const script = `
+import json
+from formscript.lint.config import Settings
+from formscript.lint.kinds import kind_from_name
+names = ["a/b/x.%s.%s" % (k, e) for k in ("form", "script", "rules", "calls") for e in ("yaml", "yml", "json")]
+print(json.dumps({n: kind_from_name(n, Settings()) for n in names + ["a/x.yaml", "a/form.yaml"]}))
+`;
+    const run = spawnSync(python ?? 'python3', ['-c', script], { encoding: 'utf8' });
+    assert.equal(run.status, 0, run.stderr);
+    const kinds = JSON.parse(run.stdout) as Record<string, string | null>;
+    for (const [name, kind] of Object.entries(kinds)) {
+      const expected = /\.(form|script|rules|calls)\.(yaml|yml|json)$/.exec(name)?.[1] ?? null;
+      assert.equal(kind, expected, name);
+    }
+  });
+});

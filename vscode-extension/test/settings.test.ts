@@ -1,0 +1,173 @@
+import assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { describe, it } from 'node:test';
+
+import {
+  KINDS,
+  defaultPatterns,
+  documentSelector,
+  isExplicitlySet,
+  normalizeSeverity,
+  toDocumentPattern,
+  toServerConfig,
+  type SettingGetter,
+} from '../src/settings';
+
+/** A getter over a flat map of `formscript.`-relative keys, like WorkspaceConfiguration.get. */
+function getter(values: Record<string, unknown>): SettingGetter {
+  return (key) => values[key];
+}
+
+
+describe('toServerConfig', () => {
+  it('sends nothing for settings the user did not set, so the project configuration decides', () => {
+    const { config, problems } = toServerConfig(getter({}));
+    assert.deepEqual(config, {});
+    assert.deepEqual(problems, []);
+  });
+
+  it('maps every camelCase setting to the snake_case model of [tool.formscript]', () => {
+    const { config, problems } = toServerConfig(
+      getter({
+        select: ['FS0', 'FS201'],
+        extendSelect: ['FS9'],
+        ignore: ['FS105'],
+        severity: { FS001: 'warning', FS201: 'off' },
+        perFileIgnores: { 'legacy/*.yaml': ['FS2'] },
+        'kinds.form': ['specs/*.yaml'],
+        'kinds.script': ['fixtures/**/*.yml'],
+        'kinds.rules': ['policy.yaml'],
+        'kinds.calls': ['calls/*.json'],
+      }),
+    );
+    assert.deepEqual(problems, []);
+    // What goes over the wire: exactly these keys, in this order.
+    assert.equal(
+      JSON.stringify(config),
+      '{"select":["FS0","FS201"],"extend_select":["FS9"],"ignore":["FS105"],' +
+        '"severity":{"FS001":"warning","FS201":"off"},"per_file_ignores":{"legacy/*.yaml":["FS2"]},' +
+        '"kinds":{"form":["specs/*.yaml"],"script":["fixtures/**/*.yml"],"rules":["policy.yaml"],"calls":["calls/*.json"]}}',
+    );
+  });
+
+  it('sends a setting explicitly set to empty (it clears the project value)', () => {
+    const { config } = toServerConfig(getter({ ignore: [], severity: {}, 'kinds.calls': [] }));
+    assert.deepEqual(config, { ignore: [], severity: {}, kinds: { calls: [] } });
+  });
+
+  it('sends only the kinds that are set', () => {
+    const { config } = toServerConfig(getter({ 'kinds.rules': ['*.policy.yaml'] }));
+    assert.deepEqual(config, { kinds: { rules: ['*.policy.yaml'] } });
+  });
+
+  it('trims, drops empty entries and de-duplicates lists, keeping order', () => {
+    const { config } = toServerConfig(getter({ select: [' FS2 ', 'FS1', 'FS2', ''], ignore: ['  '] }));
+    assert.deepEqual(config.select, ['FS2', 'FS1']);
+    assert.deepEqual(config.ignore, []);
+  });
+
+  it('takes a lone string as a one-element list', () => {
+    assert.deepEqual(toServerConfig(getter({ ignore: 'FS105' })).config.ignore, ['FS105']);
+  });
+
+  it('leaves values of the wrong type to the project, and says so', () => {
+    const { config, problems } = toServerConfig(
+      getter({
+        select: ['FS1', 7, null],
+        extendSelect: 42,
+        severity: ['FS1'],
+        'kinds.form': { a: 1 },
+        perFileIgnores: { 'a/*.yaml': 'FS1', 'b/*.yaml': 3 },
+        ignore: null,
+      }),
+    );
+    assert.deepEqual(config, { select: ['FS1'], per_file_ignores: { 'a/*.yaml': ['FS1'] } });
+    assert.equal(problems.length, 6, problems.join('\n'));
+    assert.ok(problems.some((p) => p.startsWith('formscript.select: a number')));
+    assert.ok(problems.some((p) => p.startsWith('formscript.select: null')));
+    assert.ok(problems.some((p) => p.startsWith('formscript.extendSelect: expected an array')));
+    assert.ok(problems.some((p) => p.startsWith('formscript.severity: expected an object')));
+    assert.ok(problems.some((p) => p.startsWith('formscript.kinds.form: expected an array')));
+    assert.ok(problems.some((p) => p.startsWith('formscript.perFileIgnores["b/*.yaml"]: expected an array')));
+  });
+
+  it('normalizes severities and drops unknown ones (the server would reject the whole table)', () => {
+    const { config, problems } = toServerConfig(
+      getter({ severity: { FS1: 'Warning', FS2: 'warn', FS3: 'information', FS4: 'fatal', FS5: 3, ' ': 'error' } }),
+    );
+    assert.deepEqual(config.severity, { FS1: 'warning', FS2: 'warning', FS3: 'info' });
+    assert.equal(problems.length, 3, problems.join('\n'));
+    assert.ok(problems.some((p) => p.includes('"FS4" has severity "fatal"')));
+  });
+
+  it('reads exactly the lint settings the manifest declares (path and trace are client-side)', () => {
+    const asked: string[] = [];
+    toServerConfig((key) => {
+      asked.push(`formscript.${key}`);
+      return undefined;
+    });
+    const manifest = JSON.parse(fs.readFileSync(path.join(__dirname, '..', 'package.json'), 'utf8')) as {
+      contributes: { configuration: { properties: Record<string, unknown> } };
+    };
+    const declared = Object.keys(manifest.contributes.configuration.properties).filter(
+      (key) => key !== 'formscript.path' && key !== 'formscript.trace.server',
+    );
+    assert.deepEqual([...asked].sort(), [...declared].sort());
+  });
+});
+
+describe('isExplicitlySet', () => {
+  it('is true for a value at any level, false for the default alone', () => {
+    assert.equal(isExplicitlySet(undefined), false);
+    assert.equal(isExplicitlySet({}), false);
+    assert.equal(isExplicitlySet({ globalValue: [] }), true);
+    assert.equal(isExplicitlySet({ workspaceValue: 'x' }), true);
+    assert.equal(isExplicitlySet({ workspaceFolderValue: {} }), true);
+  });
+});
+
+describe('normalizeSeverity', () => {
+  it('accepts the five levels in any case', () => {
+    for (const level of ['error', 'WARNING', 'Info', 'hint', 'off']) {
+      assert.equal(normalizeSeverity(level), level.toLowerCase());
+    }
+    assert.equal(normalizeSeverity('none'), 'off');
+    assert.equal(normalizeSeverity(undefined), undefined);
+    assert.equal(normalizeSeverity('critical'), undefined);
+  });
+});
+
+describe('document selector', () => {
+  it('covers every kind with .yaml, .yml and .json by default', () => {
+    const patterns = defaultPatterns();
+    assert.equal(patterns.length, 12);
+    for (const kind of KINDS) {
+      for (const ext of ['yaml', 'yml', 'json']) {
+        assert.ok(patterns.includes(`**/*.${kind}.${ext}`), `${kind}.${ext}`);
+      }
+    }
+    assert.deepEqual(
+      documentSelector({}).map((f) => f.scheme),
+      new Array<string>(12).fill('file'),
+    );
+  });
+
+  it('adds the kinds globs, made to match anywhere, without duplicates', () => {
+    const selector = documentSelector({
+      form: ['specs/*.yaml', './specs/*.yaml', '**/*.form.yaml'],
+      script: ['/abs/fixtures/*.yml'],
+      rules: [],
+      calls: ['C:\\work\\calls\\*.json', ' '],
+    });
+    const extra = selector.slice(12).map((f) => f.pattern);
+    assert.deepEqual(extra, ['**/specs/*.yaml', '/abs/fixtures/*.yml', 'C:/work/calls/*.json']);
+  });
+
+  it('converts single globs', () => {
+    assert.equal(toDocumentPattern('a/*.yaml'), '**/a/*.yaml');
+    assert.equal(toDocumentPattern('**/x.yaml'), '**/x.yaml');
+    assert.equal(toDocumentPattern('/x/*.yaml'), '/x/*.yaml');
+    assert.equal(toDocumentPattern('.\\a\\b.yaml'), '**/a/b.yaml');
+  });
+});
