@@ -3,13 +3,10 @@
 from __future__ import annotations
 
 import re
+from re import _parser as sre_parse  # type: ignore[attr-defined]  # the 3.11+ regex parser
 from typing import Any
 
-from re import _parser as sre_parse  # type: ignore[attr-defined]  # the 3.11+ regex parser
-
 _REPEATS = {"MAX_REPEAT", "MIN_REPEAT", "POSSESSIVE_REPEAT"}
-
-
 def backtracking_risk(pattern: str, flags: int = 0) -> str | None:
     """A short reason when *pattern* nests an unbounded quantifier inside another one."""
     try:
