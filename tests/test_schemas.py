@@ -68,8 +68,16 @@ def test_check_mode_reports_stale_files(tmp_path: Path) -> None:
 
 
 def test_unknown_kind_is_refused() -> None:
-    with pytest.raises(ValueError, match="form-spec, script, ruleset, calls"):
+    with pytest.raises(ValueError, match="form, script, rules, calls"):
         schema_text("workflow")
+
+
+def test_kinds_use_the_lint_names_and_accept_the_file_stems() -> None:
+    assert SCHEMA_KINDS == ("form", "script", "rules", "calls")
+    assert schema_filename("form") == "form-spec.schema.json"
+    assert schema_filename("rules") == "ruleset.schema.json"
+    assert schema_text("form-spec") == schema_text("form")
+    assert schema_text("ruleset") == schema_text("rules")
 
 
 def test_every_documentation_entry_belongs_to_a_model_field() -> None:
@@ -84,7 +92,7 @@ def test_schema_is_valid_2020_12(kind: str) -> None:
     schema = build_schema(kind)
     Draft202012Validator.check_schema(schema)
     assert schema["$schema"] == "https://json-schema.org/draft/2020-12/schema"
-    assert schema["$id"] == f"https://formscript.dev/schemas/{kind}.schema.json"
+    assert schema["$id"] == f"https://formscript.dev/schemas/{schema_filename(kind)}"
     assert schema["title"] and schema["description"] and schema["markdownDescription"]
 
 
@@ -144,15 +152,15 @@ def test_runtime_quirks_are_explained() -> None:
     assert "case-insensitively" in when["prompt_contains"]["markdownDescription"]
     assert "not evaluated" in when["prompt_contains"]["markdownDescription"]
     assert "Ignored when `prompt_contains`" in when["has_tool"]["markdownDescription"]
-    assert "yes`/`no`/`on`/`off`" in schema_text("form-spec")
-    declaration = build_schema("form-spec")["$defs"]["field-declaration"]["properties"]
+    assert "yes`/`no`/`on`/`off`" in schema_text("form")
+    declaration = build_schema("form")["$defs"]["field-declaration"]["properties"]
     for key in ("id", "created_at", "metadata"):
         assert declaration[key]["description"].startswith("Rarely wanted."), key
     assert "only the first set" in script
 
 
 def test_closed_objects() -> None:
-    form = build_schema("form-spec")
+    form = build_schema("form")
     script = build_schema("script")
     defs = script["$defs"]
     assert form["additionalProperties"] is False
@@ -165,7 +173,7 @@ def test_closed_objects() -> None:
     assert script["additionalProperties"] is False
     for name in ("when-matcher", "stream-chunk", *(f"{t}-response" for t in RESPONSE_TYPES)):
         assert defs[name]["additionalProperties"] is False, name
-    assert build_schema("ruleset")["$defs"]["rule"]["additionalProperties"] is False
+    assert build_schema("rules")["$defs"]["rule"]["additionalProperties"] is False
 
 
 def _instantiate(value: Any) -> Any:
@@ -207,7 +215,7 @@ def test_snippets_cover_every_response_type_and_a_field_declaration() -> None:
     entry = build_schema("script")["$defs"]["response-entry"]
     types = {s["body"]["type"] for s in entry["defaultSnippets"]}
     assert types == set(RESPONSE_TYPES)
-    declaration = build_schema("form-spec")["$defs"]["field-declaration"]
+    declaration = build_schema("form")["$defs"]["field-declaration"]
     assert any("type" in s["body"] for s in declaration["defaultSnippets"])
 
 
@@ -263,7 +271,7 @@ FORM_CASES: list[tuple[str, Any, str | None, bool]] = [
                          ids=[c[0] for c in FORM_CASES])
 def test_form_spec_examples(case: str, instance: Any, fragment: str | None,
                             rejected: bool) -> None:
-    errors = _errors("form-spec", instance)
+    errors = _errors("form", instance)
     if fragment is None:
         assert errors == []
     else:
@@ -274,7 +282,7 @@ def test_form_spec_examples(case: str, instance: Any, fragment: str | None,
 
 def test_yaml_11_booleans_are_caught_once_parsed_as_the_runtime_does() -> None:
     spec = yaml.safe_load("title: yes\nfields:\n  a: {type: str, default: no}\n")
-    errors = _errors("form-spec", spec)
+    errors = _errors("form", spec)
     assert any(e.startswith("title: True") for e in errors), errors
     assert any(e.startswith("fields/a/default: False") for e in errors), errors
 
@@ -391,7 +399,7 @@ RULESET_CASES: list[tuple[str, Any, str | None]] = [
 @pytest.mark.parametrize(("case", "instance", "fragment"), RULESET_CASES,
                          ids=[c[0] for c in RULESET_CASES])
 def test_ruleset_examples(case: str, instance: Any, fragment: str | None) -> None:
-    errors = _errors("ruleset", instance)
+    errors = _errors("rules", instance)
     if fragment is None:
         assert errors == []
     else:
@@ -427,3 +435,31 @@ def test_calls_examples(case: str, instance: Any, fragment: str | None) -> None:
         assert errors == []
     else:
         assert any(fragment in e for e in errors), errors
+
+
+# --------------------------------------------------------------------------- shipped examples
+
+
+def _examples() -> list[Path]:
+    found = (ROOT / "examples").glob("**/*.*.*")
+    return sorted(p for p in found if p.suffix in (".yaml", ".yml", ".json")
+                  and p.suffixes[-2] in (".form", ".script"))
+
+
+@pytest.mark.parametrize("path", _examples(), ids=lambda p: p.name)
+def test_no_false_positive_on_examples_the_runtime_accepts(path: Path) -> None:
+    """A shipped form or script the runtime accepts is schema-valid: the schema never cries wolf."""
+    from formscript.core.gate import load_spec_text
+    from formscript.core.script import load_script_text
+
+    text = path.read_text("utf-8")
+    if path.suffixes[-2] == ".form":
+        data = load_spec_text(text)
+        accepted = check_form_spec(data, str(path)).verdict is Verdict.ACCEPTED
+        kind = "form"
+    else:
+        data = load_script_text(text, str(path))
+        accepted = check_script(data).verdict is Verdict.ACCEPTED
+        kind = "script"
+    if accepted:
+        assert _errors(kind, data) == []

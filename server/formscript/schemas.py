@@ -53,8 +53,17 @@ from formscript.core.script_models import (
 
 Schema = dict[str, Any]
 
-#: The file kinds, in the order ``formscript schema`` lists them.
-SCHEMA_KINDS: tuple[str, ...] = ("form-spec", "script", "ruleset", "calls")
+#: The file kinds (the lint's kind names), in the order ``formscript schema`` lists them.
+SCHEMA_KINDS: tuple[str, ...] = ("form", "script", "rules", "calls")
+#: The file each kind's schema is published as.
+SCHEMA_FILES: dict[str, str] = {
+    "form": "form-spec.schema.json",
+    "script": "script.schema.json",
+    "rules": "ruleset.schema.json",
+    "calls": "calls.schema.json",
+}
+#: Other accepted spellings of a kind (the schema files' stems).
+KIND_ALIASES: dict[str, str] = {"form-spec": "form", "ruleset": "rules"}
 #: The dialect every schema declares.
 DIALECT = "https://json-schema.org/draft/2020-12/schema"
 #: Where the schemas are published; ``$id`` is this plus the file name.
@@ -66,10 +75,19 @@ _GENERATED_NOTE = (
 )
 
 
+def canonical_kind(kind: str) -> str:
+    """*kind* as one of :data:`SCHEMA_KINDS` (``form-spec`` and ``ruleset`` are accepted too)."""
+    canonical = KIND_ALIASES.get(kind, kind)
+    if canonical not in SCHEMA_KINDS:
+        raise ValueError(
+            f"unknown schema kind {kind!r}; expected one of {', '.join(SCHEMA_KINDS)}"
+        )
+    return canonical
+
+
 def schema_filename(kind: str) -> str:
-    """The file name of *kind*'s schema, e.g. ``form-spec.schema.json``."""
-    _check_kind(kind)
-    return f"{kind}.schema.json"
+    """The file name of *kind*'s schema, e.g. ``form-spec.schema.json`` for ``form``."""
+    return SCHEMA_FILES[canonical_kind(kind)]
 
 
 def schema_id(kind: str) -> str:
@@ -79,8 +97,7 @@ def schema_id(kind: str) -> str:
 
 def build_schema(kind: str) -> Schema:
     """The schema for *kind* as a fresh JSON-compatible mapping."""
-    _check_kind(kind)
-    return _BUILDERS[kind]()
+    return _BUILDERS[canonical_kind(kind)]()
 
 
 def schema_text(kind: str) -> str:
@@ -133,11 +150,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     for path in write_schemas(directory):
         print(path)
     return 0
-
-
-def _check_kind(kind: str) -> None:
-    if kind not in SCHEMA_KINDS:
-        raise ValueError(f"unknown schema kind {kind!r}; expected one of {', '.join(SCHEMA_KINDS)}")
 
 
 # --------------------------------------------------------------------------- prose
@@ -634,7 +646,7 @@ def _form_spec() -> Schema:
         ],
     }
     return _root(
-        "form-spec",
+        "form",
         "lionagi work-form spec (li agent --form)",
         "A work-form spec for `li agent --form` (lionagi 0.36.0). The runtime reads it with"
         " `yaml.safe_load` (YAML 1.1; JSON also works), refuses any top-level key other than"
@@ -888,7 +900,7 @@ def _ruleset() -> Schema:
         "additionalProperties": False,
     }
     return _root(
-        "ruleset",
+        "rules",
         "formscript ruleset (lionagi.work Rule list)",
         "Declarative rules (lionagi.work `Rule`) that formscript applies in dry runs of a form"
         " spec. `li agent --form` itself takes no ruleset.",
@@ -977,9 +989,9 @@ def _calls() -> Schema:
 
 
 _BUILDERS: Mapping[str, Callable[[], Schema]] = {
-    "form-spec": _form_spec,
+    "form": _form_spec,
     "script": _script,
-    "ruleset": _ruleset,
+    "rules": _ruleset,
     "calls": _calls,
 }
 
