@@ -158,7 +158,8 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 _YAML11 = (
     "YAML 1.1 (what the runtime's `yaml.safe_load` speaks) reads unquoted `yes`/`no`/`on`/`off`"
-    " as booleans, `0o17`/`017`-style numbers and `2024-01-01` as dates: quote such text."
+    " as booleans, `017` as octal 15, `12:30` as 750 and `2024-01-01` as a date: quote such"
+    " text."
 )
 
 _FIELD_DOCS: dict[str, str] = {
