@@ -39,7 +39,7 @@ def json_safe(value: Any) -> Any:
 def _line_of(doc: Document | None, path: tuple[object, ...]) -> int | None:
     if doc is None:
         return None
-    entry = doc.entries.get(path)
+    entry = doc.entry(path)
     return entry.value.start.line + 1 if entry is not None else None
 
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any, Literal, NamedTuple
 
 import yaml
 
@@ -20,16 +20,14 @@ from formscript.core.verdict import KeyPath
 Syntax = Literal["yaml", "json"]
 
 
-@dataclass(frozen=True, order=True)
-class Pos:
+class Pos(NamedTuple):
     """A 0-based line and a 0-based column counted in Unicode code points."""
 
     line: int
     column: int
 
 
-@dataclass(frozen=True)
-class Span:
+class Span(NamedTuple):
     """A half-open range [start, end)."""
 
     start: Pos
@@ -71,11 +69,61 @@ class Document:
     text: str
     value: Any = None
     ok: bool = True
-    entries: dict[KeyPath, Entry] = field(default_factory=dict)
     problems: list[ParseProblem] = field(default_factory=list)
     #: Earlier occurrences of duplicated keys: path -> key spans of the overridden copies.
     duplicates: dict[KeyPath, list[Span]] = field(default_factory=dict)
+    root: yaml.Node | None = None
     _lines: list[str] | None = None
+    _entries: dict[KeyPath, Entry] | None = None
+    _children: dict[int, dict[Any, tuple[yaml.Node | None, yaml.Node]]] = field(default_factory=dict)
+
+    @property
+    def entries(self) -> dict[KeyPath, Entry]:
+        """Every located key-path (built on first use; lint itself looks paths up one by one)."""
+        if self._entries is None:
+            self._entries = {}
+            if self.root is not None:
+                _index_all(self._entries, self.root)
+        return self._entries
+
+    def entry(self, path: KeyPath) -> Entry | None:
+        """The located entry at *path*, walking only the mappings on the way."""
+        if self._entries is not None:
+            return self._entries.get(tuple(path))
+        node = self.root
+        if node is None:
+            return None
+        key_node: yaml.Node | None = None
+        for part in path:
+            children = self._children_of(node)
+            if children is None:
+                return None
+            try:
+                found = children.get(part)
+            except TypeError:
+                return None
+            if found is None:
+                return None
+            key_node, node = found
+        return Entry(_span(node), _span(key_node) if key_node is not None else None, _scalar(node))
+
+    def _children_of(self, node: yaml.Node) -> dict[Any, tuple[yaml.Node | None, yaml.Node]] | None:
+        cached = self._children.get(id(node))
+        if cached is not None:
+            return cached
+        children: dict[Any, tuple[yaml.Node | None, yaml.Node]] = {}
+        if isinstance(node, yaml.MappingNode):
+            for key_node, value_node in node.value:
+                key = _key_value(key_node)
+                if key is not _UNHASHABLE:
+                    children[key] = (key_node, value_node)
+        elif isinstance(node, yaml.SequenceNode):
+            for index, item in enumerate(node.value):
+                children[index] = (None, item)
+        else:
+            return None
+        self._children[id(node)] = children
+        return children
 
     @property
     def lines(self) -> list[str]:
@@ -93,7 +141,7 @@ class Document:
         """The span for *path*, falling back to the nearest located ancestor."""
         probe = tuple(path)
         while True:
-            entry = self.entries.get(probe)
+            entry = self.entry(probe)
             if entry is not None:
                 if on_key and entry.key is not None and probe == tuple(path):
                     return entry.key
@@ -106,10 +154,8 @@ class Document:
 
 
 def _span(node: yaml.Node) -> Span:
-    return Span(
-        Pos(node.start_mark.line, node.start_mark.column),
-        Pos(node.end_mark.line, node.end_mark.column),
-    )
+    start, end = node.start_mark, node.end_mark
+    return Span(Pos(start.line, start.column), Pos(end.line, end.column))
 
 
 def _mark_span(mark: Any, text: str) -> Span:
@@ -167,7 +213,8 @@ def parse_document(text: str, syntax: Syntax = "yaml") -> Document:
             ParseProblem("YM001", "the document nests too deeply to load", Span(Pos(0, 0), Pos(0, 0)), True)
         )
         return doc
-    _index(doc, node)
+    doc.root = node
+    _find_duplicates(doc, node)
     return doc
 
 
@@ -196,7 +243,8 @@ def _fallback_pure(doc: Document, libyaml_error: yaml.YAMLError) -> None:
     except Exception:  # positions are a bonus here; the value is what matters
         return
     if node is not None:
-        _index(doc, node)
+        doc.root = node
+        _find_duplicates(doc, node)
 
 
 def _yaml_problem(exc: yaml.YAMLError, text: str) -> ParseProblem:
@@ -215,9 +263,8 @@ def _yaml_problem(exc: yaml.YAMLError, text: str) -> ParseProblem:
     return ParseProblem(code, message, _mark_span(mark, text), True)
 
 
-def _index(doc: Document, root: yaml.Node) -> None:
-    """Record the span of every key and value, and duplicate keys, walking the node graph."""
-    entries = doc.entries
+def _index_all(entries: dict[KeyPath, Entry], root: yaml.Node) -> None:
+    """Record the span of every key and value (the last copy of a duplicated key wins)."""
     entries[()] = Entry(_span(root), None, _scalar(root))
     stack: list[tuple[yaml.Node, KeyPath, int]] = [(root, (), 0)]
     seen: set[int] = set()
@@ -230,12 +277,8 @@ def _index(doc: Document, root: yaml.Node) -> None:
             last: dict[Any, tuple[yaml.Node, yaml.Node]] = {}
             for key_node, value_node in node.value:
                 key = _key_value(key_node)
-                if key is _UNHASHABLE:
-                    continue
-                if key in last and key_node.tag != "tag:yaml.org,2002:merge":
-                    earlier = _span(last[key][0])
-                    doc.duplicates.setdefault((*path, key), []).append(earlier)
-                last[key] = (key_node, value_node)
+                if key is not _UNHASHABLE:
+                    last[key] = (key_node, value_node)
             for key, (key_node, value_node) in reversed(last.items()):
                 child = (*path, key)
                 entries[child] = Entry(_span(value_node), _span(key_node), _scalar(value_node))
@@ -246,13 +289,45 @@ def _index(doc: Document, root: yaml.Node) -> None:
                 child = (*path, index)
                 entries[child] = Entry(_span(item), None, _scalar(item))
                 stack.append((item, child, depth + 1))
+
+
+_STR_TAG = "tag:yaml.org,2002:str"
+
+
+def _find_duplicates(doc: Document, root: yaml.Node) -> None:
+    """Report keys that appear twice in one mapping (the runtime silently keeps the last)."""
+    stack: list[tuple[yaml.Node, KeyPath, int]] = [(root, (), 0)]
+    seen: set[int] = set()
+    while stack:
+        node, path, depth = stack.pop()
+        if id(node) in seen or depth > 200:
+            continue
+        seen.add(id(node))
+        if isinstance(node, yaml.MappingNode):
+            first: dict[Any, yaml.Node] = {}
+            for key_node, value_node in node.value:
+                if isinstance(key_node, yaml.ScalarNode) and key_node.tag == _STR_TAG:
+                    key: Any = key_node.value
+                else:
+                    key = _key_value(key_node)
+                    if key is _UNHASHABLE or key_node.tag == "tag:yaml.org,2002:merge":
+                        stack.append((value_node, path, depth + 1))
+                        continue
+                if key in first:
+                    doc.duplicates.setdefault((*path, key), []).append(_span(first[key]))
+                first[key] = key_node
+                stack.append((value_node, (*path, key), depth + 1))
+        elif isinstance(node, yaml.SequenceNode):
+            for index, item in enumerate(node.value):
+                stack.append((item, (*path, index), depth + 1))
     for path, spans in doc.duplicates.items():
+        final = doc.entry(path)
         for span in spans:
             doc.problems.append(
                 ParseProblem(
                     "YM002",
                     f"duplicate key {path[-1]!r}: this earlier copy is ignored, the runtime keeps "
-                    f"the last one{_line_note(entries[path].key)}",
+                    f"the last one{_line_note(final.key if final else None)}",
                     span,
                     False,
                 )
@@ -312,4 +387,5 @@ def _parse_json(doc: Document) -> None:
     except Exception:
         return  # valid JSON that YAML cannot compose (e.g. tabs): values without positions
     if node is not None:
-        _index(doc, node)
+        doc.root = node
+        _find_duplicates(doc, node)

@@ -53,7 +53,7 @@ def form_checks(doc: Document, result: GateResult) -> list[Problem]:
         if declaration is None:
             continue
         path = ("values", key)
-        entry = doc.entries.get(path)
+        entry = doc.entry(path)
         scalar = entry.scalar if entry is not None else None
         surprise = None
         if scalar is not None and scalar.style == "":

@@ -202,7 +202,7 @@ def _fix(doc: Document, problem: Problem) -> Fix | None:
     spec: Any = problem.data.get("fix")
     suggestion = problem.data.get("suggest")
     if isinstance(spec, dict) and spec.get("op") == "quote":
-        entry = doc.entries.get(tuple(spec["path"]))
+        entry = doc.entry(tuple(spec["path"]))
         if entry is None:
             return None
         text = str(spec["text"])
@@ -210,7 +210,7 @@ def _fix(doc: Document, problem: Problem) -> Fix | None:
         return Fix(f"quote {text!r} so it stays a string", (TextEdit(entry.value, quoted),),
                    safe=bool(spec.get("safe")))
     if isinstance(suggestion, str):
-        entry = doc.entries.get(tuple(problem.path))
+        entry = doc.entry(tuple(problem.path))
         if entry is None:
             return None
         target = entry.key if problem.on_key and entry.key is not None else entry.value

@@ -1,0 +1,118 @@
+"""Whole-process benchmark: formscript lint against the runtime's own loading, libyaml's bare
+parse, check-jsonschema and yamllint on the same corpus, alternating the commands.
+
+    python bench/run.py            # full: 1,000 files, 5 rounds
+    python bench/run.py --short    # CI: 200 files, 3 rounds, fails on a ratio regression
+
+Only ratios measured in the same run are reported; absolute times on shared machines vary.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent
+sys.path.insert(0, str(HERE))
+
+from corpus import write_corpus  # noqa: E402
+
+RUNTIME = r"""
+import sys
+from pathlib import Path
+from lionagi.cli.agent import _build_work_form, _load_form_spec
+from lionagi.testing._script import ScriptModel
+for path in Path(sys.argv[1]).iterdir():
+    name = path.name
+    try:
+        if ".form." in name:
+            _build_work_form(_load_form_spec(str(path)), str(path))
+        elif ".script." in name:
+            ScriptModel.coerce(str(path))
+    except Exception:
+        pass
+"""
+
+BARE = r"""
+import sys
+from pathlib import Path
+import yaml
+for path in Path(sys.argv[1]).iterdir():
+    yaml.load(path.read_text(encoding="utf-8"), Loader=yaml.CSafeLoader)
+"""
+
+
+def _time(cmd: list[str]) -> float:
+    start = time.perf_counter()
+    subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False)
+    return time.perf_counter() - start
+
+
+def commands(corpus: Path) -> dict[str, list[str]]:
+    py = sys.executable
+    found = {
+        "formscript": [py, "-m", "formscript", "lint", "--format", "json", "--exit-zero", str(corpus)],
+        "runtime": [py, "-c", RUNTIME, str(corpus)],
+        "libyaml_bare_parse": [py, "-c", BARE, str(corpus)],
+    }
+    bindir = Path(py).parent
+    cj = bindir / "check-jsonschema"
+    if cj.exists():
+        files = sorted(str(p) for p in corpus.glob("*.script.yaml"))
+        found["check_jsonschema_scripts"] = [str(cj), "--schemafile", str(ROOT / "schemas" / "script.schema.json"),
+                                             *files]
+    yl = bindir / "yamllint"
+    if yl.exists() or shutil.which("yamllint"):
+        found["yamllint"] = [str(yl) if yl.exists() else "yamllint", "-d", "relaxed", str(corpus)]
+    return found
+
+
+def measure(corpus: Path, rounds: int) -> dict[str, float]:
+    cmds = commands(corpus)
+    samples: dict[str, list[float]] = {name: [] for name in cmds}
+    for _ in range(rounds):
+        for name, cmd in cmds.items():  # alternate the commands every round
+            samples[name].append(_time(cmd))
+    return {name: statistics.median(times) for name, times in samples.items()}
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--short", action="store_true")
+    parser.add_argument("--files", type=int)
+    parser.add_argument("--rounds", type=int)
+    args = parser.parse_args()
+    files = args.files or (200 if args.short else 1000)
+    rounds = args.rounds or (3 if args.short else 5)
+    with tempfile.TemporaryDirectory() as tmp:
+        corpus = Path(tmp) / "corpus"
+        write_corpus(corpus, files)
+        medians = measure(corpus, rounds)
+    base = medians["formscript"]
+    report = {
+        "files": files,
+        "rounds": rounds,
+        "median_seconds": {k: round(v, 3) for k, v in medians.items()},
+        "runtime_over_formscript": round(medians["runtime"] / base, 2),
+        "formscript_over_bare_parse": round(base / medians["libyaml_bare_parse"], 2),
+    }
+    print(json.dumps(report, indent=2))
+    if args.short:
+        # Regression guard, loose enough for a noisy shared machine: formscript must stay
+        # clearly faster than the runtime's own loading of the same files.
+        if report["runtime_over_formscript"] < 1.5:
+            print("regression: formscript lint is no longer 1.5x faster than the runtime", file=sys.stderr)
+            return 1
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
