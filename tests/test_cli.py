@@ -149,7 +149,9 @@ def test_unsafe_fix_only_with_the_flag(project: Path, capsys: pytest.CaptureFixt
     assert (project / "typo.form.yaml").read_text(encoding="utf-8") == text.replace("saets", "seats")
 
 
-def test_stdin_with_filename(project: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+def test_stdin_with_filename(
+    project: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setattr(sys, "stdin", io.StringIO(BAD_FORM))
     code, out, _ = lint(capsys, "--format", "concise", "--stdin-filename", "in.form.yaml", "-")
     assert code == 1 and out.startswith("in.form.yaml:6:12: error[FS015]")

@@ -195,8 +195,11 @@ def parse_document(text: str, syntax: Syntax = "yaml") -> Document:
         loader.dispose()
         _fallback_pure(doc, exc)
         return doc
-    finally:
-        pass
+    except RecursionError:
+        loader.dispose()
+        doc.ok = False
+        doc.problems.append(_too_deep())
+        return doc
     loader.dispose()
     if node is None:
         doc.value = None
@@ -210,12 +213,21 @@ def parse_document(text: str, syntax: Syntax = "yaml") -> Document:
     except RecursionError:
         doc.ok = False
         doc.problems.append(
-            ParseProblem("YM001", "the document nests too deeply to load", Span(Pos(0, 0), Pos(0, 0)), True)
+            _too_deep()
         )
         return doc
     doc.root = node
     _find_duplicates(doc, node)
     return doc
+
+
+def _too_deep() -> ParseProblem:
+    return ParseProblem(
+        "YM001",
+        "the document nests too deeply to load; the runtime's loader fails on it too",
+        Span(Pos(0, 0), Pos(0, 0)),
+        True,
+    )
 
 
 def _construct(node: yaml.Node) -> Any:
@@ -234,7 +246,7 @@ def _fallback_pure(doc: Document, libyaml_error: yaml.YAMLError) -> None:
     except RecursionError:
         doc.ok = False
         doc.problems.append(
-            ParseProblem("YM001", "the document nests too deeply to load", Span(Pos(0, 0), Pos(0, 0)), True)
+            _too_deep()
         )
         return
     doc.value = value
@@ -375,7 +387,7 @@ def _parse_json(doc: Document) -> None:
     except RecursionError:
         doc.ok = False
         doc.problems.append(
-            ParseProblem("YM001", "the document nests too deeply to load", Span(Pos(0, 0), Pos(0, 0)), True)
+            _too_deep()
         )
         return
     try:
