@@ -202,17 +202,18 @@ export class ServerController implements vscode.Disposable {
       },
     };
 
-    const client = new LanguageClient(CLIENT_ID, CLIENT_NAME, serverOptions, clientOptions);
-    keepExtensionCommandsOut(client);
-    this.client = client;
-    this.server = server;
+    let client: LanguageClient | undefined;
     try {
+      client = new LanguageClient(CLIENT_ID, CLIENT_NAME, serverOptions, clientOptions);
+      keepExtensionCommandsOut(client);
+      this.client = client;
+      this.server = server;
       await client.start();
     } catch (error) {
       this.client = undefined;
       this.server = undefined;
       this.startFailed = true;
-      await client.dispose().catch(() => undefined);
+      await client?.dispose().catch(() => undefined);
       const message = `The formscript language server (${formatCommandLine(server)}) failed to start: ${errorText(error)}`;
       this.log(message);
       void this.showStartError(message, false);

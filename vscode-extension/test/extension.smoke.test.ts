@@ -1,0 +1,277 @@
+/**
+ * The whole extension (activation, the language client, the commands) in one
+ * process against a stand-in for `vscode` (test/fake/vscode.ts) and a stand-in
+ * LSP server (test/fake/lsp-server.cjs). VS Code itself cannot be downloaded
+ * here; this checks what the client sends and how it shows the answers.
+ */
+import assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { after, afterEach, before, describe, it } from 'node:test';
+
+import { activate, deactivate } from '../src/extension';
+import { EventEmitter, Uri, fake } from './fake/vscode';
+
+const FAKE_SERVER = path.join(__dirname, '..', 'test', 'fake', 'lsp-server.cjs');
+
+interface Logged {
+  argv?: string[];
+  method?: string;
+  params?: Record<string, unknown>;
+  response?: string;
+  result?: unknown;
+}
+
+async function waitFor<T>(what: string, probe: () => T | undefined, timeoutMs = 10_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = probe();
+    if (value !== undefined && value !== false) {
+      return value;
+    }
+    if (Date.now() > deadline) {
+      throw new Error(`timed out waiting for ${what}`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+function context(): { subscriptions: { dispose(): unknown }[] } {
+  return { subscriptions: [] };
+}
+
+describe('the extension against a stand-in server', () => {
+  let dir = '';
+  let log = '';
+  let ctx = context();
+  const savedPath = process.env.PATH;
+
+  const logged = (): Logged[] =>
+    fs.existsSync(log)
+      ? fs
+          .readFileSync(log, 'utf8')
+          .split('\n')
+          .filter((line) => line !== '')
+          .map((line) => JSON.parse(line) as Logged)
+      : [];
+  const received = (method: string) => logged().filter((entry) => entry.method === method);
+
+  before(() => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'formscript-smoke-'));
+    log = path.join(dir, 'lsp.jsonl');
+    process.env.FAKE_LSP_LOG = log;
+  });
+
+  afterEach(async () => {
+    await deactivate();
+    for (const disposable of ctx.subscriptions) {
+      disposable.dispose();
+    }
+    process.env.PATH = savedPath;
+  });
+
+  after(() => {
+    fs.rmSync(dir, { recursive: true, force: true });
+    delete process.env.FAKE_LSP_LOG;
+  });
+
+  it('starts the server for a formscript file, sends the settings, runs the commands and stops it', async () => {
+    fake.reset();
+    fs.rmSync(log, { force: true });
+    fake.settings = {
+      'formscript.path': [process.execPath, FAKE_SERVER],
+      'formscript.ignore': ['FS105'],
+      'formscript.severity': { FS001: 'Warning' },
+      'formscript.kinds.form': ['specs/*.yaml'],
+    };
+    ctx = context();
+    activate(ctx as never);
+
+    // The four commands exist before any server runs.
+    for (const id of ['formscript.dryRun', 'formscript.simulate', 'formscript.showRuleDocumentation', 'formscript.restartServer']) {
+      assert.ok(fake.commands.has(id), id);
+    }
+    assert.deepEqual(received('initialize'), [], 'no server until a formscript file is open');
+
+    // A plain YAML file does not start it; a file matching a kinds glob does.
+    fake.onDidOpenTextDocument.fire(fake.document('/w/notes.yaml'));
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    assert.deepEqual(received('initialize'), []);
+    fake.onDidOpenTextDocument.fire(fake.document('/w/specs/review.yaml'));
+
+    const [init] = await waitFor('initialize', () => {
+      const found = received('initialize');
+      return found.length > 0 ? found : undefined;
+    });
+    assert.deepEqual(logged()[0]?.argv, ['serve'], 'the array command gets "serve" appended');
+    assert.deepEqual(init?.params?.initializationOptions, {
+      ignore: ['FS105'],
+      severity: { FS001: 'warning' },
+      kinds: { form: ['specs/*.yaml'] },
+    });
+
+    // workspace/configuration: the mapped model for "formscript", the default answer for others.
+    const answer = await waitFor('the configuration answer', () =>
+      logged().find((entry) => entry.response === 'workspace/configuration'),
+    );
+    assert.deepEqual(answer.result, [
+      { ignore: ['FS105'], severity: { FS001: 'warning' }, kinds: { form: ['specs/*.yaml'] } },
+      null,
+    ]);
+
+    // The client registered the server's other commands, not the two the extension owns.
+    assert.ok(fake.commands.has('formscript.ruleDoc'), 'the client registers formscript.ruleDoc');
+    assert.ok(fake.commands.has('formscript.applyFix'), 'the client registers formscript.applyFix');
+
+    // Dry run on a file from the explorer menu.
+    const file = Uri.file('/w/specs/review.form.yaml');
+    await fake.commands.get('formscript.dryRun')?.(file);
+    const dryRuns = received('workspace/executeCommand');
+    assert.deepEqual(dryRuns.at(-1)?.params, { command: 'formscript.dryRun', arguments: [file.toString()] });
+    assert.deepEqual(fake.shownDocuments.at(-1), {
+      uri: 'formscript:/dry-run/review.form.yaml.txt',
+      text: `formscript.dryRun of ${file.toString()}`,
+    });
+
+    // Simulate on the active editor's file; the server's error is shown, not thrown.
+    fake.activeTextEditor = { document: fake.document('/w/a.script.yaml'), selection: { active: { line: 0, character: 0 } as never } };
+    await fake.commands.get('formscript.simulate')?.();
+    assert.deepEqual(received('workspace/executeCommand').at(-1)?.params, {
+      command: 'formscript.simulate',
+      arguments: [Uri.file('/w/a.script.yaml').toString()],
+    });
+    assert.match(fake.messages.at(-1)?.message ?? '', /Simulate of a\.script\.yaml failed: simulate failed on purpose/);
+
+    // Rule documentation: the typed code goes to formscript.ruleDoc; the Markdown opens in a preview.
+    fake.inputBoxValue = ' FS001 ';
+    await fake.commands.get('formscript.showRuleDocumentation')?.();
+    assert.deepEqual(received('workspace/executeCommand').at(-1)?.params, {
+      command: 'formscript.ruleDoc',
+      arguments: ['FS001'],
+    });
+    const preview = fake.builtinsExecuted.find((entry) => entry.id === 'markdown.showPreviewToSide');
+    assert.ok(preview, 'a Markdown preview was opened');
+    const previewUri = preview.args[0] as Uri;
+    assert.equal(previewUri.toString(), 'formscript:/rule/FS001.md');
+    assert.equal(fake.contentProviders.get('formscript')?.provideTextDocumentContent(previewUri), '# FS001\n\nWhat the rule checks.');
+
+    // A code passed as an argument skips the prompt; no documentation is reported as such.
+    await fake.commands.get('formscript.showRuleDocumentation')?.('FS404');
+    assert.match(fake.messages.at(-1)?.message ?? '', /no documentation for rule FS404/);
+
+    // A lint setting change is pushed in the server's shape.
+    fake.changeSettings({ 'formscript.select': ['FS0'] });
+    const pushed = await waitFor('didChangeConfiguration', () => received('workspace/didChangeConfiguration').at(-1));
+    assert.deepEqual(pushed.params, {
+      settings: {
+        formscript: {
+          select: ['FS0'],
+          ignore: ['FS105'],
+          severity: { FS001: 'warning' },
+          kinds: { form: ['specs/*.yaml'] },
+        },
+      },
+    });
+
+    // The server log reaches the formscript output channel.
+    const channel = fake.outputChannels.find((c) => c.name === 'formscript');
+    assert.ok(channel);
+    await waitFor('server stderr in the output channel', () => channel.text.join('').includes('fake server: initialized'));
+    assert.match(channel.text.join(''), /Starting the server from the formscript\.path setting/);
+
+    // Restart: a second initialize; deactivation: shutdown and exit.
+    await fake.commands.get('formscript.restartServer')?.();
+    await waitFor('a second initialize', () => received('initialize').length === 2);
+    await deactivate();
+    await waitFor('shutdown', () => received('shutdown').length === 2 && received('exit').length === 2);
+  });
+
+  it('says how to install the server when none is found, and offers the settings', async () => {
+    fake.reset();
+    fake.messageChoice = 'Open Settings';
+    process.env.PATH = dir; // no formscript here
+    ctx = context();
+    activate(ctx as never);
+    await fake.commands.get('formscript.dryRun')?.(Uri.file('/w/x.form.yaml'));
+    const error = fake.messages.find((m) => m.kind === 'error');
+    assert.ok(error, 'an error message was shown');
+    assert.match(error.message, /pip install formscript/);
+    assert.deepEqual(error.items, ['Open Settings', 'Copy Install Command', 'Show Output']);
+    await waitFor('the settings to open', () =>
+      fake.builtinsExecuted.find((e) => e.id === 'workbench.action.openSettings' && e.args[0] === 'formscript.path'),
+    );
+  });
+
+  it('reports a formscript.path that does not exist', async () => {
+    fake.reset();
+    fake.settings = { 'formscript.path': path.join(dir, 'missing', 'formscript') };
+    ctx = context();
+    activate(ctx as never);
+    fake.onDidOpenTextDocument.fire(fake.document('/w/a.rules.yaml'));
+    const error = await waitFor('an error message', () => fake.messages.find((m) => m.kind === 'error'));
+    assert.match(error.message, /formscript\.path: ".*missing\/formscript" is not an executable file/);
+    assert.deepEqual(error.items, ['Open Settings', 'Show Output']);
+  });
+
+  describe('with a Python interpreter', { skip: process.platform === 'win32' ? 'uses a shell script as python' : false }, () => {
+    /** A "python3" that passes the import probe (unless FAKE_PYTHON_IMPORT_STATUS says otherwise) and runs the stand-in server for -m. */
+    function fakePython(): string {
+      const bin = path.join(dir, 'venv', 'bin');
+      fs.mkdirSync(bin, { recursive: true });
+      const python = path.join(bin, 'python3');
+      fs.writeFileSync(
+        python,
+        `#!/bin/sh\nif [ "$1" = "-c" ]; then exit \${FAKE_PYTHON_IMPORT_STATUS:-0}; fi\nexec ${JSON.stringify(process.execPath)} ${JSON.stringify(FAKE_SERVER)} "$@"\n`,
+        { mode: 0o755 },
+      );
+      return python;
+    }
+
+    it("runs '<python> -m formscript serve' with the Python extension's interpreter, and restarts when it changes", async () => {
+      fake.reset();
+      fs.rmSync(log, { force: true });
+      process.env.PATH = path.join(dir, 'empty');
+      const python = fakePython();
+      const changed = new EventEmitter<unknown>();
+      fake.pythonExtension = {
+        isActive: true,
+        exports: {
+          environments: {
+            getActiveEnvironmentPath: () => ({ id: 'venv', path: path.dirname(path.dirname(python)) }),
+            resolveEnvironment: async () => ({ executable: { uri: Uri.file(python) } }),
+            onDidChangeActiveEnvironmentPath: changed.event,
+          },
+        },
+      };
+      ctx = context();
+      activate(ctx as never);
+      fake.onDidOpenTextDocument.fire(fake.document('/w/chat.script.json'));
+      await waitFor('initialize', () => received('initialize').length === 1);
+      assert.deepEqual(logged()[0]?.argv, ['-m', 'formscript', 'serve']);
+      const channel = fake.outputChannels.find((c) => c.name === 'formscript');
+      assert.match(channel?.text.join('') ?? '', /from the Python interpreter from python-extension/);
+      changed.fire({});
+      await waitFor('a restart', () => received('initialize').length === 2);
+    });
+
+    it('names the interpreter that cannot import formscript (python.defaultInterpreterPath)', async () => {
+      fake.reset();
+      process.env.PATH = path.join(dir, 'empty');
+      process.env.FAKE_PYTHON_IMPORT_STATUS = '1';
+      try {
+        const python = fakePython();
+        fake.settings = { 'python.defaultInterpreterPath': python };
+        ctx = context();
+        activate(ctx as never);
+        fake.onDidOpenTextDocument.fire(fake.document('/w/a.calls.yaml'));
+        const error = await waitFor('an error message', () => fake.messages.find((m) => m.kind === 'error'));
+        assert.ok(error.message.includes(`selected Python interpreter (${python}) cannot import formscript`), error.message);
+        assert.ok(error.message.includes(`${python} -m pip install formscript`), error.message);
+        assert.deepEqual(error.items, ['Open Settings', 'Copy Install Command', 'Show Output']);
+      } finally {
+        delete process.env.FAKE_PYTHON_IMPORT_STATUS;
+      }
+    });
+  });
+});
