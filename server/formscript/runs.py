@@ -122,7 +122,8 @@ def render_dry_run(result: dict[str, Any]) -> str:
         lines.append("errors:")
         for error in result["errors"]:
             where = f"{error['path']}:{error['line']}: " if error.get("line") else ""
-            lines.append(f"  {where}[{error['code']}] {error['message']}")
+            label = error["code"] + (f" {error['rule_id']}" if error.get("rule_id") else "")
+            lines.append(f"  {where}[{label}] {error['message']}")
     if result["context_block"] is not None:
         lines.append("the model receives, before the prompt:")
         lines.append("-" * 40)

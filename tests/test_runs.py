@@ -1,0 +1,97 @@
+"""Dry runs and simulations: golden text output, JSON contracts and the replay outcomes."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from formscript.commands import run
+
+ROOT = Path(__file__).resolve().parents[1]
+RUNS = ROOT / "tests" / "fixtures" / "runs"
+
+GOLDEN = {
+    "dry_run_review": ["dry-run", "examples/forms/review.form.yaml", "examples/forms/budget.form.json"],
+    "dry_run_rejected": ["dry-run", "examples/forms/onboarding.form.yaml"],
+    "dry_run_rules": ["dry-run", "examples/forms/review.form.yaml", "--rules", "examples/rulesets/review.rules.yaml"],
+    "simulate_weather": ["simulate", "examples/scripts/weather.script.yaml", "--calls",
+                         "examples/scripts/weather.calls.yaml"],
+    "simulate_reachability": ["simulate", "examples/scripts/legacy.script.json"],
+    "simulate_replay": ["simulate", "tests/fixtures/runs/replay.script.yaml", "--calls",
+                        "tests/fixtures/runs/replay.calls.yaml"],
+    "simulate_invalid_regex": ["simulate", "tests/fixtures/runs/badregex.script.yaml", "--calls",
+                               "tests/fixtures/runs/regex.calls.yaml"],
+}
+
+
+@pytest.mark.parametrize("name", sorted(GOLDEN))
+def test_text_output_matches_golden(
+    name: str, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, request: pytest.FixtureRequest
+) -> None:
+    monkeypatch.chdir(ROOT)
+    run(GOLDEN[name])
+    out = capsys.readouterr().out
+    golden = RUNS / f"{name}.txt"
+    if request.config.getoption("--update-goldens"):
+        golden.write_text(out, encoding="utf-8")
+    assert out == golden.read_text(encoding="utf-8")
+
+
+def _json(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, dict]:  # type: ignore[type-arg]
+    code = run([*args, "--format", "json"])
+    return code, json.loads(capsys.readouterr().out)
+
+
+def test_dry_run_context_block_is_the_prompt_prefix(capsys: pytest.CaptureFixture[str]) -> None:
+    code, data = _json(capsys, "dry-run", str(ROOT / "examples/forms/budget.form.json"))
+    (result,) = data["results"]
+    assert code == 0 and data["version"] == 1
+    assert result["verdict"] == "accepted" and result["status"] == "validated"
+    assert result["context_block"] == (
+        "[Work Form: Quarterly budget]\n  quarter: 'Q3'\n  amount: 12500.0\n  approved: True\n\n"
+    )
+    assert result["values"]["amount"]["given"] == 12500 and result["values"]["amount"]["value"] == 12500.0
+
+
+def test_dry_run_of_a_rejected_form_sends_nothing(capsys: pytest.CaptureFixture[str]) -> None:
+    code, data = _json(capsys, "dry-run", str(ROOT / "examples/forms/onboarding.form.yaml"))
+    (result,) = data["results"]
+    assert code == 1 and result["verdict"] == "rejected" and result["context_block"] is None
+    assert {e["code"] for e in result["errors"]} >= {"FS005", "FS008", "FS011"}
+
+
+def test_simulation_replay_outcomes(capsys: pytest.CaptureFixture[str]) -> None:
+    code, data = _json(capsys, "simulate", str(RUNS / "replay.script.yaml"), "--calls", str(RUNS / "replay.calls.yaml"))
+    calls = data["calls"]
+    kinds = [(c["outcome"], c["entry"], c["matched_by"]["kind"] if c["matched_by"] else None) for c in calls]
+    assert kinds == [
+        ("served", 0, "positional"),
+        ("served", 1, "has_tool"),
+        ("served", 2, "call_index"),
+        ("served", 3, "prompt_contains"),
+        ("served", 4, "after_calls"),
+        ("served", 5, "positional"),
+        ("exhausted", None, None),
+    ]
+    raised = calls[2]["raises"]
+    assert (raised["exception"], raised["status_code"], raised["message"]) == ("APIClientError", 429, "slow down")
+    assert data["unreached"] == []
+    assert code == 1  # the replay ended in exhaustion
+
+
+def test_simulation_reports_a_catastrophic_regex_instead_of_hanging(capsys: pytest.CaptureFixture[str]) -> None:
+    code, data = _json(capsys, "simulate", str(RUNS / "regex.script.yaml"), "--calls", str(RUNS / "regex.calls.yaml"),
+                       "--regex-timeout", "0.5")
+    (call,) = data["calls"]
+    assert call["outcome"] == "regex_timeout" and code == 1
+
+
+def test_simulation_is_byte_identical_across_runs(capsys: pytest.CaptureFixture[str]) -> None:
+    args = ["simulate", str(RUNS / "replay.script.yaml"), "--calls", str(RUNS / "replay.calls.yaml"), "--stream",
+            "--format", "json"]
+    run(args)
+    first = capsys.readouterr().out
+    run(args)
+    assert capsys.readouterr().out == first
