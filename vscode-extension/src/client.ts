@@ -325,10 +325,11 @@ export class ServerController implements vscode.Disposable {
 }
 
 /**
- * The server advertises formscript.dryRun and formscript.simulate as
- * executeCommand commands; the client would register VS Code commands of the
- * same names, which the extension already owns. Those are left out; any other
- * server command (code-action commands, formscript.ruleDoc) is registered as usual.
+ * The server advertises formscript.dryRun, formscript.simulate and
+ * formscript.ruleDoc as executeCommand commands; the client would register VS
+ * Code commands of the same names, which the extension already owns (and which
+ * show the answers). Those are left out; any other server command (a code
+ * action's, say) is registered by the client as usual.
  */
 function keepExtensionCommandsOut(client: LanguageClient): void {
   const feature = client.getFeature(ExecuteCommandRequest.method);

@@ -11,12 +11,14 @@ import { ExecuteCommandRequest, ResponseError } from 'vscode-languageclient/node
 import { errorText, type ServerController } from './client';
 import {
   EXTENSION_COMMANDS,
+  HIDDEN_COMMANDS,
   RESULT_SCHEME,
   SERVER_COMMANDS,
   diagnosticCode,
   normalizeRuleCode,
   resultPath,
   resultText,
+  uriArgument,
   type ResultKind,
 } from './results';
 
@@ -59,29 +61,51 @@ export function registerCommands(controller: ServerController): vscode.Disposabl
     vscode.commands.registerCommand(EXTENSION_COMMANDS.showRuleDocumentation, (code?: unknown) =>
       showRuleDocumentation(controller, documents, code),
     ),
+    vscode.commands.registerCommand(HIDDEN_COMMANDS.ruleDoc, (code?: unknown) =>
+      showRuleDocumentation(controller, documents, code),
+    ),
     vscode.commands.registerCommand(EXTENSION_COMMANDS.restartServer, () => controller.restart()),
   ];
 }
 
 const LABELS: Record<'dry-run' | 'simulate', string> = { 'dry-run': 'Dry run', simulate: 'Simulate' };
 
-/** Dry run or simulate: the file from the explorer/editor menu, else the active editor's. */
+/** The file a command runs on: its argument (a Uri, or a URI string from a code lens), else the active editor's. */
+function targetOf(argument: unknown): vscode.Uri | undefined {
+  if (argument instanceof vscode.Uri) {
+    return argument;
+  }
+  const uri = uriArgument(argument);
+  if (uri !== undefined) {
+    try {
+      return vscode.Uri.parse(uri, true);
+    } catch {
+      return undefined;
+    }
+  }
+  return vscode.window.activeTextEditor?.document.uri;
+}
+
+/**
+ * Dry run or simulate on the file from a menu or code lens, else the active
+ * editor's; shows the server's answer and returns its text.
+ */
 async function runOnFile(
   controller: ServerController,
   documents: ResultDocuments,
   kind: 'dry-run' | 'simulate',
   argument: unknown,
-): Promise<void> {
+): Promise<string | undefined> {
   const label = LABELS[kind];
-  const target = argument instanceof vscode.Uri ? argument : vscode.window.activeTextEditor?.document.uri;
+  const target = targetOf(argument);
   if (target === undefined) {
     void vscode.window.showWarningMessage(`Formscript: ${label} needs a file: open a form or script file first.`);
-    return;
+    return undefined;
   }
   const command = kind === 'dry-run' ? SERVER_COMMANDS.dryRun : SERVER_COMMANDS.simulate;
-  const result = await askServer(controller, `${label} of ${path.basename(target.fsPath)}`, command, [target.toString()]);
+  const result = await askServer(controller, `${label} of ${path.basename(target.path)}`, command, [target.toString()]);
   if (result === undefined) {
-    return;
+    return undefined;
   }
   const text = resultText(result.value) ?? `(${label.toLowerCase()} returned no output)`;
   const uri = documents.set(kind, path.basename(target.path), text);
@@ -91,14 +115,18 @@ async function runOnFile(
     preview: true,
     preserveFocus: true,
   });
+  return text;
 }
 
-/** Asks for a rule code (prefilled from the diagnostic under the cursor) and previews its documentation. */
+/**
+ * Previews a rule's documentation: the code given as argument, else asked for
+ * (prefilled from the diagnostic under the cursor). Returns the Markdown.
+ */
 async function showRuleDocumentation(
   controller: ServerController,
   documents: ResultDocuments,
   argument: unknown,
-): Promise<void> {
+): Promise<string | undefined> {
   let code = typeof argument === 'string' ? normalizeRuleCode(argument) : undefined;
   if (code === undefined) {
     const typed = await vscode.window.showInputBox({
@@ -109,17 +137,17 @@ async function showRuleDocumentation(
     });
     code = normalizeRuleCode(typed);
     if (code === undefined) {
-      return;
+      return undefined;
     }
   }
   const result = await askServer(controller, `Documentation of ${code}`, SERVER_COMMANDS.ruleDoc, [code]);
   if (result === undefined) {
-    return;
+    return undefined;
   }
   const text = resultText(result.value);
   if (text === undefined || text.trim() === '') {
     void vscode.window.showInformationMessage(`Formscript: no documentation for rule ${code}.`);
-    return;
+    return undefined;
   }
   const uri = documents.set('rule', code, text);
   try {
@@ -129,6 +157,7 @@ async function showRuleDocumentation(
     const document = await vscode.workspace.openTextDocument(uri);
     await vscode.window.showTextDocument(document, { viewColumn: vscode.ViewColumn.Beside, preview: true });
   }
+  return text;
 }
 
 /** Sends workspace/executeCommand; undefined (after telling the user) on failure. */

@@ -24,13 +24,38 @@ export const EXTENSION_COMMANDS = {
 } as const;
 
 /**
- * Server commands that the language client must not register as VS Code
- * commands itself, because the extension registers a command of the same name
- * (a duplicate registration throws).
+ * VS Code commands the extension registers without listing them in the
+ * command palette: `formscript.ruleDoc` with `[code]` (as in a server's
+ * `command:` link) shows the documentation instead of discarding it.
+ */
+export const HIDDEN_COMMANDS = {
+  ruleDoc: 'formscript.ruleDoc',
+} as const;
+
+/**
+ * Server commands that the language client may register as VS Code commands
+ * itself: all but those the extension registers under the same name (a
+ * duplicate registration throws, and the extension's versions show the answer).
  */
 export function commandsLeftToClient(serverCommands: readonly string[]): string[] {
-  const owned = new Set<string>(Object.values(EXTENSION_COMMANDS));
+  const owned = new Set<string>([...Object.values(EXTENSION_COMMANDS), ...Object.values(HIDDEN_COMMANDS)]);
   return serverCommands.filter((command) => !owned.has(command));
+}
+
+/**
+ * The document URI (as a string) in a command argument that is not a
+ * `vscode.Uri`: the server's code lenses pass the URI as a string; an object
+ * with a string `uri` is accepted too. Undefined otherwise.
+ */
+export function uriArgument(argument: unknown): string | undefined {
+  if (typeof argument === 'string') {
+    return /^[a-zA-Z][\w+.-]*:/.test(argument) ? argument : undefined;
+  }
+  if (typeof argument === 'object' && argument !== null && 'uri' in argument) {
+    const uri = (argument as { uri: unknown }).uri;
+    return typeof uri === 'string' ? uriArgument(uri) : undefined;
+  }
+  return undefined;
 }
 
 /**

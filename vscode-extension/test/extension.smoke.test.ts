@@ -120,8 +120,7 @@ describe('the extension against a stand-in server', () => {
       null,
     ]);
 
-    // The client registered the server's other commands, not the two the extension owns.
-    assert.ok(fake.commands.has('formscript.ruleDoc'), 'the client registers formscript.ruleDoc');
+    // The client registered the server's other commands (without clashing with the extension's).
     assert.ok(fake.commands.has('formscript.applyFix'), 'the client registers formscript.applyFix');
 
     // Dry run on a file from the explorer menu.
@@ -133,6 +132,15 @@ describe('the extension against a stand-in server', () => {
       uri: 'formscript:/dry-run/review.form.yaml.txt',
       text: `formscript.dryRun of ${file.toString()}`,
     });
+
+    // A code lens passes the URI as a string; the command returns the text too.
+    const fromLens = await fake.commands.get('formscript.dryRun')?.('file:///w/lens.form.yaml');
+    assert.deepEqual(received('workspace/executeCommand').at(-1)?.params, {
+      command: 'formscript.dryRun',
+      arguments: ['file:///w/lens.form.yaml'],
+    });
+    assert.equal(fromLens, 'formscript.dryRun of file:///w/lens.form.yaml');
+    assert.equal(fake.shownDocuments.at(-1)?.uri, 'formscript:/dry-run/lens.form.yaml.txt');
 
     // Simulate on the active editor's file; the server's error is shown, not thrown.
     fake.activeTextEditor = { document: fake.document('/w/a.script.yaml'), selection: { active: { line: 0, character: 0 } as never } };
@@ -155,6 +163,14 @@ describe('the extension against a stand-in server', () => {
     const previewUri = preview.args[0] as Uri;
     assert.equal(previewUri.toString(), 'formscript:/rule/FS001.md');
     assert.equal(fake.contentProviders.get('formscript')?.provideTextDocumentContent(previewUri), '# FS001\n\nWhat the rule checks.');
+
+    // formscript.ruleDoc with [code] (a server's command link) shows the documentation too.
+    const doc = await fake.commands.get('formscript.ruleDoc')?.('FS002');
+    assert.equal(doc, '# FS002\n\nWhat the rule checks.');
+    assert.equal(
+      (fake.builtinsExecuted.at(-1)?.args[0] as Uri | undefined)?.toString(),
+      'formscript:/rule/FS002.md',
+    );
 
     // A code passed as an argument skips the prompt; no documentation is reported as such.
     await fake.commands.get('formscript.showRuleDocumentation')?.('FS404');

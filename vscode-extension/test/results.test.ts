@@ -3,12 +3,14 @@ import { describe, it } from 'node:test';
 
 import {
   EXTENSION_COMMANDS,
+  HIDDEN_COMMANDS,
   SERVER_COMMANDS,
   commandsLeftToClient,
   diagnosticCode,
   normalizeRuleCode,
   resultPath,
   resultText,
+  uriArgument,
 } from '../src/results';
 
 describe('resultText', () => {
@@ -82,8 +84,24 @@ describe('command names', () => {
 
   it('keeps the server commands the extension owns away from the client registration', () => {
     const advertised = ['formscript.dryRun', 'formscript.simulate', 'formscript.ruleDoc', 'formscript.applyFix'];
-    assert.deepEqual(commandsLeftToClient(advertised), ['formscript.ruleDoc', 'formscript.applyFix']);
+    assert.deepEqual(commandsLeftToClient(advertised), ['formscript.applyFix']);
     assert.deepEqual(commandsLeftToClient([]), []);
-    assert.ok(Object.values(EXTENSION_COMMANDS).every((c) => commandsLeftToClient([c]).length === 0));
+    for (const owned of [...Object.values(EXTENSION_COMMANDS), ...Object.values(HIDDEN_COMMANDS)]) {
+      assert.deepEqual(commandsLeftToClient([owned]), [], owned);
+    }
+  });
+});
+
+describe('uriArgument', () => {
+  it('takes the URI string a code lens passes, or {uri}', () => {
+    assert.equal(uriArgument('file:///w/a.form.yaml'), 'file:///w/a.form.yaml');
+    assert.equal(uriArgument({ uri: 'file:///w/a.form.yaml' }), 'file:///w/a.form.yaml');
+    assert.equal(uriArgument('untitled:Untitled-1'), 'untitled:Untitled-1');
+  });
+
+  it('ignores anything else', () => {
+    for (const other of [undefined, null, 3, '', 'a.form.yaml', '/w/a.form.yaml', { uri: 3 }, {}]) {
+      assert.equal(uriArgument(other), undefined, JSON.stringify(other));
+    }
   });
 });

@@ -42,6 +42,20 @@ function findPython(): string | undefined {
 const python = findPython();
 const skip = python === undefined ? 'no Python that can import formscript' : false;
 
+/** The language server's settings layer, once it exists (formscript.lsp.settings). */
+function hasLspSettings(): boolean {
+  if (python === undefined) {
+    return false;
+  }
+  const probe = spawnSync(
+    python,
+    ['-c', 'import formscript.lsp.settings as s; assert callable(s.editor_table) and hasattr(s, "SettingsStore")'],
+    { encoding: 'utf8' },
+  );
+  return probe.status === 0;
+}
+const lspSkip = hasLspSettings() ? false : 'formscript.lsp.settings (editor_table, SettingsStore) is not available';
+
 // Reads {"project": {...}, "editor": {...}} and prints the merged Settings, or the ConfigError.
 const MERGE = `
 import json, sys, dataclasses
@@ -112,7 +126,7 @@ describe('settings against the server model (formscript.lint.config)', { skip },
     });
   });
 
-  it('lets a set editor setting replace the project value, and merges tables', () => {
+  it('Settings.merged: a present key replaces the project value, tables are merged', () => {
     const project = { ignore: ['FS3'], severity: { FS004: 'hint' }, kinds: { rules: ['*.policy.yaml'] } };
     const { config } = toServerConfig(
       getter({ ignore: [], severity: { FS005: 'error' }, 'kinds.form': ['specs/*.yaml'] }),
@@ -145,5 +159,65 @@ print(json.dumps({n: kind_from_name(n, Settings()) for n in names + ["a/x.yaml",
       const expected = /\.(form|script|rules|calls)\.(yaml|yml|json)$/.exec(name)?.[1] ?? null;
       assert.equal(kind, expected, name);
     }
+  });
+});
+
+// Reads {"sent": ..., "project_toml": "..."} and prints what the server's layer makes of it.
+const LAYER = `
+import json, sys, tempfile, pathlib
+from formscript.lsp.settings import SettingsStore, editor_table
+data = json.load(sys.stdin)
+with tempfile.TemporaryDirectory() as folder:
+    pathlib.Path(folder, "pyproject.toml").write_text(data["project_toml"])
+    store = SettingsStore()
+    error = store.set_editor(data["sent"])
+    merged = store.for_path(str(pathlib.Path(folder, "a.form.yaml")))
+print(json.dumps({"table": editor_table(data["sent"]), "error": error,
+                  "ignore": list(merged.ignore), "select": list(merged.select),
+                  "severity": merged.severity}))
+`;
+
+function layer(sent: unknown, projectToml = ''): Record<string, unknown> {
+  const run = spawnSync(python ?? 'python3', ['-c', LAYER], {
+    input: JSON.stringify({ sent, project_toml: projectToml }),
+    encoding: 'utf8',
+  });
+  assert.equal(run.status, 0, run.stderr);
+  return JSON.parse(run.stdout) as Record<string, unknown>;
+}
+
+describe('settings against the language server layer (formscript.lsp.settings)', { skip: lspSkip }, () => {
+  const full = toServerConfig(
+    getter({
+      select: ['FS0'],
+      extendSelect: ['FS9'],
+      ignore: ['FS105'],
+      severity: { FS001: 'warning' },
+      perFileIgnores: { 'legacy/*.yaml': ['FS2'] },
+      'kinds.form': ['specs/*.yaml'],
+    }),
+  ).config;
+
+  it('keeps every key the extension sends, as initializationOptions or workspace/configuration', () => {
+    const out = layer(full);
+    assert.equal(out.error, null);
+    assert.deepEqual(out.table, full);
+  });
+
+  it('reads the didChangeConfiguration payload ({"formscript": ...})', () => {
+    assert.deepEqual(layer({ formscript: full }).table, full);
+  });
+
+  it("leaves the project's [tool.formscript] alone when nothing is set in the editor", () => {
+    const toml = '[tool.formscript]\nselect = ["FS0"]\nignore = ["FS003"]\n';
+    const out = layer(toServerConfig(getter({})).config, toml);
+    assert.deepEqual([out.select, out.ignore], [['FS0'], ['FS003']]);
+  });
+
+  it('puts a set editor setting over the project value', () => {
+    const toml = '[tool.formscript]\nignore = ["FS003"]\n';
+    const out = layer(toServerConfig(getter({ ignore: ['FS004'], severity: { FS001: 'hint' } })).config, toml);
+    assert.deepEqual(out.ignore, ['FS004']);
+    assert.deepEqual(out.severity, { FS001: 'hint' });
   });
 });
