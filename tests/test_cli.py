@@ -160,9 +160,21 @@ def test_stdin_with_filename(
 def test_jobs_give_the_same_report(project: Path, capsys: pytest.CaptureFixture[str]) -> None:
     for i in range(6):
         (project / f"f{i}.form.yaml").write_text(BAD_FORM if i % 2 else CLEAN_FORM, encoding="utf-8")
-    _, one, _ = lint(capsys, "--format", "json", "--jobs", "1", ".")
-    _, two, _ = lint(capsys, "--format", "json", "--jobs", "2", ".")
+    _, one, _ = lint(capsys, "--no-cache", "--format", "json", "--jobs", "1", ".")
+    _, two, _ = lint(capsys, "--no-cache", "--format", "json", "--jobs", "2", ".")
     assert one == two
+
+
+def test_cache_serves_unchanged_files_and_misses_changed_ones(
+    project: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    _, first, _ = lint(capsys, "--format", "text", ".")
+    assert (project / ".formscript_cache" / "lint-v1.json").is_file()
+    _, second, _ = lint(capsys, "--format", "text", ".")
+    assert second == first
+    (project / "bad.form.yaml").write_text(BAD_FORM.replace("country: no", "country: 'no'"), encoding="utf-8")
+    code, third, _ = lint(capsys, "--format", "concise", ".")
+    assert code == 0 and third == ""
 
 
 def test_unknown_files_are_skipped_with_a_note(project: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from formscript.lint.config import Settings
-    from formscript.lint.engine import FileReport
+    from formscript.lint.report import FileReport
 
 _SKIP_DIRS = {"node_modules", "__pycache__", ".git", ".venv", "venv", ".tox", ".mypy_cache"}
 
@@ -47,6 +47,8 @@ def _parser() -> argparse.ArgumentParser:
     lint.add_argument("--jobs", "-j", type=int, default=1, help="parallel workers (0 = cores)")
     lint.add_argument("--color", choices=("auto", "always", "never"), default="auto")
     lint.add_argument("--output", "-o", help="write the report to this file")
+    lint.add_argument("--no-cache", action="store_true", help="neither read nor write the cache")
+    lint.add_argument("--cache-dir", default=".formscript_cache", help="where results are cached")
 
     rule = sub.add_parser("rule", help="show the documentation of a rule")
     rule.add_argument("code", nargs="?")
@@ -171,18 +173,13 @@ def _collect(paths: list[str], settings: Settings) -> tuple[list[str], list[str]
     return files, missing
 
 
-def _lint_one(job: tuple[str, str | None, Settings, str | None, tuple[str, str] | None]) -> FileReport:
-    path, stdin_text, settings, kind, paired = job
-    from formscript.lint.engine import PairedForm, lint_text
-    from formscript.lint.reading import read_report_or_text
+Job = tuple[str, str, "Settings", str | None, tuple[str, str] | None]
 
-    if stdin_text is not None:
-        text: str | None = stdin_text
-    else:
-        text, failed = read_report_or_text(path, kind, settings)
-        if failed is not None:
-            return failed
-    assert text is not None
+
+def _lint_one(job: Job) -> FileReport:
+    path, text, settings, kind, paired = job
+    from formscript.lint.engine import PairedForm, lint_text
+
     pair = PairedForm(paired[1], paired[0]) if paired else None
     return lint_text(text, path, settings=settings, kind=kind, paired_form=pair)
 
@@ -208,16 +205,9 @@ def _lint(args: argparse.Namespace) -> int:
         except (OSError, UnicodeDecodeError) as exc:
             print(f"formscript: --form {args.form}: cannot read ({exc})", file=sys.stderr)
             return 2
-    stdin_text = sys.stdin.read() if "-" in files else None
-    jobs = []
-    for path in files:
-        if path == "-":
-            jobs.append((args.stdin_filename or "<stdin>", stdin_text, settings, args.kind, paired))
-        else:
-            jobs.append((path, None, settings, args.kind, paired))
-    reports = _run_jobs(jobs, args.jobs)
+    reports = _lint_files(files, settings, args, paired)
     if args.fix or args.diff or args.unsafe_fixes:
-        reports = _apply_fixes(reports, jobs, args)
+        reports = _apply_fixes(reports, settings, args, paired)
     from formscript.lint.formats import render
 
     color = args.color == "always" or (args.color == "auto" and sys.stdout.isatty()
@@ -229,7 +219,46 @@ def _lint(args: argparse.Namespace) -> int:
     return 1 if any(d.severity in failing for r in reports for d in r.diagnostics) else 0
 
 
-def _run_jobs(jobs: list[Any], workers: int) -> list[FileReport]:
+def _lint_files(
+    files: list[str], settings: Settings, args: argparse.Namespace, paired: tuple[str, str] | None
+) -> list[FileReport]:
+    """Read every file, answer from the cache where possible, lint the rest (in parallel)."""
+    from formscript.lint.reading import read_report_or_text
+
+    cache = None
+    if not args.no_cache:
+        from formscript.lint.cache import LintCache, code_fingerprint
+
+        salt = code_fingerprint() + repr(settings)
+        cache = LintCache(Path(args.cache_dir), salt)
+    reports: list[FileReport | None] = []
+    pending: list[tuple[int, str, Job]] = []
+    stdin_text = sys.stdin.read() if "-" in files else None
+    for path in files:
+        if path == "-":
+            path, text = args.stdin_filename or "<stdin>", stdin_text or ""
+        else:
+            read, failed = read_report_or_text(path, args.kind, settings)
+            if failed is not None:
+                reports.append(failed)
+                continue
+            text = read or ""
+        key = cache.key(path, text, args.kind, paired[1] if paired else None) if cache else ""
+        hit = cache.get(key, path, text) if cache is not None else None
+        reports.append(hit)
+        if hit is None:
+            pending.append((len(reports) - 1, key, (path, text, settings, args.kind, paired)))
+    done = _run_jobs([job for _, _, job in pending], args.jobs)
+    for (slot, key, _), report in zip(pending, done, strict=True):
+        reports[slot] = report
+        if cache is not None:
+            cache.put(key, report)
+    if cache is not None:
+        cache.save()
+    return [r for r in reports if r is not None]
+
+
+def _run_jobs(jobs: list[Job], workers: int) -> list[FileReport]:
     if workers == 0:
         workers = os.cpu_count() or 1
     if workers <= 1 or len(jobs) < 2:
@@ -238,21 +267,21 @@ def _run_jobs(jobs: list[Any], workers: int) -> list[FileReport]:
 
     chunk = max(1, len(jobs) // (workers * 8))
     with ProcessPoolExecutor(max_workers=workers) as pool:
-        reports = list(pool.map(_lint_one, jobs, chunksize=chunk))
-    for report in reports:
-        report.document = None if report.document is None else report.document
-    return reports
+        return list(pool.map(_lint_one, jobs, chunksize=chunk))
 
 
-def _apply_fixes(reports: list[FileReport], jobs: list[Any], args: argparse.Namespace) -> list[FileReport]:
+def _apply_fixes(
+    reports: list[FileReport], settings: Settings, args: argparse.Namespace, paired: tuple[str, str] | None
+) -> list[FileReport]:
     from formscript.lint.fixes import apply_edits, fix_edits, unified_diff
 
     updated = []
-    for report, job in zip(reports, jobs, strict=True):
-        path, stdin_text = job[0], job[1]
-        if report.document is None or (stdin_text is not None and not args.diff):
+    for report in reports:
+        from_stdin = "-" in args.paths and report.path == (args.stdin_filename or "<stdin>")
+        if report.document is None or (from_stdin and not args.diff):
             updated.append(report)
             continue
+        path = report.path
         before = report.document.text
         after = before
         current = report
@@ -264,7 +293,7 @@ def _apply_fixes(reports: list[FileReport], jobs: list[Any], args: argparse.Name
             if candidate == after:
                 break
             after = candidate
-            current = _lint_one((path, after, job[2], job[3], job[4]))
+            current = _lint_one((path, after, settings, args.kind, paired))
         if after != before:
             if args.diff:
                 sys.stderr.write(unified_diff(before, after, path))

@@ -18,7 +18,8 @@ from formscript.core.script import Match, RegexFailure, Replayer, ScriptExhauste
 from formscript.core.script_models import ErrorResponse
 from formscript.document.located import Document, parse_document
 from formscript.lint.checks import call_payload, ruleset_rules
-from formscript.lint.engine import FileReport, lint_text
+from formscript.lint.engine import lint_text
+from formscript.lint.report import FileReport
 
 CONTRACT_VERSION = 1
 

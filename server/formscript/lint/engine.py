@@ -4,7 +4,7 @@ then apply configuration and suppressions. Never raises for any input."""
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from formscript.core.gate import GateResult, check_form_spec
@@ -23,26 +23,10 @@ from formscript.lint.checks import (
 from formscript.lint.config import Settings
 from formscript.lint.diagnostics import Diagnostic, Fix, TextEdit
 from formscript.lint.kinds import kind_from_name, sniff
+from formscript.lint.report import FileReport
 from formscript.lint.suppress import find_suppressions
 
-
-@dataclass
-class FileReport:
-    """The outcome for one file: its kind, the runtime verdict and located diagnostics."""
-
-    path: str
-    kind: str | None
-    verdict: Verdict | None
-    diagnostics: list[Diagnostic] = field(default_factory=list)
-    note: str = ""
-    document: Document | None = None
-    gate: GateResult | None = None
-    script: ScriptResult | None = None
-
-    @property
-    def skipped(self) -> bool:
-        """True when the file is of no known kind."""
-        return self.kind is None
+__all__ = ["FileReport", "PairedForm", "lint_text"]
 
 
 @dataclass(frozen=True)

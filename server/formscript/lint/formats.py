@@ -14,7 +14,7 @@ from xml.sax.saxutils import escape, quoteattr
 from formscript import __version__
 from formscript.lint import catalogue
 from formscript.lint.diagnostics import Diagnostic
-from formscript.lint.engine import FileReport
+from formscript.lint.report import FileReport
 
 JSON_VERSION = 1
 FORMATS = ("text", "concise", "json", "sarif", "github", "junit")

@@ -9,8 +9,8 @@ from formscript.core.verdict import Verdict
 from formscript.document.located import Pos, Span
 from formscript.lint.config import Settings
 from formscript.lint.diagnostics import Diagnostic
-from formscript.lint.engine import FileReport
 from formscript.lint.kinds import kind_from_name
+from formscript.lint.report import FileReport
 
 #: Files above this size are refused rather than parsed (documented limit).
 MAX_BYTES = 64 * 1024 * 1024
