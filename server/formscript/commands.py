@@ -248,7 +248,7 @@ def _lint_files(
         reports.append(hit)
         if hit is None:
             pending.append((len(reports) - 1, key, (path, text, settings, args.kind, paired)))
-    done = _run_jobs([job for _, _, job in pending], args.jobs)
+    done = _run_jobs([job for _, _, job in pending], args.jobs, progress=_wants_progress(len(pending)))
     for (slot, key, _), report in zip(pending, done, strict=True):
         reports[slot] = report
         if cache is not None:
@@ -258,16 +258,39 @@ def _lint_files(
     return [r for r in reports if r is not None]
 
 
-def _run_jobs(jobs: list[Job], workers: int) -> list[FileReport]:
+#: Runs with at least this many files to lint show a progress bar (on a terminal only).
+PROGRESS_THRESHOLD = 200
+
+
+def _wants_progress(count: int) -> bool:
+    return count >= PROGRESS_THRESHOLD and sys.stderr.isatty() and not os.environ.get("CI")
+
+
+def _run_jobs(jobs: list[Job], workers: int, *, progress: bool = False) -> list[FileReport]:
     if workers == 0:
         workers = os.cpu_count() or 1
     if workers <= 1 or len(jobs) < 2:
-        return [_lint_one(job) for job in jobs]
+        results: Any = (_lint_one(job) for job in jobs)
+        return _with_progress(results, len(jobs)) if progress else list(results)
     from concurrent.futures import ProcessPoolExecutor
 
     chunk = max(1, len(jobs) // (workers * 8))
     with ProcessPoolExecutor(max_workers=workers) as pool:
-        return list(pool.map(_lint_one, jobs, chunksize=chunk))
+        mapped = pool.map(_lint_one, jobs, chunksize=chunk)
+        return _with_progress(mapped, len(jobs)) if progress else list(mapped)
+
+
+def _with_progress(results: Any, total: int) -> list[FileReport]:
+    from rich.console import Console
+    from rich.progress import Progress
+
+    collected = []
+    with Progress(console=Console(stderr=True), transient=True) as bar:
+        task = bar.add_task("linting", total=total)
+        for report in results:
+            collected.append(report)
+            bar.advance(task)
+    return collected
 
 
 def _apply_fixes(
