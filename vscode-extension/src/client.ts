@@ -41,6 +41,7 @@ const CLIENT_NAME = 'formscript';
 const OPEN_SETTINGS = 'Open Settings';
 const COPY_INSTALL = 'Copy Install Command';
 const SHOW_OUTPUT = 'Show Output';
+const RETRY = 'Retry';
 
 /** Owns the language client and its output channel for the extension's lifetime. */
 export class ServerController implements vscode.Disposable {
@@ -254,7 +255,8 @@ export class ServerController implements vscode.Disposable {
   }
 
   private async showStartError(message: string, offerInstall: boolean): Promise<void> {
-    const actions = offerInstall ? [OPEN_SETTINGS, COPY_INSTALL, SHOW_OUTPUT] : [OPEN_SETTINGS, SHOW_OUTPUT];
+    // After `pip install formscript`, Retry starts the server without a window reload.
+    const actions = offerInstall ? [OPEN_SETTINGS, COPY_INSTALL, RETRY] : [OPEN_SETTINGS, SHOW_OUTPUT, RETRY];
     const choice = await vscode.window.showErrorMessage(message, ...actions);
     if (choice === OPEN_SETTINGS) {
       await vscode.commands.executeCommand('workbench.action.openSettings', `${SECTION}.path`);
@@ -263,6 +265,8 @@ export class ServerController implements vscode.Disposable {
       void vscode.window.showInformationMessage(`Copied "${INSTALL_COMMAND}" to the clipboard.`);
     } else if (choice === SHOW_OUTPUT) {
       this.output.show(true);
+    } else if (choice === RETRY) {
+      await this.restart();
     }
   }
 

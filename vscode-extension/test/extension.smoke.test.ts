@@ -213,10 +213,38 @@ describe('the extension against a stand-in server', () => {
     const error = fake.messages.find((m) => m.kind === 'error');
     assert.ok(error, 'an error message was shown');
     assert.match(error.message, /pip install formscript/);
-    assert.deepEqual(error.items, ['Open Settings', 'Copy Install Command', 'Show Output']);
+    assert.deepEqual(error.items, ['Open Settings', 'Copy Install Command', 'Retry']);
     await waitFor('the settings to open', () =>
       fake.builtinsExecuted.find((e) => e.id === 'workbench.action.openSettings' && e.args[0] === 'formscript.path'),
     );
+  });
+
+  it('starts the server on Retry once formscript is installed', { skip: process.platform === 'win32' }, async () => {
+    fake.reset();
+    fs.rmSync(log, { force: true });
+    const bin = path.join(dir, 'retry-bin');
+    fs.mkdirSync(bin, { recursive: true });
+    process.env.PATH = bin;
+    let asked = 0;
+    fake.messageChoice = () => {
+      asked += 1;
+      if (asked > 1) {
+        return undefined;
+      }
+      // The user runs "pip install formscript", then clicks Retry.
+      fs.writeFileSync(
+        path.join(bin, 'formscript'),
+        `#!/bin/sh\nexec ${JSON.stringify(process.execPath)} ${JSON.stringify(FAKE_SERVER)} "$@"\n`,
+        { mode: 0o755 },
+      );
+      return 'Retry';
+    };
+    ctx = context();
+    activate(ctx as never);
+    fake.onDidOpenTextDocument.fire(fake.document('/w/a.form.yaml'));
+    await waitFor('initialize after Retry', () => received('initialize').length === 1);
+    assert.equal(asked, 1);
+    assert.deepEqual(logged()[0]?.argv, ['serve']);
   });
 
   it('reports a formscript.path that does not exist', async () => {
@@ -227,7 +255,7 @@ describe('the extension against a stand-in server', () => {
     fake.onDidOpenTextDocument.fire(fake.document('/w/a.rules.yaml'));
     const error = await waitFor('an error message', () => fake.messages.find((m) => m.kind === 'error'));
     assert.match(error.message, /formscript\.path: ".*missing\/formscript" is not an executable file/);
-    assert.deepEqual(error.items, ['Open Settings', 'Show Output']);
+    assert.deepEqual(error.items, ['Open Settings', 'Show Output', 'Retry']);
   });
 
   describe('with a Python interpreter', { skip: process.platform === 'win32' ? 'uses a shell script as python' : false }, () => {
@@ -284,7 +312,7 @@ describe('the extension against a stand-in server', () => {
         const error = await waitFor('an error message', () => fake.messages.find((m) => m.kind === 'error'));
         assert.ok(error.message.includes(`selected Python interpreter (${python}) cannot import formscript`), error.message);
         assert.ok(error.message.includes(`${python} -m pip install formscript`), error.message);
-        assert.deepEqual(error.items, ['Open Settings', 'Copy Install Command', 'Show Output']);
+        assert.deepEqual(error.items, ['Open Settings', 'Copy Install Command', 'Retry']);
       } finally {
         delete process.env.FAKE_PYTHON_IMPORT_STATUS;
       }

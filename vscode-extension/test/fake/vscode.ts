@@ -184,8 +184,8 @@ export const fake = {
   /** Commands that were executed but not registered (built-ins such as markdown.showPreviewToSide). */
   builtinsExecuted: [] as { id: string; args: unknown[] }[],
   messages: [] as Shown[],
-  /** The answer the next message box gives (an item title), if any. */
-  messageChoice: undefined as string | undefined,
+  /** The answer message boxes give (an item title), or a function of the message that gives it. */
+  messageChoice: undefined as string | ((message: string) => string | undefined) | undefined,
   inputBoxValue: undefined as string | undefined,
   shownDocuments: [] as { uri: string; text: string }[],
   contentProviders: new Map<string, { provideTextDocumentContent(uri: Uri): string }>(),
@@ -333,7 +333,7 @@ function show(kind: Shown['kind']) {
   return async (message: string, ...items: unknown[]): Promise<string | undefined> => {
     const titles = items.filter((item): item is string => typeof item === 'string');
     fake.messages.push({ kind, message, items: titles });
-    const choice = fake.messageChoice;
+    const choice = typeof fake.messageChoice === 'function' ? fake.messageChoice(message) : fake.messageChoice;
     return choice !== undefined && titles.includes(choice) ? choice : undefined;
   };
 }
