@@ -98,11 +98,15 @@ export class ServerController implements vscode.Disposable {
     await this.ensureStarted();
   }
 
-  /** Stops the server, if it runs. */
+  /** Stops the server, if it runs (after letting a start in progress finish). */
   async stop(): Promise<void> {
     if (this.starting !== undefined) {
       await this.starting.catch(() => undefined);
     }
+    await this.disposeClient();
+  }
+
+  private async disposeClient(): Promise<void> {
     const client = this.client;
     this.client = undefined;
     this.server = undefined;
@@ -158,6 +162,11 @@ export class ServerController implements vscode.Disposable {
   }
 
   private async start(): Promise<LanguageClient | undefined> {
+    if (this.client !== undefined) {
+      // A client that is no longer running (its server exited for good): replace it.
+      this.log('The previous server is not running any more; starting a new one.');
+      await this.disposeClient();
+    }
     const discovery = await this.discover();
     if (!discovery.ok) {
       this.startFailed = true;
