@@ -93,8 +93,13 @@ def _chunk(kind: str, **values: Any) -> dict[str, Any]:
 
 
 def stream_for(entry: ResponseEntry, payload: dict[str, Any], call: int) -> list[dict[str, Any]]:
-    """The chunks the streaming path yields for *entry* (an error entry yields one, then raises)."""
+    """The chunks the streaming path yields for *entry* (an error entry yields one, then raises).
+
+    A negative ``delay_ms`` makes the runtime's sleep raise before anything is yielded.
+    """
     if isinstance(entry, ErrorResponse):
+        if entry.delay_ms < 0:
+            return []
         return [_chunk("error", content=entry.message, is_error=True)]
     if isinstance(entry, StreamResponse):
         return [
@@ -121,10 +126,21 @@ def stream_for(entry: ResponseEntry, payload: dict[str, Any], call: int) -> list
 
 
 def raised_for(entry: ErrorResponse) -> dict[str, Any]:
-    """The exception the runtime raises for a scripted error: its class, status and message."""
+    """The exception the runtime raises for a scripted error: its class, status and message.
+
+    ``recorded`` says whether the runtime counts the call (it feeds later ``call_index``
+    gates). A negative ``delay_ms`` fails in the runtime's sleep first: a ValueError of its
+    own, the call unrecorded, though the entry is used up.
+    """
+    if entry.delay_ms < 0:
+        return {"exception": "ValueError", "status_code": None, "recorded": False,
+                "message": f"delay_ms {entry.delay_ms} is negative; the runtime cannot sleep "
+                "for it and raises before serving the scripted error"}
     if entry.kind in ERROR_STATUS:
         return {"exception": "APIClientError", "status_code": ERROR_STATUS[entry.kind],
-                "message": entry.message}
+                "message": entry.message, "recorded": True}
     if entry.kind == "timeout":
-        return {"exception": "TimeoutError", "status_code": None, "message": entry.message}
-    return {"exception": "ValueError", "status_code": None, "message": entry.message}
+        return {"exception": "TimeoutError", "status_code": None, "message": entry.message,
+                "recorded": True}
+    return {"exception": "ValueError", "status_code": None, "message": entry.message,
+            "recorded": True}

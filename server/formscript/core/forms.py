@@ -122,13 +122,25 @@ class _ElementBase(BaseModel):
 
 
 def _loose_mapping(value: Any) -> dict[Any, Any]:
-    """The runtime's best-effort conversion of a non-mapping metadata value."""
+    """The runtime's best-effort conversion of a non-mapping metadata value.
+
+    Text that is not JSON counts as empty, but JSON text holding anything other than an
+    object is refused. A set maps each member to itself (so ``{lion_class}`` names a class),
+    a sequence maps positions to items, and any other scalar counts as empty.
+    """
     if isinstance(value, str):
         try:
             loaded = json.loads(value)
         except ValueError:
             return {}
-        return dict(loaded) if isinstance(loaded, dict) else {}
+        if not isinstance(loaded, dict):
+            raise ValueError(
+                f"metadata text holds JSON {type_label(loaded)}, and only a JSON object can "
+                "become metadata"
+            )
+        return dict(loaded)
+    if isinstance(value, set | frozenset):
+        return {member: member for member in value}
     if isinstance(value, list | tuple):
         return dict(enumerate(value))
     return {}

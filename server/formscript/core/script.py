@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from pydantic import ValidationError
+from pydantic import TypeAdapter, ValidationError
 
 from formscript.core.forms import type_label
 from formscript.core.script_models import (
@@ -25,6 +26,7 @@ from formscript.core.suggest import hint, suggestion
 from formscript.core.verdict import Problem, Verdict, verdict_from
 
 SCRIPT_KEYS: tuple[str, ...] = ("version", "mode", "responses")
+_LAX_LIST: TypeAdapter[list[Any]] = TypeAdapter(list[Any])
 
 
 def loads_as_yaml(path: str) -> bool:
@@ -118,6 +120,10 @@ def check_script(data: Any) -> ScriptResult:
 
     entries: list[ResponseEntry | None] = []
     raw_entries = data.get("responses", [])
+    if not isinstance(raw_entries, list):
+        # The runtime's list field is lax: a set or tuple (YAML !!set) is taken as a list.
+        with contextlib.suppress(ValidationError):
+            raw_entries = _LAX_LIST.validate_python(raw_entries)
     if not isinstance(raw_entries, list):
         problems.append(
             Problem(

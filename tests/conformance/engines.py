@@ -1,0 +1,516 @@
+"""One adapter per engine, one interface (seed 004): what a file does, as plain data.
+
+``form_outcome(path)`` answers what ``li agent --form <path>`` does with a work-form spec;
+``script_outcome(path, transcript)`` answers what the scripted endpoint serves for each call
+of *transcript*, through the non-stream path and, separately, through the stream path.
+
+Outcomes are frozen dataclasses with canonical, hashable contents, so two engines agree
+exactly when their outcomes compare equal. Random ids drawn by lionagi (completion ids,
+tool-call ids it generates) are replaced by ``<id>`` in both engines before comparison;
+an id the script spells out is kept.
+"""
+
+from __future__ import annotations
+
+import ast
+import asyncio
+import dataclasses
+import re
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, ClassVar, Protocol
+
+# ----------------------------------------------------------------------------- outcomes
+
+#: Where the runtime's ``--form`` gate refuses a spec, in the order it checks.
+FORM_CATEGORIES = ("load", "shape", "field", "title", "validation")
+
+
+@dataclass(frozen=True)
+class FormOutcome:
+    """What the ``--form`` gate does with one spec file."""
+
+    verdict: str  # "accepted" | "rejected"
+    #: The stage of the first refusal (one of FORM_CATEGORIES), None when accepted.
+    category: str | None = None
+    #: The built form (only when the gate got as far as filling it).
+    status: str | None = None
+    title: str | None = None
+    #: ``(repr(key), repr(value))`` in order; repr keeps 1, 1.0 and True apart.
+    values: tuple[tuple[str, str], ...] | None = None
+    #: Fields with a validation failure, as a set and in reporting order.
+    failing_fields: frozenset[str] = frozenset()
+    error_fields: tuple[str, ...] = ()
+    context_block: str | None = None
+    #: An exception other than the documented ones escaped (not compared; reported).
+    crashed: str | None = field(default=None, compare=False)
+
+
+@dataclass(frozen=True)
+class Served:
+    """One call the endpoint answered (possibly by raising the scripted error)."""
+
+    call_index: int
+    entry: int
+    matched_by: str  # positional | prompt_contains | prompt_regex | has_tool | call_index | after_calls
+    matched_value: str | None
+    response_type: str
+    #: Canonical response: a completion, stream chunks, or ``("raises", name, status, message)``.
+    response: Any
+    #: A readable digest: the assistant text, ``tool <name>``, chunk types, ``raises <name>``.
+    summary: str | None = None
+
+
+@dataclass(frozen=True)
+class ScriptOutcome:
+    """What a script does: accepted or not, and the calls served along a transcript."""
+
+    verdict: str
+    load_error: str | None = None  # "parse" | "schema" | None
+    mode: str | None = None
+    version: int | None = None
+    entry_types: tuple[str, ...] = ()
+    served: tuple[Served, ...] = ()
+    #: Why serving stopped early: exhausted | invalid_regex | crash:<Exception>; None = all served.
+    terminal: str | None = None
+    stream_served: tuple[Served, ...] = ()
+    stream_terminal: str | None = None
+
+
+class Engine(Protocol):
+    """The contract every engine adapter meets."""
+
+    name: str
+
+    def form_outcome(self, path: str) -> FormOutcome: ...
+
+    def script_outcome(self, path: str, transcript: tuple[dict[str, Any] | str, ...]) -> ScriptOutcome: ...
+
+
+# ----------------------------------------------------------------------------- canonical forms
+
+#: A transcript item that resets the script's matching state (cursor and served entries)
+#: between calls; the endpoint's call count, which feeds call_index, carries on.
+RESET = "<reset>"
+
+_COMPLETION_ID = re.compile(r"^chatcmpl-scripted-[0-9a-f]{12}$")
+_TOOL_CALL_ID = re.compile(r"^call_[0-9a-f]{10}$")
+
+
+def canon(value: Any) -> Any:
+    """A hashable, order-stable image of *value* that keeps types apart (nan equals nan)."""
+    if isinstance(value, dict):
+        return ("dict", tuple(sorted(((repr(k), canon(v)) for k, v in value.items()),
+                                     key=lambda kv: kv[0])))
+    if isinstance(value, list | tuple):
+        return (type(value).__name__, tuple(canon(v) for v in value))
+    return (type(value).__name__, repr(value))
+
+
+def strip_ids(response: dict[str, Any], generated_tool_id: bool) -> dict[str, Any]:
+    """*response* with lionagi's random ids (and formscript's derived ones) made equal."""
+    out = dict(response)
+    if isinstance(out.get("id"), str) and _COMPLETION_ID.match(out["id"]):
+        out["id"] = "<id>"
+    choices = []
+    for choice in out.get("choices", []):
+        message = dict(choice["message"])
+        if message.get("tool_calls"):
+            calls = []
+            for call in message["tool_calls"]:
+                call = dict(call)
+                if generated_tool_id and _TOOL_CALL_ID.match(call["id"]):
+                    call["id"] = "<id>"
+                calls.append(call)
+            message["tool_calls"] = calls
+        choices.append({**choice, "message": message})
+    out["choices"] = choices
+    return out
+
+
+def canon_chunk(chunk: dict[str, Any], generated_tool_id: bool) -> Any:
+    """A stream chunk with any embedded completion's ids stripped."""
+    import json
+
+    chunk = dict(chunk)
+    raw = chunk.get("metadata", {}).get("raw") if isinstance(chunk.get("metadata"), dict) else None
+    if isinstance(raw, dict) and "choices" in raw:
+        chunk["metadata"] = {**chunk["metadata"], "raw": strip_ids(raw, generated_tool_id)}
+        if isinstance(chunk.get("content"), str):
+            chunk["content"] = strip_ids(json.loads(chunk["content"]), generated_tool_id)
+    return canon(chunk)
+
+
+def summarize(completion: dict[str, Any] | None, chunks: list[dict[str, Any]] | None,
+              raises: tuple[Any, ...] | None) -> str | None:
+    """The readable digest of one served call (see Served.summary)."""
+    parts = []
+    if chunks is not None:
+        parts.append("chunks " + ",".join(str(c.get("type")) for c in chunks))
+    if completion is not None:
+        message = completion["choices"][0]["message"]
+        if message.get("tool_calls"):
+            parts.append("tool " + str(message["tool_calls"][0]["function"]["name"]))
+        else:
+            parts.append(str(message.get("content")))
+    if raises is not None:
+        parts.append(f"raises {raises[1]}" + (f" {raises[2]}" if raises[2] else ""))
+    return "; ".join(parts) if parts else None
+
+
+def parse_matched_by(text: str) -> tuple[str, str | None]:
+    """lionagi's ``when:<kind>:<value>`` / ``positional`` as (kind, value text)."""
+    if text == "positional":
+        return "positional", None
+    prefix, kind, value = text.split(":", 2)
+    if prefix != "when":
+        raise ValueError(f"unexpected matched_by {text!r}")
+    return kind, value
+
+
+def _has_generated_id(entry: Any) -> bool:
+    return getattr(entry, "type", None) == "tool_call" and not entry.id
+
+
+# ----------------------------------------------------------------------------- formscript
+
+
+class FormscriptEngine:
+    """formscript's core: gate.check_form_spec, script.check_script and Replayer."""
+
+    name = "formscript"
+
+    # Codes of the core's rejecting problems by the runtime stage that would raise them.
+    CODE_CATEGORY: ClassVar[dict[str, str]] = {
+        "FS002": "load",
+        "FS001": "shape", "FS003": "shape", "FS004": "shape", "FS005": "shape",
+        "FS006": "field", "FS007": "field", "FS008": "field", "FS009": "field",
+        "FS010": "field", "FS011": "field", "FS020": "field", "FS021": "field",
+        "FS019": "title",
+        "FS012": "validation", "FS013": "validation", "FS014": "validation",
+        "RS100": "validation",
+    }
+
+    def form_outcome(self, path: str) -> FormOutcome:
+        from formscript.core.gate import SpecLoadError, check_form_spec, load_spec_text
+        from formscript.core.verdict import Verdict
+
+        with open(path, encoding="utf-8") as handle:
+            text = handle.read()
+        try:
+            spec = load_spec_text(text)
+        except SpecLoadError:
+            return FormOutcome("rejected", "load")
+        result = check_form_spec(spec, path)
+        rejecting = [p for p in result.problems if p.rejects]
+        category = None
+        if rejecting:
+            category = self.CODE_CATEGORY.get(rejecting[0].code, f"unknown:{rejecting[0].code}")
+        verdict = "accepted" if result.verdict is Verdict.ACCEPTED else "rejected"
+        if category not in (None, "validation") or result.form is None:
+            return FormOutcome(verdict, category)
+        form = result.form
+        failing = [f.field for f in form.failures if f.source == "field"]
+        return FormOutcome(
+            verdict,
+            category,
+            status=form.status,
+            title=form.title,
+            values=tuple((repr(k), repr(v)) for k, v in form.values.items()),
+            failing_fields=frozenset(failing),
+            error_fields=tuple(failing),
+            context_block=result.context_block,
+        )
+
+    def script_outcome(self, path: str, transcript: tuple[dict[str, Any] | str, ...]) -> ScriptOutcome:
+        from formscript.core.script import check_script, load_script_text
+        from formscript.core.verdict import Verdict
+
+        with open(path, encoding="utf-8") as handle:
+            text = handle.read()
+        try:
+            data = load_script_text(text, path)
+        except Exception:
+            return ScriptOutcome("rejected", "parse")
+        result = check_script(data)
+        if result.verdict is not Verdict.ACCEPTED:
+            return ScriptOutcome("rejected", "schema")
+        entries = [e for e in result.entries if e is not None]
+        served, terminal = self._serve(entries, result.mode, transcript, stream=False)
+        s_served, s_terminal = self._serve(entries, result.mode, transcript, stream=True)
+        return ScriptOutcome(
+            "accepted",
+            mode=result.mode,
+            version=result.version,
+            entry_types=tuple(e.type for e in entries),
+            served=served,
+            terminal=terminal,
+            stream_served=s_served,
+            stream_terminal=s_terminal,
+        )
+
+    @staticmethod
+    def _serve(
+        entries: list[Any], mode: str, transcript: tuple[dict[str, Any] | str, ...], *, stream: bool
+    ) -> tuple[tuple[Served, ...], str | None]:
+        from formscript.core.endpoint import completion_for, raised_for, stream_for
+        from formscript.core.script import RegexFailure, Replayer, ScriptExhausted
+        from formscript.core.script_models import ErrorResponse
+
+        replayer = Replayer(entries, mode)
+        served: list[Served] = []
+        recorded = 0
+        for payload in transcript:
+            if payload == RESET:
+                replayer.reset()
+                continue
+            try:
+                match = replayer.next(payload, recorded)
+            except ScriptExhausted:
+                return tuple(served), "exhausted"
+            except RegexFailure:
+                return tuple(served), "invalid_regex"
+            entry = entries[match.entry]
+            value = None
+            if match.kind != "positional":
+                value = repr(match.value) if isinstance(match.value, str) else str(match.value)
+            generated = _has_generated_id(entry)
+            call_index = recorded
+            if isinstance(entry, ErrorResponse):
+                raised = raised_for(entry)
+                message = raised["message"] if raised["recorded"] else "<runtime>"
+                raises = ("raises", raised["exception"], raised["status_code"], message)
+                chunks = stream_for(entry, payload, call_index) if stream else None
+                response: Any = raises
+                if chunks is not None:
+                    response = (tuple(canon_chunk(c, False) for c in chunks), raises)
+                summary = summarize(None, chunks, raises)
+                recorded += 1 if raised["recorded"] else 0
+            else:
+                try:
+                    if stream:
+                        chunks = stream_for(entry, payload, call_index)
+                        response = (tuple(canon_chunk(c, generated) for c in chunks), None)
+                        summary = summarize(None, chunks, None)
+                    else:
+                        completion = completion_for(entry, payload, call_index)
+                        response = canon(strip_ids(completion, generated))
+                        summary = summarize(completion, None, None)
+                except Exception as exc:
+                    return tuple(served), f"crash:{type(exc).__name__}"
+                recorded += 1
+            served.append(Served(call_index, match.entry, match.kind, value, entry.type, response,
+                                 summary))
+        return tuple(served), None
+
+
+# ----------------------------------------------------------------------------- lionagi
+
+
+def lionagi_missing_reason() -> str | None:
+    """Why the lionagi engine cannot run here, or None when it can."""
+    try:
+        import lionagi  # noqa: F401
+        from lionagi.cli.agent import _build_work_form  # noqa: F401
+        from lionagi.testing._endpoint import ScriptedEndpoint  # noqa: F401
+    except Exception as exc:  # ImportError, or a broken install
+        return f"lionagi (the test oracle, extra 'conformance') is not importable: {exc!r}"
+    return None
+
+
+_FIELD_MESSAGE = re.compile(r"^Field ('(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\")")
+
+
+def _error_field(message: str) -> str:
+    match = _FIELD_MESSAGE.match(message)
+    return ast.literal_eval(match.group(1)) if match else f"<unparsed:{message[:40]}>"
+
+
+def _from_module(exc: BaseException, *fragments: str) -> bool:
+    tb = exc.__traceback__
+    while tb is not None:
+        name = tb.tb_frame.f_code.co_filename.replace("\\", "/")
+        if any(fragment in name for fragment in fragments):
+            return True
+        tb = tb.tb_next
+    return False
+
+
+class LionagiEngine:
+    """lionagi 0.36.0 itself, driven through its own functions on files on disk."""
+
+    name = "lionagi"
+
+    def __init__(self) -> None:
+        from lionagi.testing import _script
+
+        self._script_module = _script
+        self._loop = asyncio.new_event_loop()
+        self._log: list[tuple[Any, Any, str, int]] = []
+
+    def close(self) -> None:
+        self._loop.close()
+
+    # -- forms
+
+    def form_outcome(self, path: str) -> FormOutcome:
+        from lionagi.cli.agent import _build_work_form, _form_to_context_block, _load_form_spec
+
+        try:
+            spec = _load_form_spec(path)
+        except (FileNotFoundError, ValueError):
+            return FormOutcome("rejected", "load")
+        try:
+            form = _build_work_form(spec, path)
+        except ValueError as exc:
+            return FormOutcome("rejected", self._build_category(exc))
+        except Exception as exc:
+            # Not a ValueError: the CLI does not catch it, so the run dies before any model
+            # call. The only stage with code of its own (not delegated) is the shape check.
+            return FormOutcome("rejected", "shape", crashed=f"{type(exc).__name__}: {exc}")
+        fields = [_error_field(m) for m in form.validation_errors]
+        values = tuple((repr(k), repr(v)) for k, v in form.values.items())
+        if form.status == "error":
+            return FormOutcome(
+                "rejected", "validation", status=form.status, title=form.title, values=values,
+                failing_fields=frozenset(fields), error_fields=tuple(fields),
+            )
+        block = _form_to_context_block(form) if form.values else None
+        return FormOutcome(
+            "accepted", None, status=form.status, title=form.title, values=values,
+            context_block=block,
+        )
+
+    @staticmethod
+    def _build_category(exc: ValueError) -> str:
+        import pydantic
+
+        if isinstance(exc, pydantic.ValidationError) and exc.title == "WorkForm":
+            return "title"
+        text = str(exc)
+        if ": invalid field " in text or re.search(r": field .* must be a mapping, got ", text):
+            return "field"
+        return "shape"
+
+    # -- scripts
+
+    @contextmanager
+    def _spy(self) -> Iterator[list[tuple[Any, Any, str, int]]]:
+        """Observe ScriptModel.next (which entry, why, at which call index) without changing it."""
+        model_cls = self._script_module.ScriptModel
+        original: Callable[..., Any] = model_cls.next
+        log: list[tuple[Any, Any, str, int]] = []
+
+        def spying(model: Any, payload: dict[str, Any], call_index: int) -> Any:
+            entry, why = original(model, payload, call_index)
+            log.append((model, entry, why, call_index))
+            return entry, why
+
+        model_cls.next = spying
+        try:
+            yield log
+        finally:
+            model_cls.next = original
+
+    def script_outcome(self, path: str, transcript: tuple[dict[str, Any] | str, ...]) -> ScriptOutcome:
+        from lionagi.testing._endpoint import ScriptedEndpoint
+
+        try:
+            endpoint = ScriptedEndpoint(script=path)
+        except Exception as exc:
+            kind = "parse" if _from_module(exc, "/yaml/", "/json/") else "schema"
+            if isinstance(exc, UnicodeDecodeError):
+                kind = "parse"
+            return ScriptOutcome("rejected", kind)
+        # A second endpoint from a deep copy of the untouched script, for the stream path.
+        stream_endpoint = ScriptedEndpoint(script=endpoint.script)
+        script = endpoint.script
+        served, terminal = self._loop.run_until_complete(
+            self._serve(endpoint, transcript, stream=False))
+        s_served, s_terminal = self._loop.run_until_complete(
+            self._serve(stream_endpoint, transcript, stream=True))
+        return ScriptOutcome(
+            "accepted",
+            mode=script.mode,
+            version=script.version,
+            entry_types=tuple(e.type for e in script.responses),
+            served=served,
+            terminal=terminal,
+            stream_served=s_served,
+            stream_terminal=s_terminal,
+        )
+
+    async def _serve(
+        self, endpoint: Any, transcript: tuple[dict[str, Any] | str, ...], *, stream: bool
+    ) -> tuple[tuple[Served, ...], str | None]:
+        from lionagi.testing._script import ScriptExhaustedError
+
+        served: list[Served] = []
+        with self._spy() as log:
+            for payload in transcript:
+                if payload == RESET:
+                    endpoint.script.reset()
+                    continue
+                before = len(endpoint.calls)
+                chunks: list[Any] = []
+                failure: BaseException | None = None
+                result: Any = None
+                try:
+                    if stream:
+                        async for chunk in endpoint.stream(dict(payload)):
+                            chunks.append(dataclasses.asdict(chunk))
+                    else:
+                        result = await endpoint._call(dict(payload), {})
+                except Exception as exc:
+                    failure = exc
+                if len(log) != len(served) + 1:
+                    # next() itself raised: nothing was served for this call.
+                    if isinstance(failure, ScriptExhaustedError):
+                        return tuple(served), "exhausted"
+                    if isinstance(failure, re.error):
+                        return tuple(served), "invalid_regex"
+                    return tuple(served), f"crash:{type(failure).__name__}"
+                model, entry, why, call_index = log[-1]
+                index = next(i for i, e in enumerate(model.responses) if e is entry)
+                kind, value = parse_matched_by(why)
+                generated = _has_generated_id(entry)
+                recorded = len(endpoint.calls) > before
+                if entry.type == "error":
+                    if failure is None:
+                        return tuple(served), "crash:no-raise"
+                    message = getattr(failure, "message", None) or (
+                        failure.args[0] if failure.args else "")
+                    raises = ("raises", type(failure).__name__,
+                              getattr(failure, "status_code", None),
+                              message if recorded else "<runtime>")
+                    response: Any = raises
+                    if stream:
+                        response = (tuple(canon_chunk(c, False) for c in chunks), raises)
+                    summary = summarize(None, chunks if stream else None, raises)
+                elif failure is not None:
+                    return tuple(served), f"crash:{type(failure).__name__}"
+                elif stream:
+                    response = (tuple(canon_chunk(c, generated) for c in chunks), None)
+                    summary = summarize(None, chunks, None)
+                else:
+                    response = canon(strip_ids(result, generated))
+                    summary = summarize(result, None, None)
+                served.append(Served(call_index, index, kind, value, entry.type, response,
+                                     summary))
+        return tuple(served), None
+
+
+def engines_available() -> list[str]:
+    """Names of the engines this environment can run."""
+    names = ["formscript"]
+    if lionagi_missing_reason() is None:
+        names.append("lionagi")
+    return names
+
+
+def read_text(path: str | Path) -> str:
+    """A case file's text as both engines read it (UTF-8, universal newlines)."""
+    with open(path, encoding="utf-8") as handle:
+        return handle.read()

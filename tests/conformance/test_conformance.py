@@ -1,0 +1,217 @@
+"""The engine-agnostic contract suite (seed 004): every case, every engine, equal outcomes.
+
+Corpus cases are compared engine against engine (formscript's core against lionagi itself).
+Named cases in ``cases.yaml`` carry their expected outcome, so they also hold formscript to
+account when lionagi is not installed.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+
+from .conftest import Corpus, Tally
+from .corpus import FORM_CASES, SCRIPT_CASES, FormCase, ScriptCase
+from .engines import (
+    FORM_CATEGORIES,
+    RESET,
+    FormOutcome,
+    FormscriptEngine,
+    LionagiEngine,
+    ScriptOutcome,
+    lionagi_missing_reason,
+)
+
+CHUNK = 400
+FORM_CHUNKS = range((FORM_CASES + CHUNK - 1) // CHUNK)
+SCRIPT_CHUNKS = range((SCRIPT_CASES + CHUNK - 1) // CHUNK)
+CASES_FILE = Path(__file__).with_name("cases.yaml")
+
+
+def _differences(ours: Any, theirs: Any) -> list[str]:
+    lines = []
+    for item in dataclasses.fields(ours):
+        if not item.compare:
+            continue
+        a, b = getattr(ours, item.name), getattr(theirs, item.name)
+        if a != b:
+            lines.append(f"  {item.name}:\n    formscript: {a!r}\n    lionagi:    {b!r}")
+    return lines
+
+
+def _describe(case: FormCase | ScriptCase, ours: Any, theirs: Any) -> str:
+    head = f"{case.name} ({case.filename})\n--- text ---\n{case.text[:1200]}"
+    if isinstance(case, ScriptCase):
+        head += f"\n--- transcript ---\n{case.transcript!r}"[:2000]
+    return head + "\n--- differences ---\n" + "\n".join(_differences(ours, theirs))
+
+
+# ----------------------------------------------------------------------------- corpus vs lionagi
+
+
+@pytest.mark.parametrize("chunk", FORM_CHUNKS)
+def test_form_specs_agree_with_lionagi(
+    chunk: int, corpus: Corpus, formscript_engine: FormscriptEngine,
+    lionagi_engine: LionagiEngine, tally: Tally,
+) -> None:
+    cases = corpus.forms[chunk * CHUNK:(chunk + 1) * CHUNK]
+    assert cases, "the corpus is smaller than the chunking expects"
+    report = []
+    for case in cases:
+        path = corpus.path(case)
+        ours = formscript_engine.form_outcome(path)
+        theirs = lionagi_engine.form_outcome(path)
+        if theirs.crashed:
+            tally.crashes.append(case.name)
+        if ours != theirs:
+            report.append(_describe(case, ours, theirs))
+    tally.add("form", len(cases), len(report))
+    assert not report, f"{len(report)} of {len(cases)} form specs disagree:\n\n" + "\n\n".join(
+        report[:4])
+
+
+@pytest.mark.parametrize("chunk", SCRIPT_CHUNKS)
+def test_scripts_agree_with_lionagi(
+    chunk: int, corpus: Corpus, formscript_engine: FormscriptEngine,
+    lionagi_engine: LionagiEngine, tally: Tally,
+) -> None:
+    cases = corpus.scripts[chunk * CHUNK:(chunk + 1) * CHUNK]
+    assert cases, "the corpus is smaller than the chunking expects"
+    report = []
+    for case in cases:
+        path = corpus.path(case)
+        ours = formscript_engine.script_outcome(path, case.transcript)
+        theirs = lionagi_engine.script_outcome(path, case.transcript)
+        if ours != theirs:
+            report.append(_describe(case, ours, theirs))
+    tally.add("script", len(cases), len(report))
+    assert not report, f"{len(report)} of {len(cases)} scripts disagree:\n\n" + "\n\n".join(
+        report[:4])
+
+
+# ----------------------------------------------------------------------------- corpus, formscript only
+
+
+@pytest.mark.skipif(lionagi_missing_reason() is None,
+                    reason="lionagi is installed: the agreement tests run formscript on every case")
+def test_formscript_engine_is_total_on_the_corpus(
+    corpus: Corpus, formscript_engine: FormscriptEngine
+) -> None:
+    """Without the oracle, at least every case must get a well-formed outcome, never a crash."""
+    for case in corpus.forms:
+        outcome = formscript_engine.form_outcome(corpus.path(case))
+        assert outcome.verdict in ("accepted", "rejected"), case.name
+        assert (outcome.verdict == "accepted") == (outcome.category is None), case.name
+        assert outcome.category is None or outcome.category in FORM_CATEGORIES, case.name
+    for script in corpus.scripts:
+        result = formscript_engine.script_outcome(corpus.path(script), script.transcript)
+        assert result.verdict in ("accepted", "rejected"), script.name
+        assert result.terminal is None or result.terminal in ("exhausted", "invalid_regex") or (
+            result.terminal.startswith("crash:")), script.name
+
+
+# ----------------------------------------------------------------------------- named cases
+
+
+def _load_named() -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    data = yaml.safe_load(CASES_FILE.read_text(encoding="utf-8"))
+    return data["forms"], data["scripts"]
+
+
+NAMED_FORMS, NAMED_SCRIPTS = _load_named()
+ENGINES = ["formscript", "lionagi"]
+
+
+def _engine(name: str, formscript_engine: FormscriptEngine, request: pytest.FixtureRequest) -> Any:
+    if name == "formscript":
+        return formscript_engine
+    return request.getfixturevalue("lionagi_engine")
+
+
+def _write(tmp_path: Path, case: dict[str, Any]) -> str:
+    target = tmp_path / case.get("file", "spec.yaml")
+    target.parent.mkdir(parents=True, exist_ok=True)
+    with open(target, "w", encoding="utf-8", newline="") as handle:
+        handle.write(case["text"])
+    return str(target)
+
+
+def _expected_form(case: dict[str, Any], path: str) -> dict[str, Any]:
+    expect = dict(case["expect"])
+    if "values" in expect:
+        expect["values"] = tuple((repr(k), v) for k, v in expect["values"].items())
+    if "failing_fields" in expect:
+        expect["failing_fields"] = frozenset(expect["failing_fields"])
+    if "error_fields" in expect:
+        expect["error_fields"] = tuple(expect["error_fields"])
+    for key in ("context_block", "title"):
+        if isinstance(expect.get(key), str):
+            expect[key] = expect[key].replace("{path}", path)
+    unknown = set(expect) - {f.name for f in dataclasses.fields(FormOutcome)}
+    assert not unknown, f"cases.yaml: unknown expectation keys {unknown}"
+    return expect
+
+
+@pytest.mark.parametrize("engine_name", ENGINES)
+@pytest.mark.parametrize("case", NAMED_FORMS, ids=[c["name"] for c in NAMED_FORMS])
+def test_named_form_case(
+    case: dict[str, Any], engine_name: str, tmp_path: Path,
+    formscript_engine: FormscriptEngine, request: pytest.FixtureRequest, tally: Tally,
+) -> None:
+    engine = _engine(engine_name, formscript_engine, request)
+    path = _write(tmp_path, case)
+    outcome = engine.form_outcome(path)
+    expect = _expected_form(case, path)
+    got = {key: getattr(outcome, key) for key in expect}
+    if engine_name == "lionagi":
+        ours = formscript_engine.form_outcome(path)
+        tally.add("named", 1, int(ours != outcome))
+        assert ours == outcome, "\n".join(_differences(ours, outcome))
+    assert got == expect, f"{case['name']} ({case.get('quirk', '')})"
+
+
+def _payload(item: Any) -> dict[str, Any] | str:
+    """Shorthand in cases.yaml: a string is the last user message; a mapping is the payload."""
+    if item == RESET:
+        return RESET
+    if isinstance(item, str):
+        return {"messages": [{"role": "user", "content": item}]}
+    return dict(item)
+
+
+def _served_view(outcome: ScriptOutcome, expect: dict[str, Any]) -> dict[str, Any]:
+    got: dict[str, Any] = {}
+    for key in expect:
+        if key == "served":
+            got[key] = [[s.entry, s.matched_by] for s in outcome.served]
+        elif key == "call_indexes":
+            got[key] = [s.call_index for s in outcome.served]
+        elif key == "stream_served":
+            got[key] = [[s.entry, s.matched_by] for s in outcome.stream_served]
+        elif key == "texts":
+            got[key] = [s.summary for s in outcome.served]
+        else:
+            got[key] = getattr(outcome, key)
+    return got
+
+
+@pytest.mark.parametrize("engine_name", ENGINES)
+@pytest.mark.parametrize("case", NAMED_SCRIPTS, ids=[c["name"] for c in NAMED_SCRIPTS])
+def test_named_script_case(
+    case: dict[str, Any], engine_name: str, tmp_path: Path,
+    formscript_engine: FormscriptEngine, request: pytest.FixtureRequest, tally: Tally,
+) -> None:
+    engine = _engine(engine_name, formscript_engine, request)
+    path = _write(tmp_path, {"file": "script.yaml", **case})
+    transcript = tuple(_payload(item) for item in case.get("calls", []))
+    outcome = engine.script_outcome(path, transcript)
+    expect = case["expect"]
+    if engine_name == "lionagi":
+        ours = formscript_engine.script_outcome(path, transcript)
+        tally.add("named", 1, int(ours != outcome))
+        assert ours == outcome, "\n".join(_differences(ours, outcome))
+    assert _served_view(outcome, expect) == expect, f"{case['name']} ({case.get('quirk', '')})"
