@@ -1,0 +1,91 @@
+"""Code actions: each diagnostic's own fix, all safe fixes at once, and suppression comments."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from formscript.document.located import Pos, Span
+from formscript.lint.diagnostics import Diagnostic, TextEdit
+from formscript.lint.suppress import find_suppressions
+from formscript.lsp.analysis import Analysis
+
+QUICK_FIX = "quickfix"
+FIX_ALL = "source.fixAll.formscript"
+
+
+@dataclass(frozen=True)
+class Action:
+    """A titled set of edits to one document, and the diagnostics it resolves."""
+
+    title: str
+    kind: str
+    edits: tuple[TextEdit, ...]
+    diagnostics: tuple[Diagnostic, ...] = ()
+    preferred: bool = False
+
+
+def touches(a: Span, b: Span) -> bool:
+    """Whether two spans overlap or touch."""
+    return a.start <= b.end and b.start <= a.end
+
+
+def quick_fixes(analysis: Analysis, span: Span) -> list[Action]:
+    """The fix of every diagnostic at *span* that has one."""
+    found = []
+    for diagnostic in analysis.report.diagnostics:
+        fix = diagnostic.fix
+        if fix is None or not touches(diagnostic.span, span):
+            continue
+        found.append(Action(f"{fix.description} ({diagnostic.code})", QUICK_FIX, fix.edits,
+                            (diagnostic,), preferred=fix.safe))
+    return found
+
+
+def suppressions(analysis: Analysis, span: Span) -> list[Action]:
+    """A ``# formscript: ignore[CODE] reason`` comment above each diagnostic at *span*."""
+    lines = analysis.positions.lines
+    found = []
+    seen: set[tuple[str, int]] = set()
+    for diagnostic in analysis.report.diagnostics:
+        line = diagnostic.span.start.line
+        if not touches(diagnostic.span, span) or (diagnostic.code, line) in seen:
+            continue
+        if diagnostic.code.startswith("FSX") or diagnostic.code == "YM001":
+            continue  # suppressions cannot silence themselves or a file that does not load
+        seen.add((diagnostic.code, line))
+        edit = _suppression_edit(lines, line, diagnostic.code)
+        found.append(Action(f"Suppress {diagnostic.code} on this line (with a reason)",
+                            QUICK_FIX, (edit,), (diagnostic,)))
+    return found
+
+
+def _suppression_edit(lines: list[str], line: int, code: str) -> TextEdit:
+    above = line - 1
+    if 0 <= above < len(lines):
+        existing = find_suppressions([lines[above]])
+        if existing and not existing[0].whole_file:
+            text = lines[above]
+            close = text.index("]", existing[0].span.start.column)
+            return TextEdit(Span(Pos(above, close), Pos(above, close)), f", {code}")
+    text = lines[line] if line < len(lines) else ""
+    indent = text[: len(text) - len(text.lstrip(" \t"))]
+    return TextEdit(Span(Pos(line, 0), Pos(line, 0)), f"{indent}# formscript: ignore[{code}] "
+                    "reason\n")
+
+
+def fix_all(analysis: Analysis) -> Action | None:
+    """Every safe fix in the document, without overlapping edits; None when there is none."""
+    edits: list[TextEdit] = []
+    resolved: list[Diagnostic] = []
+    for diagnostic in analysis.report.diagnostics:
+        fix = diagnostic.fix
+        if fix is None or not fix.safe:
+            continue
+        if any(touches(e.span, mine.span) for e in fix.edits for mine in edits):
+            continue
+        edits.extend(fix.edits)
+        resolved.append(diagnostic)
+    if not edits:
+        return None
+    edits.sort(key=lambda e: (e.span.start, e.span.end))
+    return Action("Fix all safe formscript problems", FIX_ALL, tuple(edits), tuple(resolved))

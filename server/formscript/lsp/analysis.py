@@ -1,0 +1,85 @@
+"""One linted text and everything the features need from it, computed once per version."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+from urllib.parse import unquote, urlparse
+
+from formscript.core.verdict import KeyPath
+from formscript.document.located import Document, Entry
+from formscript.lint.config import Settings
+from formscript.lint.engine import FileReport, lint_text
+from formscript.lsp.convert import Positions
+
+
+def uri_to_path(uri: str) -> str:
+    """The file-system path of a ``file:`` URI (other schemes: the URI's path part)."""
+    parsed = urlparse(uri)
+    path = unquote(parsed.path)
+    if parsed.scheme == "file" and len(path) > 2 and path[0] == "/" and path[2] == ":":
+        path = path[1:]  # file:///C:/x on Windows
+    return path or uri
+
+
+def path_to_uri(path: str | Path) -> str:
+    """A ``file:`` URI for *path*."""
+    return Path(path).resolve().as_uri()
+
+
+@dataclass
+class Analysis:
+    """A document's text and lint report, with its position converter."""
+
+    uri: str
+    path: str
+    version: int | None
+    text: str
+    report: FileReport
+    positions: Positions
+    #: The settings generation the report was made with.
+    generation: int
+
+    @property
+    def kind(self) -> str | None:
+        """The file kind: form, script, rules, calls, or None."""
+        return self.report.kind
+
+    @property
+    def document(self) -> Document | None:
+        """The located document, when the text parsed."""
+        doc = self.report.document
+        return doc if doc is not None and doc.ok else None
+
+    def value_at(self, path: KeyPath) -> Any:
+        """The loaded value at *path* (None when absent)."""
+        doc = self.document
+        current: Any = doc.value if doc is not None else None
+        for part in path:
+            if isinstance(current, dict):
+                current = current.get(part)
+            elif isinstance(current, list) and isinstance(part, int) and 0 <= part < len(current):
+                current = current[part]
+            else:
+                return None
+        return current
+
+    def entry(self, path: KeyPath) -> Entry | None:
+        """The located entry at *path*."""
+        doc = self.document
+        return doc.entries.get(tuple(path)) if doc is not None else None
+
+
+def analyse(
+    uri: str,
+    text: str,
+    version: int | None,
+    settings: Settings,
+    encoding: str,
+    generation: int,
+) -> Analysis:
+    """Lint *text* as the document *uri*."""
+    path = uri_to_path(uri)
+    report = lint_text(text, path, settings=settings)
+    return Analysis(uri, path, version, text, report, Positions(text, encoding), generation)

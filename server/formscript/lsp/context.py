@@ -1,0 +1,335 @@
+"""Where the cursor is in a file's structure.
+
+From the located document when the text parses (``node_at``); from indentation alone when
+it does not, as while a key is half typed (``cursor_context``). The indentation reading
+understands block mappings and sequences, including compact ``- key: value`` items and
+sequences indented level with their key, and one-line flow mappings when the text parses.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from formscript.core.verdict import KeyPath
+from formscript.document.located import Document, Pos, Span
+
+_KEY = re.compile(
+    r"""(?P<key>"(?:[^"\\]|\\.)*"|'(?:[^']|'')*'|[^\s#'"\-?:,\[\]{}][^#:]*?|-[^\s#:][^#:]*?)"""
+    r"""\s*:(?=\s|$)"""
+)
+_WORD = re.compile(r"[A-Za-z0-9_]*$")
+
+
+def contains(span: Span, pos: Pos) -> bool:
+    """Whether *pos* is inside *span*, ends included (a cursor right after a word counts)."""
+    return span.start <= pos <= span.end
+
+
+def node_at(doc: Document, pos: Pos) -> tuple[KeyPath, bool] | None:
+    """The deepest key or scalar value at *pos*: its path and whether it is the key."""
+    best: tuple[KeyPath, bool] | None = None
+    for path, entry in doc.entries.items():
+        if entry.key is not None and contains(entry.key, pos):
+            hit = (path, True)
+        elif entry.scalar is not None and path and contains(entry.value, pos):
+            hit = (path, False)
+        else:
+            continue
+        if best is None or len(hit[0]) > len(best[0]):
+            best = hit
+    return best
+
+
+# ---------------------------------------------------------------------------- outline
+
+
+@dataclass(frozen=True)
+class Line:
+    """One line's structure: its indent, a leading ``- `` and a ``key:``."""
+
+    number: int
+    text: str
+    indent: int
+    dash: int | None  # column of a leading "- "
+    content: int  # column where the item's content starts
+    key: str | None
+    value: str  # text after "key:", comment removed
+
+    @property
+    def blank(self) -> bool:
+        """Empty or comment only."""
+        stripped = self.text.strip()
+        return not stripped or stripped.startswith("#")
+
+
+def _unquote(key: str) -> str:
+    if len(key) >= 2 and key[0] == key[-1] == '"':
+        return key[1:-1].replace('\\"', '"')
+    if len(key) >= 2 and key[0] == key[-1] == "'":
+        return key[1:-1].replace("''", "'")
+    return key.strip()
+
+
+def read_line(number: int, text: str) -> Line:
+    """The structure of one line of block YAML."""
+    indent = len(text) - len(text.lstrip(" "))
+    content = indent
+    dash = None
+    rest = text[indent:]
+    if rest == "-" or rest.startswith("- "):
+        dash = indent
+        after = rest[1:]
+        content = indent + 1 + (len(after) - len(after.lstrip(" ")))
+        rest = text[content:]
+    key = None
+    value = ""
+    match = _KEY.match(rest)
+    if match is not None:
+        key = _unquote(match.group("key"))
+        value = rest[match.end():]
+        hash_at = value.find(" #")
+        if value.lstrip().startswith("#"):
+            value = ""
+        elif hash_at >= 0:
+            value = value[:hash_at]
+        value = value.strip()
+    return Line(number, text, indent, dash, content, key, value)
+
+
+class Outline:
+    """The lines of a text, read on demand."""
+
+    def __init__(self, lines: list[str]) -> None:
+        self.texts = lines
+        self._cache: dict[int, Line] = {}
+
+    def __len__(self) -> int:
+        return len(self.texts)
+
+    def line(self, number: int) -> Line:
+        """Line *number*, read."""
+        found = self._cache.get(number)
+        if found is None:
+            found = read_line(number, self.texts[number])
+            self._cache[number] = found
+        return found
+
+    def item_index(self, number: int, dash: int) -> int:
+        """The index of the sequence item whose dash is at (*number*, *dash*)."""
+        index = 0
+        for above in range(number - 1, -1, -1):
+            line = self.line(above)
+            if line.blank:
+                continue
+            if line.dash == dash:
+                index += 1
+            elif line.indent < dash or (line.indent == dash and line.dash is None):
+                break
+        return index
+
+    def parent(self, number: int, column: int) -> KeyPath:
+        """The path of the mapping holding a key at *column* on line *number*."""
+        path: list[object] = []
+        target = column
+        seq: int | None = None  # looking for the key owning a sequence at this dash column
+        for above in range(number - 1, -1, -1):
+            line = self.line(above)
+            if line.blank:
+                continue
+            if seq is not None:
+                if line.dash == seq or line.indent > seq:
+                    continue
+                if line.key is None:
+                    return tuple(reversed(path))
+                path.append(line.key)
+                target, seq = self._climb(line, path)
+                continue
+            if line.dash is not None and line.content == target and line.dash < target:
+                path.append(self.item_index(above, line.dash))
+                seq = line.dash
+                continue
+            if line.content < target and line.key is not None:
+                path.append(line.key)
+                target, seq = self._climb(line, path)
+                continue
+            if line.indent < target and (line.dash is None or line.dash < target):
+                return tuple(reversed(path))
+        return tuple(reversed(path))
+
+    def _climb(self, line: Line, path: list[object]) -> tuple[int, int | None]:
+        """After taking *line*'s key: where the search goes on from."""
+        if line.dash is not None:
+            path.append(self.item_index(line.number, line.dash))
+            return line.dash, line.dash
+        return line.indent, None
+
+    def block(self, number: int, column: int, *, above: bool = True) -> dict[str, tuple[int, str]]:
+        """The keys of the block mapping around line *number* whose keys sit at *column*:
+        key -> (line, value text). With *above* false, only the lines below count (a new
+        sequence item starts on line *number*)."""
+        keys: dict[str, tuple[int, str]] = {}
+        for above_line in range(number - 1 if above else -1, -1, -1):
+            line = self.line(above_line)
+            if line.blank or line.indent > column:
+                continue
+            if line.content == column and line.key is not None:
+                keys.setdefault(line.key, (above_line, line.value))
+                if line.dash is not None:
+                    break
+                continue
+            break
+        for below in range(number + 1, len(self)):
+            line = self.line(below)
+            if line.blank or (line.indent > column and line.dash is None):
+                continue
+            if line.dash is not None and line.dash < column + 1 and line.content <= column:
+                break
+            if line.indent == column and line.key is not None and line.dash is None:
+                keys.setdefault(line.key, (below, line.value))
+                continue
+            if line.indent < column:
+                break
+        return keys
+
+    def top_block(self, key: str) -> list[Line]:
+        """The key lines directly inside the top-level *key* (e.g. the declared fields)."""
+        start = None
+        for number in range(len(self)):
+            line = self.line(number)
+            if line.indent == 0 and line.dash is None and line.key == key:
+                start = number
+                break
+        if start is None:
+            return []
+        found: list[Line] = []
+        column = None
+        for number in range(start + 1, len(self)):
+            line = self.line(number)
+            if line.blank:
+                continue
+            if line.indent == 0:
+                break
+            if column is None:
+                column = line.indent
+            if line.indent == column and line.key is not None and line.dash is None:
+                found.append(line)
+        return found
+
+
+# ------------------------------------------------------------------------- completion
+
+
+Where = Literal["key", "value"]
+
+
+@dataclass
+class CursorContext:
+    """What may be typed at the cursor.
+
+    ``where`` is ``key`` (a key of the mapping at ``path``, or a new item when ``path``
+    holds a sequence) or ``value`` (the value of the key ``key`` inside ``path``).
+    """
+
+    where: Where
+    path: KeyPath
+    key: str | None = None
+    #: Keys already in the mapping, with their values as written.
+    present: dict[str, str] = field(default_factory=dict)
+    #: Column where a new key starts (for multi-line snippets).
+    column: int = 0
+    #: Whether the line already has its ``- `` (for a new item).
+    dashed: bool = False
+    #: The partial word before the cursor: (line, start column).
+    word_start: int = 0
+    in_flow: bool = False
+
+
+def cursor_context(
+    lines: list[str], line: int, column: int, doc: Document | None = None
+) -> CursorContext | None:
+    """The completion context at code-point *column* of *line*."""
+    if line >= len(lines):
+        return None
+    text = lines[line]
+    prefix = text[:column]
+    word = _WORD.search(prefix)
+    word_start = word.start() if word is not None else column
+    if doc is not None:
+        flow = _flow_context(doc, lines, line, column, word_start)
+        if flow is not None:
+            return flow
+    outline = Outline(lines)
+    stripped = prefix.lstrip(" ")
+    indent = len(prefix) - len(stripped)
+    dashed = stripped.startswith("- ") or stripped == "-"
+    if dashed:
+        after = stripped[1:]
+        key_column = indent + 1 + (len(after) - len(after.lstrip(" ")))
+        rest = prefix[key_column:]
+    else:
+        key_column = indent
+        rest = stripped
+    if "#" in rest:
+        return None
+    key_match = _KEY.match(rest)
+    if key_match is not None:
+        key = _unquote(key_match.group("key"))
+        parent = _parent_with_item(outline, line, key_column, indent if dashed else None)
+        present = {k: v for k, (_, v) in outline.block(line, key_column, above=not dashed).items()}
+        present.setdefault(key, rest[key_match.end():].strip())
+        return CursorContext("value", parent, key=key, present=present, column=key_column,
+                             dashed=dashed, word_start=word_start)
+    if rest and not _WORD.fullmatch(rest):
+        return None
+    parent = _parent_with_item(outline, line, key_column, indent if dashed else None)
+    present = {k: v for k, (n, v) in outline.block(line, key_column, above=not dashed).items()
+               if n != line}
+    return CursorContext("key", parent, present=present, column=key_column, dashed=dashed,
+                         word_start=word_start)
+
+
+def _parent_with_item(outline: Outline, line: int, column: int, dash: int | None) -> KeyPath:
+    """The path of the mapping a key at *column* belongs to; on a ``- `` line, the new item."""
+    if dash is None:
+        return outline.parent(line, column)
+    owner = outline.parent(line, dash)
+    return (*owner, outline.item_index(line, dash))
+
+
+def _flow_context(
+    doc: Document, lines: list[str], line: int, column: int, word_start: int
+) -> CursorContext | None:
+    """Inside a one-line flow mapping (``{type: int, |}``) of a parsed document."""
+    pos = Pos(line, column)
+    best: KeyPath | None = None
+    for path, entry in doc.entries.items():
+        span = entry.value
+        if entry.scalar is not None or span.start.line != line or span.end.line != line:
+            continue
+        if not (span.start < pos < span.end):
+            continue
+        if lines[line][span.start.column:span.start.column + 1] != "{":
+            continue
+        if best is None or len(path) > len(best):
+            best = path
+    if best is None:
+        return None
+    value: Any = doc.value
+    for part in best:
+        if isinstance(value, dict):
+            value = value.get(part)
+        elif isinstance(value, list) and isinstance(part, int):
+            value = value[part]
+        else:
+            value = None
+    present = {str(k): str(v) for k, v in value.items()} if isinstance(value, dict) else {}
+    start = doc.entries[best].value.start.column
+    segment = lines[line][start + 1:column]
+    piece = re.split(r"[,{]", segment)[-1]
+    if ":" in piece:
+        key = piece.split(":", 1)[0].strip()
+        return CursorContext("value", best, key=key, present=present, word_start=word_start,
+                             in_flow=True)
+    return CursorContext("key", best, present=present, word_start=word_start, in_flow=True)

@@ -1,0 +1,187 @@
+"""Dry runs, simulations and rule documentation for the editor: code lenses, inlay hints and
+the commands behind them. The work itself is formscript.runs'; this module finds the
+sibling files and shapes the answers."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from formscript.document.located import Pos, Span
+from formscript.lint import catalogue
+from formscript.lsp.analysis import Analysis
+from formscript.lsp.hover import shown
+
+DRY_RUN = "formscript.dryRun"
+SIMULATE = "formscript.simulate"
+RULE_DOC = "formscript.ruleDoc"
+COMMANDS = (DRY_RUN, SIMULATE, RULE_DOC)
+
+#: Reads a file by path: the editor's unsaved text when it is open, else the disk; None if
+#: there is no such file.
+Reader = Callable[[str], str | None]
+
+_SUFFIXES = (".yaml", ".yml", ".json")
+
+
+@dataclass(frozen=True)
+class Lens:
+    """A command shown above a line."""
+
+    span: Span
+    title: str
+    command: str
+    arguments: tuple[Any, ...]
+
+
+@dataclass(frozen=True)
+class Hint:
+    """A label shown after a position."""
+
+    pos: Pos
+    label: str
+    tooltip: str = ""
+
+
+def sibling(path: str, kind: str, reader: Reader) -> tuple[str, str] | None:
+    """The ``<name>.<kind>.yaml`` (or .yml, .json) next to *path*, with its text."""
+    source = Path(path)
+    name = source.name
+    for suffix in _SUFFIXES:
+        if name.endswith(suffix):
+            name = name[: -len(suffix)]
+            break
+    for own in (".form", ".script", ".rules", ".calls"):
+        if name.endswith(own):
+            name = name[: -len(own)]
+            break
+    for suffix in _SUFFIXES:
+        candidate = str(source.with_name(f"{name}.{kind}{suffix}"))
+        text = reader(candidate)
+        if text is not None:
+            return candidate, text
+    return None
+
+
+def lenses(analysis: Analysis, reader: Reader) -> list[Lens]:
+    """"Dry run" above a form, "Simulate" above a script."""
+    doc = analysis.document
+    first = Span(Pos(0, 0), Pos(0, 0))
+    if doc is not None:
+        keys = [e.key for p, e in doc.entries.items() if len(p) == 1 and e.key is not None]
+        if keys:
+            first = min(keys, key=lambda s: s.start)
+    if analysis.kind == "form":
+        rules = sibling(analysis.path, "rules", reader)
+        title = "▶ Dry run" + (f" with {Path(rules[0]).name}" if rules else "")
+        return [Lens(first, title, DRY_RUN, (analysis.uri,))]
+    if analysis.kind == "script":
+        calls = sibling(analysis.path, "calls", reader)
+        title = "▶ Simulate" + (f" with {Path(calls[0]).name}" if calls else "")
+        return [Lens(first, title, SIMULATE, (analysis.uri,))]
+    return []
+
+
+def _runs() -> Any:
+    import formscript.runs as runs_module
+
+    return runs_module
+
+
+def dry_run(analysis: Analysis, reader: Reader) -> str:
+    """The dry run of a form (with its sibling ruleset, if any), as text."""
+    runs = _runs()
+    rules = sibling(analysis.path, "rules", reader)
+    result = runs.dry_run_text(analysis.text, analysis.path,
+                               rules[1] if rules else None, rules[0] if rules else None)
+    return str(runs.render_dry_run(result))
+
+
+def simulation(analysis: Analysis, reader: Reader) -> dict[str, Any]:
+    """The simulation of a script against its sibling calls transcript, if any."""
+    calls = sibling(analysis.path, "calls", reader)
+    result: dict[str, Any] = _runs().simulate_text(
+        analysis.text, analysis.path, calls[1] if calls else None, calls[0] if calls else None)
+    result["calls_path"] = calls[0] if calls else None
+    return result
+
+
+def simulate(analysis: Analysis, reader: Reader) -> str:
+    """The simulation as text."""
+    return str(_runs().render_simulation(simulation(analysis, reader)))
+
+
+def rule_doc(code: str) -> str:
+    """A rule's documentation as Markdown."""
+    found = catalogue.get(code.strip().upper())
+    if found is None:
+        return f"No formscript rule is called {code!r}."
+    return found.markdown() + f"\n{found.url}\n"
+
+
+# ---------------------------------------------------------------------------- inlay hints
+
+
+def form_hints(analysis: Analysis) -> list[Hint]:
+    """The coerced value beside each form value."""
+    gate = analysis.report.gate
+    doc = analysis.document
+    values = analysis.value_at(("values",))
+    if gate is None or doc is None or not isinstance(values, dict):
+        return []
+    form = gate.form
+    hints = []
+    for name, raw in values.items():
+        entry = doc.entries.get(("values", name))
+        spec = gate.declarations.get(name)
+        if entry is None or entry.key is None:
+            continue
+        if spec is None:
+            label, tip = "✗ undeclared", "no field declares this value; the gate refuses it"
+        elif form is not None and any(f.field == name and f.source == "field"
+                                      for f in form.failures):
+            label = f"✗ not {spec.type}" if raw is not None else "✗ missing"
+            tip = f"field {name!r} is {spec.type}; the form is refused"
+        else:
+            stored = form.values.get(name, raw) if form is not None else raw
+            label = f"→ {_short(stored)}: {type(stored).__name__}"
+            tip = "the runtime sees " + shown(stored)
+        end = entry.value.end if entry.scalar is not None else entry.key.end
+        hints.append(Hint(end, label, tip))
+    return hints
+
+
+def _short(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= 30 else text[:29] + "…"
+
+
+def script_hints(simulated: dict[str, Any], analysis: Analysis) -> list[Hint]:
+    """"served at call N" / "never served" beside each entry, from a simulation."""
+    doc = analysis.document
+    if doc is None or simulated.get("calls_path") is None:
+        return []
+    served: dict[int, list[int]] = {}
+    for call in simulated.get("calls", []):
+        entry = call.get("entry")
+        if isinstance(entry, int) and call.get("outcome") in ("served", "serve_error"):
+            served.setdefault(entry, []).append(int(call["index"]))
+    lines = analysis.positions.lines
+    hints = []
+    for item in simulated.get("entries", []):
+        index = item["index"]
+        entry = doc.entries.get(("responses", index))
+        if entry is None:
+            continue
+        line = entry.value.start.line
+        calls = served.get(index)
+        if calls:
+            label = ("served at call " if len(calls) == 1 else "served at calls ") + ", ".join(
+                str(c) for c in calls)
+        else:
+            label = "never served"
+        tip = f"simulated with {Path(simulated['calls_path']).name}"
+        hints.append(Hint(Pos(line, len(lines[line]) if line < len(lines) else 0), label, tip))
+    return hints

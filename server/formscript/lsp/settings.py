@@ -1,0 +1,105 @@
+"""The language server's settings: the CLI's configuration model, layered.
+
+The workspace's own configuration (``[tool.formscript]`` in pyproject.toml, or
+formscript.toml, found upward from each file) is the base; the editor's settings
+(initializationOptions, ``workspace/configuration`` section "formscript",
+``workspace/didChangeConfiguration``) go on top, with the same keys as the TOML table.
+
+Editors send every setting they know, set or not, so an empty list or table from the
+editor means "not set here" and leaves the file's value alone. ``select`` is the one
+exception: when present it replaces the selection, as in the TOML table.
+"""
+
+from __future__ import annotations
+
+import logging
+from pathlib import Path
+from typing import Any
+
+from formscript.lint.config import ConfigError, Settings, discover, settings_from_mapping
+
+log = logging.getLogger(__name__)
+
+_KNOWN = ("select", "extend_select", "ignore", "severity", "per_file_ignores", "kinds")
+CONFIG_FILES = ("pyproject.toml", "formscript.toml")
+
+
+def editor_table(raw: Any) -> dict[str, Any]:
+    """The settings table inside whatever an editor sent (``{"formscript": {...}}`` or the
+    table itself); empty lists and tables dropped, unknown keys dropped."""
+    if isinstance(raw, dict) and isinstance(raw.get("formscript"), dict):
+        raw = raw["formscript"]
+    if not isinstance(raw, dict):
+        return {}
+    table: dict[str, Any] = {}
+    for key, value in raw.items():
+        name = str(key).replace("-", "_")
+        if name == "extendSelect":
+            name = "extend_select"
+        if name not in _KNOWN or value is None:
+            continue
+        if name == "kinds" and isinstance(value, dict):
+            value = {k: v for k, v in value.items() if v not in ([], "", None)}
+        if name != "select" and value in ([], {}, ""):
+            continue
+        table[name] = value
+    return table
+
+
+class SettingsStore:
+    """Per-file settings: discovered configuration with the editor's settings on top."""
+
+    def __init__(self) -> None:
+        self.editor: dict[str, Any] = {}
+        #: Bumped whenever any setting changes, so cached results are recomputed.
+        self.generation = 0
+        self._discovered: dict[str, Settings] = {}
+        self._merged: dict[str, Settings] = {}
+        self.errors: list[str] = []
+
+    def set_editor(self, raw: Any) -> str | None:
+        """Take the editor's settings; an error message (and no change) when they are invalid."""
+        table = editor_table(raw)
+        try:
+            settings_from_mapping(table, "editor settings")
+        except ConfigError as exc:
+            return str(exc)
+        if table != self.editor:
+            self.editor = table
+            self._changed()
+        return None
+
+    def invalidate_files(self) -> None:
+        """A configuration file changed: discover again."""
+        self._discovered.clear()
+        self._changed()
+
+    def _changed(self) -> None:
+        self._merged.clear()
+        self.generation += 1
+
+    def for_path(self, path: str) -> Settings:
+        """The settings that apply to the file at *path*."""
+        folder = str(Path(path).parent) if path else ""
+        merged = self._merged.get(folder)
+        if merged is not None:
+            return merged
+        base = self._discovered.get(folder)
+        if base is None:
+            try:
+                base = discover(Path(folder)) if folder else Settings()
+            except ConfigError as exc:
+                message = f"ignoring the workspace configuration: {exc}"
+                if message not in self.errors:
+                    self.errors.append(message)
+                    log.warning(message)
+                base = Settings()
+            except OSError:
+                base = Settings()
+            self._discovered[folder] = base
+        try:
+            merged = base.merged(self.editor) if self.editor else base
+        except ConfigError:  # validated in set_editor; kept as a guard
+            merged = base
+        self._merged[folder] = merged
+        return merged
