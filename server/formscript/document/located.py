@@ -182,25 +182,37 @@ def _safe_loader_class() -> type[Any]:
     return getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 
+def _loader_for(text: str) -> type[Any]:
+    """libyaml, except for texts where it is known to read differently from the runtime's
+    pure-Python loader (found by the differential fuzzer): tabs, which libyaml tolerates in
+    places the pure scanner refuses."""
+    if "\t" in text:
+        return yaml.SafeLoader
+    return _safe_loader_class()
+
+
 def parse_document(text: str, syntax: Syntax = "yaml") -> Document:
     """Parse *text* the way the runtime reads it: YAML 1.1 via safe_load, or strict json."""
     doc = Document(text=text)
     if syntax == "json":
         _parse_json(doc)
         return doc
-    loader = _safe_loader_class()(text)
+    try:
+        loader = _loader_for(text)(text)
+    except yaml.YAMLError as exc:  # the pure reader refuses some characters up front
+        _fallback_pure(doc, exc)
+        return doc
     try:
         node = loader.get_single_node()
     except yaml.YAMLError as exc:
-        loader.dispose()
         _fallback_pure(doc, exc)
         return doc
     except RecursionError:
-        loader.dispose()
         doc.ok = False
         doc.problems.append(_too_deep())
         return doc
-    loader.dispose()
+    finally:
+        loader.dispose()
     if node is None:
         doc.value = None
         return doc
@@ -212,8 +224,13 @@ def parse_document(text: str, syntax: Syntax = "yaml") -> Document:
         return doc
     except RecursionError:
         doc.ok = False
+        doc.problems.append(_too_deep())
+        return doc
+    except (ValueError, TypeError, OverflowError) as exc:
+        # e.g. a timestamp with day 0: safe_load raises, so the runtime fails to load too
+        doc.ok = False
         doc.problems.append(
-            _too_deep()
+            ParseProblem("YM001", f"a value cannot be constructed: {exc}", Span(Pos(0, 0), Pos(0, 0)), True)
         )
         return doc
     doc.root = node
@@ -247,6 +264,12 @@ def _fallback_pure(doc: Document, libyaml_error: yaml.YAMLError) -> None:
         doc.ok = False
         doc.problems.append(
             _too_deep()
+        )
+        return
+    except (ValueError, TypeError, OverflowError) as exc:
+        doc.ok = False
+        doc.problems.append(
+            ParseProblem("YM001", f"a value cannot be constructed: {exc}", Span(Pos(0, 0), Pos(0, 0)), True)
         )
         return
     doc.value = value
