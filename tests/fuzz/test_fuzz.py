@@ -42,7 +42,7 @@ TYPES = st.sampled_from(["str", "int", "float", "bool", "list", "dict", "integer
 
 def _mutate(text: str, rng: random.Random, rounds: int) -> str:
     chars = list(text)
-    pool = list(":-[]{}#&*!|>'\"\n\t ,?%@`\\") + ["\x00", "é", "😀", "\r\n", "  ", "- ", ": "]
+    pool = [*":-[]{}#&*!|>'\"\n\t ,?%@`\\", "\x00", "é", "😀", "\r\n", "  ", "- ", ": "]
     for _ in range(rounds):
         op = rng.randrange(5)
         at = rng.randrange(len(chars) + 1)
