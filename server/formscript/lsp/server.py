@@ -84,21 +84,28 @@ class FormscriptServer(LanguageServer):
         """A file's text: the editor's buffer when it is open, else the disk."""
         uri = path_to_uri(path)
         if uri in self.open_uris:
-            return self.workspace.get_text_document(uri).source
+            return self.text_of(uri)[0]
         try:
             return Path(path).read_text(encoding="utf-8")
         except (OSError, UnicodeDecodeError):
             return None
 
+    def text_of(self, uri: str) -> tuple[str, int | None]:
+        """A document's text and version: the editor's buffer, else the file ('' if none)."""
+        document = self.workspace.get_text_document(uri)
+        try:
+            return document.source, document.version
+        except (OSError, UnicodeDecodeError):
+            return "", None
+
     def analysis(self, uri: str) -> Analysis:
         """The analysis of the document's current text (cached per text and settings)."""
-        document = self.workspace.get_text_document(uri)
-        text = document.source
+        text, version = self.text_of(uri)
         cached = self.analyses.get(uri)
         if (cached is not None and cached.text == text
                 and cached.generation == self.settings.generation):
             return cached
-        found = analyse(uri, text, document.version,
+        found = analyse(uri, text, version,
                         self.settings.for_path(uri_to_path(uri)), self.encoding,
                         self.settings.generation)
         if uri in self.open_uris:
@@ -136,13 +143,11 @@ class FormscriptServer(LanguageServer):
             self._waiting.discard(uri)
         try:
             while uri in self.open_uris:
-                document = self.workspace.get_text_document(uri)
-                text, version = document.source, document.version
+                text, version = self.text_of(uri)
                 found = await self.analysis_off_loop(uri, text, version)
                 if uri not in self.open_uris:
                     return  # closed meanwhile: publish nothing
-                current = self.workspace.get_text_document(uri)
-                if current.version != version or current.source != text:
+                if self.text_of(uri) != (text, version):
                     continue  # a newer version arrived while linting: lint that one
                 if found.generation != self.settings.generation:
                     continue
@@ -373,15 +378,15 @@ def _result_id(found: Analysis) -> str:
     return f"{found.generation}:{found.version}:{len(found.text)}:{hash(found.text)}"
 
 
-@guarded()
+@guarded(lambda: types.RelatedFullDocumentDiagnosticReport(items=[]))
 async def document_diagnostic(
     ls: FormscriptServer, params: types.DocumentDiagnosticParams
 ) -> types.DocumentDiagnosticReport:
     """The document's diagnostics, or "unchanged" when the client has them already."""
     uri = params.text_document.uri
-    document = ls.workspace.get_text_document(uri)
-    found = await ls.analysis_off_loop(uri, document.source, document.version)
-    if uri in ls.open_uris and found.text == ls.workspace.get_text_document(uri).source:
+    text, version = ls.text_of(uri)
+    found = await ls.analysis_off_loop(uri, text, version)
+    if uri in ls.open_uris and found.text == ls.text_of(uri)[0]:
         ls.analyses[uri] = found
     result_id = _result_id(found)
     if params.previous_result_id == result_id:
@@ -399,7 +404,8 @@ async def workspace_diagnostic(
     token = params.work_done_token
     if token is None and ls.capability("window", "work_done_progress"):
         token = str(uuid4())
-        await ls.work_done_progress.create_async(token)
+        # shielded: a cancelled request must not cancel the client's pending answer
+        await asyncio.shield(ls.work_done_progress.create_async(token))
     files = list(ls.workspace_files())
     if token is not None:
         ls.work_done_progress.begin(token, types.WorkDoneProgressBegin(
@@ -430,14 +436,14 @@ def _progress_cancelled(ls: FormscriptServer, token: types.ProgressToken) -> boo
 async def _workspace_item(ls: FormscriptServer, path: str, previous: dict[str, str]) -> Any:
     uri = path_to_uri(path)
     if uri in ls.open_uris:
-        document = ls.workspace.get_text_document(uri)
-        found = await ls.analysis_off_loop(uri, document.source, document.version)
+        text, version = ls.text_of(uri)
+        found = await ls.analysis_off_loop(uri, text, version)
         result_id = _result_id(found)
         if previous.get(uri) == result_id:
             return types.WorkspaceUnchangedDocumentDiagnosticReport(
-                uri=uri, result_id=result_id, version=document.version)
+                uri=uri, result_id=result_id, version=version)
         return types.WorkspaceFullDocumentDiagnosticReport(
-            uri=uri, version=document.version, result_id=result_id,
+            uri=uri, version=version, result_id=result_id,
             items=convert.diagnostics(found.report.diagnostics, found.positions, uri))
     try:
         stat = os.stat(path)
