@@ -132,8 +132,42 @@ export class SymbolInformation extends Plain {}
 export class CallHierarchyItem extends Plain {}
 export class TypeHierarchyItem extends Plain {}
 export class CodeAction extends Plain {}
-export class Diagnostic extends Plain {}
+export class Diagnostic {
+  code?: unknown;
+  source?: string;
+  constructor(
+    readonly range: Range,
+    readonly message: string,
+    readonly severity: number = 0,
+  ) {}
+}
+export class TabInputText {
+  constructor(readonly uri: Uri) {}
+}
+export class TabInputTextDiff {
+  constructor(
+    readonly original: Uri,
+    readonly modified: Uri,
+  ) {}
+}
+export class TabInputCustom {
+  constructor(readonly uri: Uri) {}
+}
 export class CancellationError extends Error {}
+export class CancellationTokenSource {
+  private readonly cancelled = new EventEmitter<void>();
+  readonly token = {
+    isCancellationRequested: false,
+    onCancellationRequested: this.cancelled.event,
+  };
+  cancel(): void {
+    this.token.isCancellationRequested = true;
+    this.cancelled.fire();
+  }
+  dispose(): void {
+    this.cancelled.dispose();
+  }
+}
 export class MarkdownString {
   constructor(public value = '') {}
 }
@@ -145,9 +179,21 @@ export const TextDocumentSaveReason = { Manual: 1, AfterDelay: 2, FocusOut: 3 } 
 export const ConfigurationTarget = { Global: 1, Workspace: 2, WorkspaceFolder: 3 } as const;
 export const version = '1.82.0';
 
-/** Read at construction time by the client's protocol converter. */
-function kind(value: string) {
-  return { value };
+/** CodeActionKind values, read at construction time by the client's protocol converter. */
+class Kind {
+  constructor(readonly value: string) {}
+  append(part: string): Kind {
+    return new Kind(this.value === '' ? part : `${this.value}.${part}`);
+  }
+  contains(other: Kind): boolean {
+    return this.value === '' || other.value === this.value || other.value.startsWith(`${this.value}.`);
+  }
+  intersects(other: Kind): boolean {
+    return this.contains(other) || other.contains(this);
+  }
+}
+function kind(value: string): Kind {
+  return new Kind(value);
 }
 export const CodeActionKind = {
   Empty: kind(''),
@@ -193,6 +239,10 @@ export const fake = {
   textDocuments: [] as FakeDocument[],
   activeTextEditor: undefined as undefined | { document: FakeDocument; selection: { active: Position } },
   clipboard: '',
+  /** The files open in editor tabs (the language client pulls diagnostics for those). */
+  tabs: [] as Uri[],
+  /** Diagnostic collections by name: URI string -> diagnostics. */
+  diagnostics: new Map<string, Map<string, unknown[]>>(),
   /** What `extensions.getExtension('ms-python.python')` returns. */
   pythonExtension: undefined as unknown,
   onDidOpenTextDocument: new EventEmitter<FakeDocument>(),
@@ -210,6 +260,8 @@ export const fake = {
     this.textDocuments = [];
     this.activeTextEditor = undefined;
     this.pythonExtension = undefined;
+    this.diagnostics.clear();
+    this.tabs = [];
   },
   /** A document as if opened in an editor. */
   document(file: string, text = ''): FakeDocument {
@@ -253,7 +305,10 @@ function globRegExp(glob: string): RegExp {
 
 type Filter = string | { scheme?: string; pattern?: string; language?: string };
 
-export const languages = {
+/** Providers registered through `languages.register*Provider`, by function name. */
+export const registeredProviders: string[] = [];
+
+const languageFunctions = {
   match(selector: Filter | Filter[], document: FakeDocument): number {
     const filters = Array.isArray(selector) ? selector : [selector];
     return filters.some((filter) => {
@@ -273,6 +328,7 @@ export const languages = {
   },
   createDiagnosticCollection(name: string) {
     const entries = new Map<string, unknown[]>();
+    fake.diagnostics.set(name, entries);
     return {
       name,
       set: (uri: Uri, diagnostics: unknown[]) => entries.set(uri.toString(), diagnostics),
@@ -286,6 +342,19 @@ export const languages = {
   },
   getDiagnostics: () => [],
 };
+
+/** `languages`, where every `register...` function records its name and returns a Disposable. */
+export const languages = new Proxy(languageFunctions, {
+  get(target, property, receiver) {
+    if (typeof property === 'string' && property.startsWith('register') && !(property in target)) {
+      return () => {
+        registeredProviders.push(property);
+        return new Disposable();
+      };
+    }
+    return Reflect.get(target, property, receiver) as unknown;
+  },
+}) as typeof languageFunctions & Record<string, (...args: unknown[]) => Disposable>;
 
 export const workspace = {
   get textDocuments(): FakeDocument[] {
@@ -343,7 +412,13 @@ export const window = {
     return fake.activeTextEditor;
   },
   visibleTextEditors: [],
-  tabGroups: { all: [], onDidChangeTabs: noEvent(), onDidChangeTabGroups: noEvent() },
+  tabGroups: {
+    get all() {
+      return [{ tabs: fake.tabs.map((uri) => ({ input: new TabInputText(uri) })) }];
+    },
+    onDidChangeTabs: noEvent(),
+    onDidChangeTabGroups: noEvent(),
+  },
   onDidChangeActiveTextEditor: noEvent(),
   onDidChangeVisibleTextEditors: noEvent(),
   createOutputChannel(name: string) {
