@@ -59,7 +59,8 @@ def _check_type(rule: Rule, value: Any) -> tuple[str, str] | None:
     if value is None:
         return None
     expected = rule.params.get("type", "str")
-    target = PYTHON_TYPES.get(expected) if isinstance(expected, str) else None
+    # A plain lookup, as the runtime does: an unhashable type name raises TypeError.
+    target = PYTHON_TYPES.get(expected)
     if target is None:
         return "unknown_type", f"rule {rule.rule_id!r} names an unknown type {expected!r}"
     if expected == "float" and isinstance(value, int):
