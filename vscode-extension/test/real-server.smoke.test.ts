@@ -2,7 +2,7 @@
  * The whole extension against the real `formscript serve` (the Python language
  * server), with the stand-in `vscode` module: the server starts from a
  * `formscript.path` command, applies the editor settings to the diagnostics
- * the client pulls, and answers the three commands for the repository's examples.
+ * the client pulls, and answers the three commands for small forms and scripts.
  *
  * Needs a Python that can import formscript.lsp.server ($FORMSCRIPT_PYTHON,
  * the repository's .venv, or python3); skipped otherwise.
@@ -11,13 +11,51 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { afterEach, describe, it } from 'node:test';
+import * as os from 'node:os';
+import { after, afterEach, before, describe, it } from 'node:test';
 
 import { activate, deactivate } from '../src/extension';
 import { Uri, fake } from './fake/vscode';
 
 const REPO = path.join(__dirname, '..', '..');
-const EXAMPLES = path.join(REPO, 'examples');
+
+/** The files the test opens, written to a temporary folder. */
+const FIXTURES: Record<string, string> = {
+  // Clean: accepted, so the dry run shows what the model receives.
+  'review.form.yaml': `title: Code review request
+fields:
+  repository:
+    type: str
+  pull_request:
+    type: int
+values:
+  repository: khive-ai/lionagi
+  pull_request: 1024
+`,
+  // Mistakes: FS008 (misspelt declaration key), FS012 (required field without value),
+  // FS015 (YAML 1.1 reads "no" as false).
+  'onboarding.form.yaml': `title: Customer onboarding
+fields:
+  country:
+    type: str
+  seats:
+    type: int
+    requried: true
+  contact:
+    type: str
+values:
+  country: no
+  seats: 25
+`,
+  'weather.script.yaml': `version: 1
+mode: auto
+responses:
+  - type: text
+    content: It is sunny in Paris.
+`,
+  'weather.calls.yaml': `- What is the weather in Paris?
+`,
+};
 
 function findPython(): string | undefined {
   const candidates = [
@@ -37,12 +75,7 @@ function findPython(): string | undefined {
 }
 
 const python = findPython();
-const skip =
-  python === undefined
-    ? 'no Python that can import formscript.lsp.server'
-    : !fs.existsSync(path.join(EXAMPLES, 'forms', 'review.form.yaml'))
-      ? 'the examples are missing'
-      : false;
+const skip = python === undefined ? 'no Python that can import formscript.lsp.server' : false;
 
 async function waitFor<T>(what: string, probe: () => T | undefined | false, timeoutMs = 30_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;
@@ -60,6 +93,18 @@ async function waitFor<T>(what: string, probe: () => T | undefined | false, time
 
 describe('the extension against the real formscript server', { skip }, () => {
   const ctx: { subscriptions: { dispose(): unknown }[] } = { subscriptions: [] };
+  let dir = '';
+
+  before(() => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'formscript-real-'));
+    for (const [name, text] of Object.entries(FIXTURES)) {
+      fs.writeFileSync(path.join(dir, name), text);
+    }
+  });
+
+  after(() => {
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
 
   afterEach(async () => {
     await deactivate();
@@ -76,8 +121,8 @@ describe('the extension against the real formscript server', { skip }, () => {
       'formscript.ignore': ['FS015'],
     };
     // Two forms already open in editor tabs when the extension activates.
-    const form = path.join(EXAMPLES, 'forms', 'review.form.yaml');
-    const onboarding = path.join(EXAMPLES, 'forms', 'onboarding.form.yaml');
+    const form = path.join(dir, 'review.form.yaml');
+    const onboarding = path.join(dir, 'onboarding.form.yaml');
     const withMistakes = fake.document(onboarding, fs.readFileSync(onboarding, 'utf8'));
     fake.textDocuments.push(fake.document(form, fs.readFileSync(form, 'utf8')), withMistakes);
     fake.tabs.push(Uri.file(form), withMistakes.uri);
@@ -95,14 +140,17 @@ describe('the extension against the real formscript server', { skip }, () => {
 
     const dryRun = (await fake.commands.get('formscript.dryRun')?.(Uri.file(form))) as string | undefined;
     assert.equal(typeof dryRun, 'string', `dry run answered ${JSON.stringify(dryRun)}; log:\n${channel.text.join('')}`);
-    assert.ok((dryRun ?? '').trim() !== '', 'the dry run is not empty');
+    assert.ok((dryRun ?? '').includes('khive-ai/lionagi'), `the dry run shows the values: ${dryRun}`);
     assert.equal(fake.shownDocuments.at(-1)?.uri, 'formscript:/dry-run/review.form.yaml.txt');
 
-    const script = path.join(EXAMPLES, 'scripts', 'weather.script.yaml');
+    const script = path.join(dir, 'weather.script.yaml');
     const simulation = (await fake.commands.get('formscript.simulate')?.(Uri.file(script).toString())) as
       | string
       | undefined;
-    assert.ok((simulation ?? '').trim() !== '', `the simulation is not empty; log:\n${channel.text.join('')}`);
+    assert.ok(
+      (simulation ?? '').includes('It is sunny in Paris.'),
+      `the simulation serves the entry: ${simulation}; log:\n${channel.text.join('')}`,
+    );
 
     const doc = (await fake.commands.get('formscript.showRuleDocumentation')?.('FS001')) as string | undefined;
     assert.match(doc ?? '', /FS001/);
