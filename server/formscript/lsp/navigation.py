@@ -29,9 +29,10 @@ class Symbol:
 
 
 def _trim(span: Span, lines: list[str]) -> Span:
-    """A block node ends at column 0 of the next line; end it on its last line instead."""
+    """A block node ends where the next line's content starts; end it on its last line."""
     end = span.end
-    if end.column == 0 and end.line > span.start.line:
+    before = lines[end.line][: end.column] if end.line < len(lines) else ""
+    if end.line > span.start.line and before.strip() in ("", "-"):
         line = end.line - 1
         while line > span.start.line and not lines[line].strip():
             line -= 1
