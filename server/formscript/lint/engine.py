@@ -61,8 +61,6 @@ def _lint(
     text: str, path: str, settings: Settings, kind: str | None, paired: PairedForm | None
 ) -> FileReport:
     kind = kind or kind_from_name(path, settings)
-    if text.startswith("\ufeff"):
-        text = text[1:]
     json_syntax = path.endswith(".json") and kind != "form"
     if kind == "script":
         json_syntax = not loads_as_yaml(path)
