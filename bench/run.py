@@ -1,8 +1,8 @@
 """Whole-process benchmark: formscript lint against the runtime's own loading, libyaml's bare
 parse, check-jsonschema and yamllint on the same corpus, alternating the commands.
 
-    python bench/run.py            # full: 1,000 files, 5 rounds
-    python bench/run.py --short    # CI: 200 files, 3 rounds, fails on a ratio regression
+    python bench/run.py            # full: 1,000 files, 5 rounds; 10,000 for --jobs and the cache
+    python bench/run.py --short    # CI: 200 files, 3 rounds; 1,000; fails on a ratio regression
 
 Only ratios measured in the same run are reported; absolute times on shared machines vary.
 """
@@ -62,7 +62,8 @@ def _time(cmd: list[str]) -> float:
 def commands(corpus: Path) -> dict[str, list[str]]:
     py = sys.executable
     found = {
-        "formscript": [py, "-m", "formscript", "lint", "--format", "json", "--exit-zero", str(corpus)],
+        "formscript": [py, "-m", "formscript", "lint", "--no-cache", "--format", "json", "--exit-zero",
+                       str(corpus)],
         "runtime": [py, "-c", RUNTIME, str(corpus)],
         "libyaml_bare_parse": [py, "-c", BARE, str(corpus)],
     }
@@ -87,11 +88,43 @@ def measure(corpus: Path, rounds: int) -> dict[str, float]:
     return {name: statistics.median(times) for name, times in samples.items()}
 
 
+def cold_start(corpus: Path, rounds: int) -> dict[str, float]:
+    """One-file lint against a bare ``import yaml`` (both whole processes)."""
+    one = str(sorted(corpus.glob("*.form.yaml"))[0])
+    py = sys.executable
+    cmds = {
+        "lint_one_file": [py, "-m", "formscript", "lint", "--no-cache", "--exit-zero", one],
+        "python_import_yaml": [py, "-c", "import yaml"],
+    }
+    samples: dict[str, list[float]] = {name: [] for name in cmds}
+    for _ in range(rounds * 4):
+        for name, cmd in cmds.items():
+            samples[name].append(_time(cmd))
+    return {name: statistics.median(times) for name, times in samples.items()}
+
+
+def scaling(root: Path, files: int, rounds: int) -> dict[str, float]:
+    """--jobs 1 against --jobs 2 without the cache, then a first and a second cached run."""
+    corpus = root / "scaling"
+    write_corpus(corpus, files, seed=7)
+    py = sys.executable
+    base = [py, "-m", "formscript", "lint", "--format", "json", "--exit-zero"]
+    samples: dict[str, list[float]] = {"jobs_1": [], "jobs_2": [], "cache_first": [], "cache_second": []}
+    for number in range(rounds):
+        samples["jobs_1"].append(_time([*base, "--no-cache", "--jobs", "1", str(corpus)]))
+        samples["jobs_2"].append(_time([*base, "--no-cache", "--jobs", "2", str(corpus)]))
+        cache = root / f"cache-{number}"
+        samples["cache_first"].append(_time([*base, "--cache-dir", str(cache), str(corpus)]))
+        samples["cache_second"].append(_time([*base, "--cache-dir", str(cache), str(corpus)]))
+    return {name: statistics.median(times) for name, times in samples.items()}
+
+
 def main() -> int:
     parser = argparse.ArgumentParser()
     parser.add_argument("--short", action="store_true")
     parser.add_argument("--files", type=int)
     parser.add_argument("--rounds", type=int)
+    parser.add_argument("--scale-files", type=int, help="files for the --jobs and cache runs")
     args = parser.parse_args()
     files = args.files or (200 if args.short else 1000)
     rounds = args.rounds or (3 if args.short else 5)
@@ -99,6 +132,8 @@ def main() -> int:
         corpus = Path(tmp) / "corpus"
         write_corpus(corpus, files)
         medians = measure(corpus, rounds)
+        cold = cold_start(corpus, rounds)
+        scale = scaling(Path(tmp), args.scale_files or (1000 if args.short else 10000), 1 if args.short else 2)
     base = medians["formscript"]
     report = {
         "files": files,
@@ -106,6 +141,11 @@ def main() -> int:
         "median_seconds": {k: round(v, 3) for k, v in medians.items()},
         "runtime_over_formscript": round(medians["runtime"] / base, 2),
         "formscript_over_bare_parse": round(base / medians["libyaml_bare_parse"], 2),
+        "cold_start_seconds": {k: round(v, 3) for k, v in cold.items()},
+        "cold_start_over_import_yaml": round(cold["lint_one_file"] / cold["python_import_yaml"], 2),
+        "scaling_seconds": {k: round(v, 3) for k, v in scale.items()},
+        "jobs_2_speedup": round(scale["jobs_1"] / scale["jobs_2"], 2),
+        "cache_speedup": round(scale["cache_first"] / scale["cache_second"], 2),
     }
     print(json.dumps(report, indent=2))
     # Regression guard, loose enough for a noisy shared machine: formscript must stay

@@ -184,6 +184,18 @@ def _lint_one(job: Job) -> FileReport:
     return lint_text(text, path, settings=settings, kind=kind, paired_form=pair)
 
 
+def _lint_one_light(job: Job) -> FileReport:
+    """_lint_one keeping only what the CLI needs: no parse tree is held for thousands of files,
+    and from a worker process only that crosses back."""
+    from formscript.document.located import Document
+
+    report = _lint_one(job)
+    report.document = Document(text=job[1])
+    report.gate = None
+    report.script = None
+    return report
+
+
 def _lint(args: argparse.Namespace) -> int:
     from formscript.lint.config import ConfigError
 
@@ -270,13 +282,13 @@ def _run_jobs(jobs: list[Job], workers: int, *, progress: bool = False) -> list[
     if workers == 0:
         workers = os.cpu_count() or 1
     if workers <= 1 or len(jobs) < 2:
-        results: Any = (_lint_one(job) for job in jobs)
+        results: Any = (_lint_one_light(job) for job in jobs)
         return _with_progress(results, len(jobs)) if progress else list(results)
     from concurrent.futures import ProcessPoolExecutor
 
-    chunk = max(1, len(jobs) // (workers * 8))
+    chunk = max(1, len(jobs) // (workers * 4))
     with ProcessPoolExecutor(max_workers=workers) as pool:
-        mapped = pool.map(_lint_one, jobs, chunksize=chunk)
+        mapped = pool.map(_lint_one_light, jobs, chunksize=chunk)
         return _with_progress(mapped, len(jobs)) if progress else list(mapped)
 
 
