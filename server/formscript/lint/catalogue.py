@@ -341,6 +341,12 @@ RULES: tuple[RuleDoc, ...] = (
             "seconds.",
             "rules:\n  - {rule_id: r1, field: name, check: pattern, params: {pattern: '(a+)+$'}}\n",
             "rules:\n  - {rule_id: r1, field: name, check: pattern, params: {pattern: 'a+$'}}\n"),
+    RuleDoc("RS013", "unknown-rule-key", "rules", "warning",
+            "A rule key the runtime does not know; it is silently dropped.",
+            "Rule ignores unknown keys instead of refusing them, so a misspelt `mesage:` or "
+            "`enable:` never takes effect.",
+            "rules:\n  - {rule_id: r1, field: age, check: required, mesage: Age is needed}\n",
+            "rules:\n  - {rule_id: r1, field: age, check: required, message: Age is needed}\n"),
     RuleDoc("RS100", "rule-fails", "rules", "error",
             "A rule fails on the paired form's values (dry runs and --form).",
             "fill_form appends rule errors after field errors and the form ends in status error.",

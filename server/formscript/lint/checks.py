@@ -278,6 +278,9 @@ def _stream_checks(index: int, entry: StreamResponse) -> list[Problem]:
 # ---------------------------------------------------------------------------- rulesets
 
 
+RULE_KEYS: tuple[str, ...] = ("rule_id", "field", "check", "params", "message", "enabled")
+
+
 def ruleset_rules(data: Any) -> tuple[list[tuple[int, Rule]], list[Problem], bool]:
     """Build the rules of a ruleset file: (index, Rule) pairs, problems, and undecidability."""
     from pydantic import ValidationError
@@ -327,6 +330,11 @@ def ruleset_rules(data: Any) -> tuple[list[tuple[int, Rule]], list[Problem], boo
             continue
         seen[rule.rule_id] = index
         built.append((index, rule))
+        for key in raw:
+            if key not in RULE_KEYS:
+                problems.append(Problem("RS013", f"rule {rule.rule_id!r} has unknown key {key!r}, which the "
+                                        "runtime silently drops" + hint(key, RULE_KEYS),
+                                        path=(*where, key), on_key=True, data=suggestion(key, RULE_KEYS)))
         problems.extend(_rule_checks(index, rule))
         if rule.check == "custom" and rule.enabled:
             undecidable = True
