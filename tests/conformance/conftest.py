@@ -73,9 +73,28 @@ def corpus(tmp_path_factory: pytest.TempPathFactory) -> Corpus:
     return Corpus(root, forms, scripts)
 
 
+class _MemoFormscriptEngine(FormscriptEngine):
+    """formscript's engine, remembering corpus outcomes so several tests can share them."""
+
+    def __init__(self) -> None:
+        self._forms: dict[str, Any] = {}
+        self._scripts: dict[tuple[str, Any], Any] = {}
+
+    def form_outcome(self, path: str) -> Any:
+        if path not in self._forms:
+            self._forms[path] = super().form_outcome(path)
+        return self._forms[path]
+
+    def script_outcome(self, path: str, transcript: Any) -> Any:
+        key = (path, repr(transcript))
+        if key not in self._scripts:
+            self._scripts[key] = super().script_outcome(path, transcript)
+        return self._scripts[key]
+
+
 @pytest.fixture(scope="session")
 def formscript_engine() -> FormscriptEngine:
-    return FormscriptEngine()
+    return _MemoFormscriptEngine()
 
 
 @pytest.fixture(scope="session")
@@ -95,9 +114,15 @@ def pytest_terminal_summary(terminalreporter: Any) -> None:
         return
     write = terminalreporter.write_line
     terminalreporter.section("conformance (formscript core vs lionagi 0.36.0)")
-    for kind in ("form", "script", "named", "rules"):
-        write(f"{kind:>6}: {_TALLY.compared[kind]} cases compared, "
-              f"{_TALLY.disagreements[kind]} disagreements")
+    labels = {
+        "form": "corpus form specs, formscript vs lionagi",
+        "script": "corpus scripts + transcripts, formscript vs lionagi",
+        "named": "named quirk cases x engines, vs expectations (and each other)",
+        "rules": "seeded rule sets, formscript vs lionagi.work",
+    }
+    for kind, label in labels.items():
+        write(f"{_TALLY.compared[kind]:>6} compared, {_TALLY.disagreements[kind]:>4} "
+              f"disagreements: {label}")
     if _TALLY.crashes:
         write(f"lionagi raised an undocumented exception on {len(_TALLY.crashes)} form specs "
               f"(counted as refusals): {', '.join(_TALLY.crashes[:5])}")

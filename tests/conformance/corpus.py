@@ -519,7 +519,7 @@ def _when(gen: _Gen) -> Node:
         gen.tags.add("when:several")
     for pred in chosen:
         if pred == "prompt_contains":
-            value = gen.text(gen.pick(PROMPT_WORDS)) if not gen.bad(0.08) else gen.scalar(
+            value = gen.text(gen.pick([*PROMPT_WORDS, ""])) if not gen.bad(0.08) else gen.scalar(
                 gen.pick(["int", "bool", "null"]))
         elif pred == "prompt_regex":
             if gen.chance(0.1):
@@ -643,6 +643,27 @@ def _entry(gen: _Gen) -> Node:
     return ("m", [(gen.key(k), v) for k, v in items])
 
 
+def _share_by_alias(gen: _Gen, entries: list[Node]) -> list[Node]:
+    """Reuse an earlier matcher or entry through a YAML anchor, alias or merge key."""
+    first, later = 0, gen.rng.randrange(1, len(entries))
+    items = list(entries[first][1])
+    whens = [i for i, (key, node) in enumerate(items) if key == "when" and node[0] == "m"]
+    if whens and gen.chance(0.6):
+        gen.tags.add("yaml:alias")
+        slot = whens[0]
+        items[slot] = ("when", ("s", "&w " + render_flow(items[slot][1])))
+        reuse = [(k, v) for k, v in entries[later][1] if k != "when"] + [("when", ("s", "*w"))]
+    else:
+        gen.tags.add("yaml:merge")
+        items = [(k, v) for k, v in items if k != "when"]
+        entries[first] = ("s", "&e " + render_flow(("m", items)))
+        reuse = [("<<", ("s", "*e"))]
+        if gen.chance(0.5):
+            reuse.append(("when", ("m", [("call_index", ("s", str(later)))])))
+        return [*entries[:later], ("m", reuse), *entries[later + 1:]]
+    return [("m", items), *entries[1:later], ("m", reuse), *entries[later + 1:]]
+
+
 def _payload(gen: _Gen) -> dict[str, Any]:
     rng = gen.rng
     payload: dict[str, Any] = {}
@@ -732,6 +753,8 @@ def script_text(
         top.append(("mode", ("s", mode) if syntax == "yaml" else _json_literal(mode)))
     if not gen.bad(0.07):
         entries = [_entry(gen) for _ in range(rng.choice([0, 1, 2, 2, 3, 3, 4, 4, 5, 6, 7]))]
+        if syntax == "yaml" and len(entries) > 1 and gen.chance(0.12):
+            entries = _share_by_alias(gen, entries)
         top.append(("responses", ("l", entries)))
     elif gen.chance(0.6):
         gen.tags.add("responses:odd")

@@ -167,11 +167,11 @@ def test_named_form_case(
     outcome = engine.form_outcome(path)
     expect = _expected_form(case, path)
     got = {key: getattr(outcome, key) for key in expect}
-    if engine_name == "lionagi":
-        ours = formscript_engine.form_outcome(path)
-        tally.add("named", 1, int(ours != outcome))
-        assert ours == outcome, "\n".join(_differences(ours, outcome))
+    ours = formscript_engine.form_outcome(path) if engine_name == "lionagi" else outcome
+    tally.add("named", 1, int(got != expect or ours != outcome))
     assert got == expect, f"{case['name']} ({case.get('quirk', '')})"
+    assert ours == outcome, "formscript and lionagi disagree:\n" + "\n".join(
+        _differences(ours, outcome))
 
 
 def _payload(item: Any) -> dict[str, Any] | str:
@@ -210,8 +210,10 @@ def test_named_script_case(
     transcript = tuple(_payload(item) for item in case.get("calls", []))
     outcome = engine.script_outcome(path, transcript)
     expect = case["expect"]
-    if engine_name == "lionagi":
-        ours = formscript_engine.script_outcome(path, transcript)
-        tally.add("named", 1, int(ours != outcome))
-        assert ours == outcome, "\n".join(_differences(ours, outcome))
-    assert _served_view(outcome, expect) == expect, f"{case['name']} ({case.get('quirk', '')})"
+    got = _served_view(outcome, expect)
+    ours = formscript_engine.script_outcome(path, transcript) if engine_name == "lionagi" else (
+        outcome)
+    tally.add("named", 1, int(got != expect or ours != outcome))
+    assert got == expect, f"{case['name']} ({case.get('quirk', '')})"
+    assert ours == outcome, "formscript and lionagi disagree:\n" + "\n".join(
+        _differences(ours, outcome))
