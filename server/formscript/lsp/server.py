@@ -207,7 +207,8 @@ class FormscriptServer(LanguageServer):
             return
         answer = await self.workspace_configuration_async(
             types.ConfigurationParams(items=[types.ConfigurationItem(section="formscript")]))
-        if answer and self.take_settings(answer[0]):
+        # None: the client has no such section; keep the initializationOptions then
+        if answer and answer[0] is not None and self.take_settings(answer[0]):
             self.refresh()
 
     # -- failures ----------------------------------------------------------------------------

@@ -1,0 +1,120 @@
+"""Feature logic below the server, without LSP: positions, the indentation reader, key
+documentation coverage and the settings layering."""
+
+from __future__ import annotations
+
+import pytest
+from lsprotocol import types
+
+from formscript.document.located import Pos, Span
+from formscript.lint.config import Settings
+from formscript.lint.engine import lint_text
+from formscript.lsp import keydocs
+from formscript.lsp.analysis import analyse
+from formscript.lsp.completion import plain
+from formscript.lsp.context import cursor_context, read_line
+from formscript.lsp.convert import Positions, choose_encoding
+from formscript.lsp.settings import editor_table
+
+
+@pytest.mark.parametrize(("encoding", "column"), [("utf-8", 10), ("utf-16", 7), ("utf-32", 6)])
+def test_positions_round_trip_beyond_the_bmp(encoding: str, column: int) -> None:
+    positions = Positions("a: '😀é'\n", encoding)
+    assert positions.position(Pos(0, 6)) == types.Position(0, column)
+    assert positions.pos(types.Position(0, column)) == Pos(0, 6)
+
+
+def test_positions_clamp_and_skip_a_byte_order_mark() -> None:
+    positions = Positions("\ufeffab: 1\nx", "utf-16")
+    assert positions.position(Pos(0, 0)) == types.Position(0, 1)
+    assert positions.pos(types.Position(0, 1)) == Pos(0, 0)
+    assert positions.position(Pos(9, 9)) == types.Position(1, 1)
+    assert positions.pos(types.Position(0, 99)) == Pos(0, 5)
+
+
+def test_positions_map_yaml_only_line_breaks() -> None:
+    text = "a: 'x\u2028y'\nbb: 1\n"
+    report = lint_text(text, "t.form.yaml")
+    positions = Positions(text, "utf-16")
+    # YAML counts LS as a line break; clients do not
+    span = report.diagnostics[-1].span
+    assert (report.diagnostics[-1].code, span) == ("FS001", Span(Pos(2, 0), Pos(2, 2)))
+    assert positions.range(span) == types.Range(types.Position(1, 0), types.Position(1, 2))
+    assert positions.pos(types.Position(1, 2)) == Pos(2, 2)
+
+
+def test_choose_encoding() -> None:
+    assert choose_encoding(None) == "utf-16"
+    assert choose_encoding(["utf-7", "utf-32", "utf-8"]) == "utf-32"
+
+
+def test_read_line() -> None:
+    line = read_line(3, "  - type: text  # c")
+    assert (line.indent, line.dash, line.content, line.key, line.value) == (2, 2, 4, "type", "text")
+    quoted = read_line(0, "'a b': 1")
+    assert quoted.key == "a b"
+    assert read_line(0, "- plain item").key is None
+
+
+def _context(text: str):  # type: ignore[no-untyped-def]
+    lines = text.split("\n")
+    for number, line in enumerate(lines):
+        if "|" in line:
+            column = line.index("|")
+            lines[number] = line.replace("|", "")
+            return cursor_context(lines, number, column)
+    raise AssertionError("no cursor")
+
+
+@pytest.mark.parametrize(("text", "where", "path", "present"), [
+    ("responses:\n  - type: text\n    con|\n", "key", ("responses", 0), {"type": "text"}),
+    ("responses:\n  - type: text\n  - |\n", "key", ("responses", 1), {}),
+    ("responses:\n- type: text\n- type: error\n  kind: |\n", "value", ("responses", 1),
+     {"type": "error", "kind": ""}),
+    ("responses:\n  - type: stream\n    chunks:\n      - type: text\n        |\n", "key",
+     ("responses", 0, "chunks", 0), {"type": "text"}),
+    ("fields:\n  age:\n    type: int\nvalues:\n  age: 3\n  |\n", "key", ("values",),
+     {"age": "3"}),
+    ("rules:\n  - rule_id: a\n    check: range\n    params:\n      |\n", "key",
+     ("rules", 0, "params"), {}),
+    ("responses:\n  - type: tool_call\n    |\n    name: x\n", "key", ("responses", 0),
+     {"type": "tool_call", "name": "x"}),
+])
+def test_cursor_context_from_indentation(text: str, where: str, path: tuple[object, ...],
+                                         present: dict[str, str]) -> None:
+    found = _context(text)
+    assert found is not None
+    assert (found.where, found.path, found.present) == (where, path, present)
+
+
+def test_every_runtime_key_is_documented() -> None:
+    tables = {"form": keydocs.FORM, "field": keydocs.FIELD, "script": keydocs.SCRIPT,
+              "when": keydocs.WHEN, "chunk": keydocs.CHUNK, "rule": keydocs.RULE,
+              "call": keydocs.CALL}
+    entry = {"type", "when", *(k for table in keydocs.ENTRY.values() for k in table)}
+    for owner, keys in keydocs.model_keys().items():
+        documented = entry if owner == "entry" else set(tables[owner])
+        assert set(keys) == documented, owner
+
+
+def test_plain_snippets() -> None:
+    assert plain("kind: ${1|a,b|}\nmessage: ${2:scripted error}$0 {${3}}") == (
+        "kind: a\nmessage: scripted error {}")
+
+
+def test_editor_table_drops_unset_values() -> None:
+    raw = {"formscript": {"select": [], "extendSelect": ["FS"], "ignore": [], "severity": {},
+                          "kinds": {"form": [], "script": ["*.s.yaml"]}, "unknown": 1}}
+    assert editor_table(raw) == {"select": [], "extend_select": ["FS"],
+                                 "kinds": {"script": ["*.s.yaml"]}}
+    assert editor_table(None) == {}
+
+
+def test_analysis_values() -> None:
+    found = analyse("file:///w/a.form.yaml", "values:\n  a: [1, {b: 2}]\n", 1, Settings(),
+                    "utf-16", 0)
+    assert found.value_at(("values", "a", 1, "b")) == 2
+    assert found.value_at(("values", "zz", 3)) is None
+    assert found.entry(("values", "a")) is not None
+    assert found.kind == "form"
+    assert Span(Pos(0, 0), Pos(0, 0)) != found.entry(("values",))
