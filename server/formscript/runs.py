@@ -10,6 +10,7 @@ import math
 from typing import Any
 
 from formscript.core.endpoint import completion_for, raised_for, stream_for
+from formscript.core.expansion import EXPANSION_LIMIT, explodes
 from formscript.core.forms import type_label
 from formscript.core.gate import check_form_spec
 from formscript.core.regex_guard import BoundedSearch, RegexTimeout
@@ -25,15 +26,22 @@ CONTRACT_VERSION = 1
 
 
 def json_safe(value: Any) -> Any:
-    """*value* as plain JSON: non-finite floats and other types become their repr."""
+    """*value* as plain JSON: non-finite floats and other types become their repr; an alias
+    bomb becomes a note instead of being expanded."""
+    if isinstance(value, dict | list) and explodes(value):
+        return f"<expands to more than {EXPANSION_LIMIT:,} values through YAML aliases>"
+    return _plain(value)
+
+
+def _plain(value: Any) -> Any:
     if value is None or isinstance(value, bool | int | str):
         return value
     if isinstance(value, float):
         return value if math.isfinite(value) else repr(value)
     if isinstance(value, list | tuple):
-        return [json_safe(v) for v in value]
+        return [_plain(v) for v in value]
     if isinstance(value, dict):
-        return {str(k) if not isinstance(k, str) else k: json_safe(v) for k, v in value.items()}
+        return {str(k) if not isinstance(k, str) else k: _plain(v) for k, v in value.items()}
     return repr(value)
 
 
@@ -83,7 +91,8 @@ def dry_run_text(
             raw = given.get(key, value)
             result["values"][str(key)] = {
                 "given": json_safe(raw), "given_type": type_label(raw),
-                "value": json_safe(value), "type": type_label(value), "repr": repr(value),
+                "value": json_safe(value), "type": type_label(value),
+                "repr": repr(value) if not explodes(value) else json_safe(value),
                 "from_default": key not in given,
             }
     doc = report.document
@@ -204,6 +213,13 @@ def simulate_text(
             served_count += 1  # noqa: SIM113 - only served calls count, not every item
             record.update(entry=match.entry, line=_line_of(doc, ("responses", match.entry)),
                           matched_by=_matched(match), response_type=entry.type)
+            payload_value = getattr(entry, "data", None) or getattr(entry, "arguments", None)
+            if payload_value is not None and explodes(payload_value):
+                record.update(outcome="serve_error", error="the response expands to more than "
+                              f"{EXPANSION_LIMIT:,} values through YAML aliases; encoding it "
+                              "exhausts the runtime")
+                out["calls"].append(record)
+                break
             try:
                 if isinstance(entry, ErrorResponse):
                     record["raises"] = raised_for(entry)

@@ -12,6 +12,7 @@ from typing import Any
 
 from pydantic import TypeAdapter, ValidationError
 
+from formscript.core.expansion import EXPANSION_LIMIT, expanded_size
 from formscript.core.forms import (
     FIELD_NAME_RE,
     FIELD_TYPES,
@@ -223,7 +224,20 @@ def check_form_spec(spec: Any, spec_path: str, *, ruleset: RuleSet | None = None
     verdict = verdict_from(problems)
     block = None
     if verdict is Verdict.ACCEPTED and form.values:
-        block = render_context_block(form)
+        size = expanded_size(form.values)
+        if size > EXPANSION_LIMIT:
+            problems.append(
+                Problem(
+                    "FS022",
+                    f"the values expand to more than {EXPANSION_LIMIT:,} items through YAML aliases; "
+                    "the runtime accepts the form but rendering its context block exhausts time and "
+                    "memory",
+                    path=("values",),
+                    severity="error",
+                )
+            )
+        else:
+            block = render_context_block(form)
     return GateResult(verdict, problems, form=form, context_block=block, declarations=declarations)
 
 

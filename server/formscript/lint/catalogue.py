@@ -55,6 +55,7 @@ class RuleDoc:
 
 
 _F = "fields:\n  age: {type: int}\n"
+_LAUGHS = "".join(f"    - &{n} [{', '.join([f'*{p}'] * 10)}]\n" for p, n in zip("abcde", "bcdef", strict=True))
 
 #: The form rulesets' examples are checked against (as with ``--form``).
 PAIRED_FORM = (
@@ -156,6 +157,14 @@ RULES: tuple[RuleDoc, ...] = (
             "bool is an int in Python, so the runtime accepts `true` for an int field silently "
             "(and stores 1.0 for a float field).", _F + "values:\n  age: true\n",
             _F + "values:\n  age: 1\n"),
+    RuleDoc("FS022", "alias-bomb-in-values", "form", "error",
+            "Values that expand to more than a million items through YAML aliases.",
+            "Anchors and aliases share one object, so loading stays cheap, but the context block "
+            "is rendered with repr, which expands every alias: a few hundred bytes can exhaust "
+            "memory before the model call.",
+            "fields:\n  items: {type: list}\nvalues:\n  items:\n    - &a [x, x, x, x, x, x, x, x, x, x]\n"
+            + _LAUGHS + "    - *f\n",
+            "fields:\n  items: {type: list}\nvalues:\n  items:\n    - &a [x, x]\n    - *a\n"),
     RuleDoc("FS019", "title-not-a-string", "form", "error",
             "The title is not a string.",
             "The title must be a string; numbers and null refuse the form. Without a title the "
@@ -275,6 +284,15 @@ RULES: tuple[RuleDoc, ...] = (
             "turns unquoted dates into date objects.",
             "responses:\n  - type: structured\n    data: {due: 2024-01-01}\n",
             "responses:\n  - type: structured\n    data: {due: '2024-01-01'}\n"),
+    RuleDoc("SC021", "alias-bomb-in-response", "script", "error",
+            "Structured data or tool arguments that expand to more than a million values through "
+            "YAML aliases.",
+            "The script loads cheaply, but serving the entry JSON-encodes every expanded value, "
+            "which exhausts time and memory.",
+            "responses:\n  - type: structured\n    data:\n      items:\n"
+            "        - &a [x, x, x, x, x, x, x, x, x, x]\n"
+            + _LAUGHS.replace("    - ", "        - ") + "        - *f\n",
+            "responses:\n  - type: structured\n    data: {items: [1, 2]}\n"),
     # -- rulesets ------------------------------------------------------------------------
     RuleDoc("RS001", "unknown-check-kind", "rules", "error",
             "A rule check other than required, type, range, pattern and custom.",

@@ -11,6 +11,7 @@ import json
 import re
 from typing import Any
 
+from formscript.core.expansion import EXPANSION_LIMIT, explodes
 from formscript.core.forms import FIELD_TYPES, CoercionError, FieldSpec, coerce_value, type_label
 from formscript.core.gate import GateResult
 from formscript.core.regex_risk import backtracking_risk
@@ -178,7 +179,13 @@ def script_checks(doc: Document, result: ScriptResult) -> list[Problem]:
             payload = ("data", entry.data)
         elif isinstance(entry, ToolCallResponse):
             payload = ("arguments", entry.arguments)
-        if payload is not None:
+        if payload is not None and explodes(payload[1]):
+            found.append(
+                Problem("SC021", f"response #{index}: {payload[0]} expands to more than "
+                        f"{EXPANSION_LIMIT:,} values through YAML aliases; serving it makes the "
+                        "runtime encode all of them", path=(*where, payload[0]), severity="error")
+            )
+        elif payload is not None:
             try:
                 json.dumps(payload[1])
             except (TypeError, ValueError) as exc:

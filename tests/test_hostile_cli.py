@@ -1,0 +1,91 @@
+"""Hostile files through the whole CLI, each in its own process under the documented bounds
+(1.5 GB of address space; a generous wall-clock guard so a hang fails instead of stalling CI)."""
+
+from __future__ import annotations
+
+import json
+import resource
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+MEMORY_LIMIT = 1536 * 1024 * 1024
+HANG_GUARD_SECONDS = 120
+
+LAUGHS = "".join(f"  - &{n} [{', '.join([f'*{p}'] * 10)}]\n" for p, n in zip("abcdefg", "bcdefgh", strict=True))
+
+
+def _limit() -> None:
+    resource.setrlimit(resource.RLIMIT_AS, (MEMORY_LIMIT, MEMORY_LIMIT))
+
+
+def lint(*paths: Path) -> dict[str, dict]:  # type: ignore[type-arg]
+    result = subprocess.run(
+        [sys.executable, "-m", "formscript", "lint", "--no-cache", "--format", "json", *map(str, paths)],
+        capture_output=True, text=True, timeout=HANG_GUARD_SECONDS, preexec_fn=_limit, check=False,
+    )
+    assert result.returncode in (0, 1), result.stderr
+    assert "Traceback" not in result.stderr
+    return {Path(f["path"]).name: f for f in json.loads(result.stdout)["files"]}
+
+
+def _codes(entry: dict) -> set[str]:  # type: ignore[type-arg]
+    return {d["code"] for d in entry["diagnostics"]}
+
+
+def test_hostile_files_get_verdicts(tmp_path: Path) -> None:
+    (tmp_path / "latin1.form.yaml").write_bytes("title: caf\xe9\n".encode("latin-1"))
+    (tmp_path / "utf16.form.yaml").write_bytes("title: x\n".encode("utf-16"))
+    (tmp_path / "oneline.form.yaml").write_text("title: " + "x" * 3_000_000 + "\n", encoding="utf-8")
+    fields = "".join(f"  f{i}: {{type: int}}\n" for i in range(30_000))
+    values = "".join(f"  f{i}: {i}\n" for i in range(30_000))
+    (tmp_path / "wide.form.yaml").write_text(f"fields:\n{fields}values:\n{values}", encoding="utf-8")
+    (tmp_path / "bomb.form.yaml").write_text(
+        "fields:\n  items: {type: list}\nvalues:\n  items:\n  - &a [x, x, x, x, x, x, x, x, x, x]\n"
+        + LAUGHS, encoding="utf-8")
+    (tmp_path / "bomb.script.yaml").write_text(
+        "responses:\n- type: structured\n  data:\n    items:\n  - &a [x, x, x, x, x, x, x, x, x, x]\n"
+        .replace("    items:\n  - ", "    items:\n    - ") + LAUGHS.replace("  - ", "    - "), encoding="utf-8")
+    (tmp_path / "loop.form.yaml").symlink_to(tmp_path / "loop.form.yaml")
+    (tmp_path / "dangling.script.yaml").symlink_to(tmp_path / "missing.yaml")
+    (tmp_path / "dir.form.yaml").mkdir()
+    report = lint(tmp_path, tmp_path / "dir.form.yaml")
+    assert report["latin1.form.yaml"]["verdict"] == "rejected"  # the runtime reads UTF-8
+    assert report["utf16.form.yaml"]["verdict"] == "rejected"
+    assert report["oneline.form.yaml"]["verdict"] == "accepted"
+    assert report["wide.form.yaml"]["verdict"] == "accepted"
+    assert "FS022" in _codes(report["bomb.form.yaml"])
+    assert "SC021" in _codes(report["bomb.script.yaml"])
+    assert report["loop.form.yaml"]["verdict"] == "rejected"
+    assert report["dangling.script.yaml"]["verdict"] == "rejected"
+    for name, entry in report.items():
+        assert entry["verdict"] in ("accepted", "rejected", "insufficient_evidence"), name
+
+
+@pytest.mark.parametrize("depth", [20_000])
+def test_deep_nesting_in_yaml_and_json(tmp_path: Path, depth: int) -> None:
+    (tmp_path / "deep.form.yaml").write_text("[" * depth + "]" * depth, encoding="utf-8")
+    (tmp_path / "deep.script.json").write_text('{"a":' * depth + "1" + "}" * depth, encoding="utf-8")
+    report = lint(tmp_path)
+    assert report["deep.form.yaml"]["verdict"] == "rejected"
+    assert report["deep.script.json"]["verdict"] == "rejected"
+
+
+def test_unreadable_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # Root reads files whatever their mode, so the refusal is simulated at the open call.
+    from formscript.lint import reading
+    from formscript.lint.config import Settings
+
+    path = tmp_path / "secret.form.yaml"
+    path.write_text("title: x\n", encoding="utf-8")
+
+    def refuse(*args: object, **kwargs: object) -> None:
+        raise PermissionError(13, "Permission denied")
+
+    monkeypatch.setattr(reading, "open", refuse, raising=False)
+    text, report = reading.read_report_or_text(str(path), None, Settings())
+    assert text is None and report is not None
+    assert report.verdict is not None and report.verdict.value == "rejected"
+    assert "Permission denied" in report.diagnostics[0].message
