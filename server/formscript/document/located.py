@@ -10,6 +10,7 @@ difference between the two parsers. Parsing never raises: problems come back as 
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass, field
 from typing import Any, Literal, NamedTuple
 
@@ -182,12 +183,16 @@ def _safe_loader_class() -> type[Any]:
     return getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 
+_TAG = re.compile(r"(?:^|[\s\[{,])!", re.MULTILINE)
+
+
 def _loader_for(text: str) -> type[Any]:
     """libyaml, except for texts where it is known to read differently from the runtime's
     pure-Python loader (found by differential testing): tabs, which libyaml tolerates where
-    the pure scanner refuses them, and '?' inside flow collections, which ends a plain scalar
-    for the pure scanner but not for libyaml."""
-    if "\t" in text or ("?" in text and ("{" in text or "[" in text)):
+    the pure scanner refuses them; '?' inside flow collections, which ends a plain scalar
+    for the pure scanner but not for libyaml; and tags (a bare ``!`` resolves to null in one
+    and to an empty string in the other)."""
+    if "\t" in text or ("?" in text and ("{" in text or "[" in text)) or _TAG.search(text):
         return yaml.SafeLoader
     return _safe_loader_class()
 
