@@ -195,7 +195,6 @@ class FormscriptEngine:
 
     def form_outcome(self, path: str) -> FormOutcome:
         from formscript.core.gate import SpecLoadError, check_form_spec, load_spec_text
-        from formscript.core.verdict import Verdict
 
         with open(path, encoding="utf-8") as handle:
             text = handle.read()
@@ -208,7 +207,7 @@ class FormscriptEngine:
         category = None
         if rejecting:
             category = self.CODE_CATEGORY.get(rejecting[0].code, f"unknown:{rejecting[0].code}")
-        verdict = "accepted" if result.verdict is Verdict.ACCEPTED else "rejected"
+        verdict = str(result.verdict.value)  # anything but accepted/rejected shows as a diff
         if category not in (None, "validation") or result.form is None:
             return FormOutcome(verdict, category)
         form = result.form
@@ -236,7 +235,7 @@ class FormscriptEngine:
             return ScriptOutcome("rejected", "parse")
         result = check_script(data)
         if result.verdict is not Verdict.ACCEPTED:
-            return ScriptOutcome("rejected", "schema")
+            return ScriptOutcome(str(result.verdict.value), "schema")
         entries = [e for e in result.entries if e is not None]
         served, terminal = self._serve(entries, result.mode, transcript, stream=False)
         s_served, s_terminal = self._serve(entries, result.mode, transcript, stream=True)

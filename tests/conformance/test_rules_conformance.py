@@ -166,8 +166,12 @@ class _Side:
             filled = self.fill_form(form, dict(case.values), ruleset=ruleset)
         except Exception as exc:
             return type(exc).__name__
+        fields_only = self.fill_form(form, dict(case.values)).validation_errors
+        errors = filled.validation_errors
         return (filled.status, tuple((k, repr(v)) for k, v in filled.values.items()),
-                len(filled.validation_errors), form.status, dict(form.values))
+                len(fields_only), len(errors),
+                errors[:len(fields_only)] == fields_only,  # field errors come first
+                form.status, dict(form.values))  # the source form is left alone
 
 
 def _classify(rule: Any, form: Any) -> tuple[str, ...]:
