@@ -68,7 +68,7 @@ class Analysis:
     def entry(self, path: KeyPath) -> Entry | None:
         """The located entry at *path*."""
         doc = self.document
-        return doc.entries.get(tuple(path)) if doc is not None else None
+        return doc.entry(tuple(path)) if doc is not None else None
 
 
 def analyse(

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from formscript.core.verdict import KeyPath
-from formscript.document.located import Document, Pos, Span
+from formscript.document.located import Document, Entry, Pos, Span
 
 _KEY = re.compile(
     r"""(?P<key>"(?:[^"\\]|\\.)*"|'(?:[^']|'')*'|[^\s#'"\-?:,\[\]{}][^#:]*?|-[^\s#:][^#:]*?)"""
@@ -27,19 +27,68 @@ def contains(span: Span, pos: Pos) -> bool:
     return span.start <= pos <= span.end
 
 
+def _inside(entry: Entry, pos: Pos) -> bool:
+    """A scalar holds the position right after it; a collection ends where the next
+    sibling starts, so its end is excluded."""
+    if entry.scalar is not None:
+        return contains(entry.value, pos)
+    return entry.value.start <= pos < entry.value.end
+
+
+def _children(doc: Document, path: KeyPath, value: Any, pos: Pos) -> list[Any]:
+    """The children of the collection at *path* that may hold *pos*, in source order."""
+    if isinstance(value, dict):
+        return list(value)
+    if not isinstance(value, list) or not value:
+        return []
+    # items are in source order: bisect on their start
+    low, high = 0, len(value) - 1
+    while low < high:
+        middle = (low + high + 1) // 2
+        entry = doc.entry((*path, middle))
+        if entry is not None and entry.value.start <= pos:
+            low = middle
+        else:
+            high = middle - 1
+    return [low]
+
+
+def walk(doc: Document, pos: Pos) -> list[tuple[KeyPath, Entry, bool]]:
+    """The chain of nodes from the top down to the deepest one at *pos*: (path, entry,
+    whether *pos* is on the key). Only the nodes on the way are located."""
+    chain: list[tuple[KeyPath, Entry, bool]] = []
+    path: KeyPath = ()
+    value: Any = doc.value
+    while True:
+        hit: tuple[KeyPath, Entry, bool] | None = None
+        for key in _children(doc, path, value, pos):
+            child = (*path, key)
+            entry = doc.entry(child)
+            if entry is None:
+                continue
+            if entry.key is not None and contains(entry.key, pos):
+                chain.append((child, entry, True))
+                return chain
+            if hit is None and _inside(entry, pos):
+                hit = (child, entry, False)
+        if hit is None:
+            return chain
+        chain.append(hit)
+        path = hit[0]
+        if hit[1].scalar is not None:
+            return chain
+        value = value[path[-1]]
+
+
 def node_at(doc: Document, pos: Pos) -> tuple[KeyPath, bool] | None:
     """The deepest key or scalar value at *pos*: its path and whether it is the key."""
-    best: tuple[KeyPath, bool] | None = None
-    for path, entry in doc.entries.items():
-        if entry.key is not None and contains(entry.key, pos):
-            hit = (path, True)
-        elif entry.scalar is not None and path and contains(entry.value, pos):
-            hit = (path, False)
-        else:
-            continue
-        if best is None or len(hit[0]) > len(best[0]):
-            best = hit
-    return best
+    chain = walk(doc, pos)
+    if not chain:
+        return None
+    path, entry, on_key = chain[-1]
+    if not on_key and entry.scalar is None:
+        return None
+    return path, on_key
 
 
 # ---------------------------------------------------------------------------- outline
@@ -303,33 +352,24 @@ def _flow_context(
 ) -> CursorContext | None:
     """Inside a one-line flow mapping (``{type: int, |}``) of a parsed document."""
     pos = Pos(line, column)
-    best: KeyPath | None = None
-    for path, entry in doc.entries.items():
+    best: tuple[KeyPath, Entry] | None = None
+    for path, entry, on_key in walk(doc, pos):
         span = entry.value
-        if entry.scalar is not None or span.start.line != line or span.end.line != line:
+        if on_key or entry.scalar is not None or span.start.line != line:
             continue
-        if not (span.start < pos < span.end):
-            continue
-        if lines[line][span.start.column:span.start.column + 1] != "{":
-            continue
-        if best is None or len(path) > len(best):
-            best = path
-    if best is None:
+        if span.end.line == line and lines[line][span.start.column:span.start.column + 1] == "{":
+            best = (path, entry)
+    if best is None or not (best[1].value.start < pos < best[1].value.end):
         return None
+    path, entry = best
     value: Any = doc.value
-    for part in best:
-        if isinstance(value, dict):
-            value = value.get(part)
-        elif isinstance(value, list) and isinstance(part, int):
-            value = value[part]
-        else:
-            value = None
+    for part in path:
+        value = value[part]
     present = {str(k): str(v) for k, v in value.items()} if isinstance(value, dict) else {}
-    start = doc.entries[best].value.start.column
-    segment = lines[line][start + 1:column]
+    segment = lines[line][entry.value.start.column + 1:column]
     piece = re.split(r"[,{]", segment)[-1]
     if ":" in piece:
         key = piece.split(":", 1)[0].strip()
-        return CursorContext("value", best, key=key, present=present, word_start=word_start,
+        return CursorContext("value", path, key=key, present=present, word_start=word_start,
                              in_flow=True)
-    return CursorContext("key", best, present=present, word_start=word_start, in_flow=True)
+    return CursorContext("key", path, present=present, word_start=word_start, in_flow=True)

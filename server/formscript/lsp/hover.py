@@ -47,7 +47,9 @@ def hover(analysis: Analysis, pos: Pos) -> HoverText | None:
     if hit is None:
         return None
     path, on_key = hit
-    entry = doc.entries[path]
+    entry = doc.entry(path)
+    if entry is None:
+        return None
     if on_key:
         text = key_markdown(analysis, path)
         return HoverText(text, entry.key) if text else None

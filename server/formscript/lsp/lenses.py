@@ -70,7 +70,8 @@ def lenses(analysis: Analysis, reader: Reader) -> list[Lens]:
     doc = analysis.document
     first = Span(Pos(0, 0), Pos(0, 0))
     if doc is not None:
-        keys = [e.key for p, e in doc.entries.items() if len(p) == 1 and e.key is not None]
+        top = doc.value if isinstance(doc.value, dict) else {}
+        keys = [e.key for k in top if (e := doc.entry((k,))) is not None and e.key is not None]
         if keys:
             first = min(keys, key=lambda s: s.start)
     if analysis.kind == "form":
@@ -134,7 +135,7 @@ def form_hints(analysis: Analysis) -> list[Hint]:
     form = gate.form
     hints = []
     for name, raw in values.items():
-        entry = doc.entries.get(("values", name))
+        entry = doc.entry(("values", name))
         spec = gate.declarations.get(name)
         if entry is None or entry.key is None:
             continue
@@ -172,7 +173,7 @@ def script_hints(simulated: dict[str, Any], analysis: Analysis) -> list[Hint]:
     hints = []
     for item in simulated.get("entries", []):
         index = item["index"]
-        entry = doc.entries.get(("responses", index))
+        entry = doc.entry(("responses", index))
         if entry is None:
             continue
         line = entry.value.start.line

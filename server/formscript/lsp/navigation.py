@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+import yaml
+
 from formscript.core.forms import FIELD_NAME_RE
 from formscript.core.verdict import KeyPath
 from formscript.document.located import Document, Entry, Pos, Span
@@ -62,7 +64,7 @@ def symbols(analysis: Analysis) -> list[Symbol]:
     found: list[Symbol] = []
     if kind == "calls" and isinstance(value, list):
         for index, item in enumerate(value):
-            entry = doc.entries.get((index,))
+            entry = doc.entry((index,))
             if entry is None:
                 continue
             prompt = item if isinstance(item, str) else (
@@ -73,7 +75,7 @@ def symbols(analysis: Analysis) -> list[Symbol]:
     if not isinstance(value, dict):
         return []
     for key, child in value.items():
-        entry = doc.entries.get((key,))
+        entry = doc.entry((key,))
         if entry is None or entry.key is None:
             continue
         top = Symbol(str(key), "section" if entry.scalar is None else "setting",
@@ -89,7 +91,7 @@ def _children(doc: Document, kind: str | None, key: Any, value: Any,
     out: list[Symbol] = []
     if kind == "form" and key in ("fields", "values") and isinstance(value, dict):
         for name, child in value.items():
-            entry = doc.entries.get((key, name))
+            entry = doc.entry((key, name))
             if entry is None or entry.key is None:
                 continue
             if key == "fields":
@@ -101,7 +103,7 @@ def _children(doc: Document, kind: str | None, key: Any, value: Any,
                               _whole(entry, lines), entry.key, detail))
     elif (kind, key) in (("script", "responses"), ("rules", "rules")) and isinstance(value, list):
         for index, item in enumerate(value):
-            entry = doc.entries.get((key, index))
+            entry = doc.entry((key, index))
             if entry is None:
                 continue
             span = _whole(entry, lines)
@@ -204,14 +206,28 @@ def rename(analysis: Analysis, pos: Pos, new_name: str) -> list[TextEdit]:
 def folding(analysis: Analysis) -> list[tuple[int, int]]:
     """(start line, end line) of every mapping or sequence spanning several lines."""
     doc = analysis.document
-    if doc is None:
+    if doc is None or doc.root is None:
         return []
     lines = analysis.positions.lines
     found: set[tuple[int, int]] = set()
-    for path, entry in doc.entries.items():
-        if entry.scalar is not None or not path:
+    # Walk the node graph itself: locating every path would cost far more on big files.
+    stack: list[tuple[yaml.Node, int]] = [(doc.root, 0)]
+    seen: set[int] = set()
+    while stack:
+        node, start = stack.pop()
+        if id(node) in seen:
+            continue  # aliases share nodes
+        seen.add(id(node))
+        if isinstance(node, yaml.MappingNode):
+            children = [(value, key.start_mark.line) for key, value in node.value]
+        elif isinstance(node, yaml.SequenceNode):
+            children = [(item, item.start_mark.line) for item in node.value]
+        else:
             continue
-        span = _whole(entry, lines)
-        if span.end.line > span.start.line:
-            found.add((span.start.line, span.end.line))
+        if node is not doc.root:
+            end = _trim(Span(Pos(start, 0), Pos(node.end_mark.line, node.end_mark.column)),
+                        lines).end.line
+            if end > start:
+                found.add((start, end))
+        stack.extend(children)
     return sorted(found)

@@ -9,6 +9,7 @@ A failing handler is logged and answers with an empty result; the server keeps s
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import functools
 import logging
 import os
@@ -34,7 +35,7 @@ log = logging.getLogger("formscript.lsp")
 
 #: Quiet time after a change before linting; a lint already running is never interrupted,
 #: and the newest text is linted as soon as it finishes.
-DEBOUNCE_MS = 20.0
+DEBOUNCE_MS = 10.0
 #: Folders never searched for workspace diagnostics.
 _SKIPPED_DIRS = frozenset({"node_modules", "__pycache__", "venv", "build", "dist", "site-packages"})
 _MAX_WORKSPACE_FILES = 5000
@@ -98,12 +99,23 @@ class FormscriptServer(LanguageServer):
         except (OSError, UnicodeDecodeError):
             return "", None
 
+    def _cached(self, uri: str, text: str, version: int | None) -> Analysis | None:
+        """The cached analysis of this very text (an edit back to the same text counts),
+        carrying *version*."""
+        cached = self.analyses.get(uri)
+        if (cached is None or cached.text != text
+                or cached.generation != self.settings.generation):
+            return None
+        if cached.version != version:
+            cached = dataclasses.replace(cached, version=version)
+            self.analyses[uri] = cached
+        return cached
+
     def analysis(self, uri: str) -> Analysis:
         """The analysis of the document's current text (cached per text and settings)."""
         text, version = self.text_of(uri)
-        cached = self.analyses.get(uri)
-        if (cached is not None and cached.text == text
-                and cached.generation == self.settings.generation):
+        cached = self._cached(uri, text, version)
+        if cached is not None:
             return cached
         found = analyse(uri, text, version,
                         self.settings.for_path(uri_to_path(uri)), self.encoding,
@@ -114,9 +126,8 @@ class FormscriptServer(LanguageServer):
 
     async def analysis_off_loop(self, uri: str, text: str, version: int | None) -> Analysis:
         """Analyse *text* on the lint thread (the event loop keeps answering meanwhile)."""
-        cached = self.analyses.get(uri)
-        if (cached is not None and cached.text == text
-                and cached.generation == self.settings.generation):
+        cached = self._cached(uri, text, version)
+        if cached is not None:
             return cached
         settings = self.settings.for_path(uri_to_path(uri))
         loop = asyncio.get_running_loop()
