@@ -692,6 +692,9 @@ def _payload(gen: _Gen) -> dict[str, Any]:
             messages.append({"role": "assistant", "content": "trailing"})
         if gen.chance(0.03):
             messages.append("not a dict")
+        if gen.chance(0.01):
+            gen.tags.add("payload:malformed")
+            messages.append({"role": "user", "content": [{"type": "text", "text": None}]})
         payload["messages"] = messages
         if gen.chance(0.05):
             payload["input"] = gen.pick(PROMPT_WORDS)
@@ -711,8 +714,11 @@ def _payload(gen: _Gen) -> dict[str, Any]:
                 tools.append({"type": "function", "function": {}, "name": name})
             elif shape < 0.92:
                 tools.append({"type": "function", "function": None, "name": name})
-            else:
+            elif shape < 0.99:
                 tools.append(name)
+            else:
+                gen.tags.add("payload:malformed")
+                tools.append({"type": "function", "function": name})
         payload["tools"] = tools
     if gen.chance(0.1):
         payload["model"] = gen.pick(["gpt-test", "", "scripted-test"])

@@ -271,6 +271,8 @@ class FormscriptEngine:
                 return tuple(served), "exhausted"
             except RegexFailure:
                 return tuple(served), "invalid_regex"
+            except Exception as exc:  # a malformed payload crashes the runtime's matcher too
+                return tuple(served), f"crash:{type(exc).__name__}"
             entry = entries[match.entry]
             value = None
             if match.kind != "positional":

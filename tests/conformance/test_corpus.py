@@ -40,7 +40,7 @@ SCRIPT_TAGS = [
     "entry:text", "entry:tool_call", "entry:structured", "entry:stream", "entry:error",
     "entry:weird", "entry:extra-key", "tool_call:id", "error:delay", "when:several",
     "when:call_index", "when:after_calls", "when:empty", "when:null", "when:typo",
-    "regex:invalid", "payload:list-content", "payload:input", "mode:auto", "mode:positional",
+    "regex:invalid", "payload:list-content", "payload:input", "payload:malformed", "mode:auto", "mode:positional",
     "mode:when_only", "suffix:odd", "responses:odd", "top:bare-list", "transcript:reset",
     "json:float", "json:tab-after-colon", "yaml:alias", "yaml:merge", "dup-key", "degenerate",
 ]
