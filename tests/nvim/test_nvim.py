@@ -1,0 +1,69 @@
+"""A real editor: Debian's Neovim 0.7 drives the language server headless.
+
+On CI (``CI=true``) a missing ``nvim`` is a failure, not a skip: ``.ci/extras-nvim.sh``
+installs it."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+HERE = Path(__file__).resolve().parent
+FIXTURE = HERE / "fixtures" / "review.form.yaml"
+
+pytestmark = pytest.mark.nvim
+
+
+def _nvim() -> str:
+    found = shutil.which("nvim")
+    if found is None:
+        if os.environ.get("CI", "").lower() == "true":
+            pytest.fail("nvim is not installed on CI; .ci/extras-nvim.sh installs it")
+        pytest.skip("nvim is not installed (apt-get install neovim)")
+    return found
+
+
+def test_neovim_shows_diagnostics_and_hover(tmp_path: Path) -> None:
+    nvim = _nvim()
+    fixture = tmp_path / FIXTURE.name
+    shutil.copy(FIXTURE, fixture)
+    out = tmp_path / "seen.json"
+    lines = fixture.read_text(encoding="utf-8").split("\n")
+    values = lines[5]
+    raw = values.encode("utf-8")
+
+    def byte(word: str) -> int:
+        return raw.index(word.encode("utf-8"))
+
+    env = {**os.environ, "FORMSCRIPT_PYTHON": sys.executable, "FORMSCRIPT_FIXTURE": str(fixture),
+           "FORMSCRIPT_OUT": str(out), "FORMSCRIPT_HOVER_LINE": "5",
+           "FORMSCRIPT_HOVER_BYTE": str(byte(" no}") + 1)}
+    subprocess.run([nvim, "--headless", "--clean", "-n", "-i", "NONE", "-u", "NONE",
+                    "-c", f"luafile {HERE / 'drive.lua'}"],
+                   env=env, cwd=tmp_path, timeout=90, check=False, capture_output=True)
+    seen = json.loads(out.read_text(encoding="utf-8"))
+    assert seen["errors"] == []
+    assert seen["offset_encoding"] == "utf-16"
+    found = sorted((d["lnum"], d["col"], d["end_col"], d["severity"], d["code"], d["source"])
+                   for d in seen["diagnostics"])
+    # vim.diagnostic columns are bytes: the server's UTF-16 ranges after the emoji convert
+    assert found == [
+        (5, byte("aeg"), byte("aeg") + 3, 1, "FS005", "formscript"),
+        (5, byte('"7"'), byte('"7"') + 3, 3, "FS016", "formscript"),
+        (5, byte(" no}") + 1, byte(" no}") + 3, 1, "FS015", "formscript"),
+    ]
+    messages = {d["code"]: d["message"] for d in seen["diagnostics"]}
+    assert messages["FS005"] == "value 'aeg' has no field declaration; did you mean 'age'?"
+    utf16 = len(values[: values.index(" no}") + 1].encode("utf-16-le")) // 2
+    assert seen["hover_position"] == {"line": 5, "character": utf16}
+    assert seen["hover"] == (
+        "The runtime sees `False` (bool), which is not a `str`: the form is refused\n\n"
+        "YAML 1.1 reads the unquoted `no` as a boolean; quote it to keep the text.")
+    assert seen["hover_range"] == {"start": {"line": 5, "character": utf16},
+                                   "end": {"line": 5, "character": utf16 + 2}}
