@@ -145,10 +145,14 @@ class _Side:
         form = self.WorkForm(values=dict(case.values))
         for rule in ruleset.rules():
             out["apply"].append((rule.rule_id, _classify(rule, form)))
+        out["failing_ids"] = [rid for rid, outcome in out["apply"] if outcome[0] == "fail"]
         try:
             out["apply_all"] = len(ruleset.apply_all(form))
         except Exception as exc:
             out["apply_all"] = type(exc).__name__
+        if hasattr(ruleset, "failures") and isinstance(out["apply_all"], int):
+            # formscript's structured twin of apply_all names the same rules, in order.
+            assert [f.rule_id for f in ruleset.failures(form)] == out["failing_ids"]
         copy = ruleset.rules()
         copy.clear()
         out["rules_is_a_copy"] = len(ruleset.rules()) == len(out["apply"])
