@@ -208,6 +208,10 @@ def simulate_text(
                 record.update(outcome="regex_timeout", error=str(exc))
                 out["calls"].append(record)
                 break
+            except Exception as exc:  # the runtime raises the same on this payload
+                record.update(outcome="raised", error=f"{type(exc).__name__}: {exc}")
+                out["calls"].append(record)
+                break
             entry = entries[match.entry]
             served.add(match.entry)
             served_count += 1  # noqa: SIM113 - only served calls count, not every item

@@ -173,10 +173,18 @@ def _mark_span(mark: Any, text: str) -> Span:
 
 
 class _Constructor(yaml.SafeLoader):
-    """SafeConstructor over an already-composed node graph (no second parse)."""
+    """SafeConstructor over an already-composed node graph (no second parse), noting whether
+    any mapping lost a key to a later duplicate (so the duplicate scan runs only then)."""
 
     def __init__(self) -> None:
         yaml.constructor.SafeConstructor.__init__(self)
+        self.saw_duplicates = False
+
+    def construct_mapping(self, node: yaml.MappingNode, deep: bool = False) -> dict[Any, Any]:
+        mapping: dict[Any, Any] = super().construct_mapping(node, deep=deep)
+        if len(mapping) < len(node.value):
+            self.saw_duplicates = True
+        return mapping
 
 
 def _safe_loader_class() -> type[Any]:
@@ -222,8 +230,14 @@ def parse_document(text: str, syntax: Syntax = "yaml") -> Document:
     if node is None:
         doc.value = None
         return doc
+    merges = "<<" in text
+    if merges:  # construction flattens merge keys in place; look for duplicates before that
+        doc.root = node
+        _find_duplicates(doc, node)
+        doc._children.clear()
+    constructor = _Constructor()
     try:
-        doc.value = _construct(node)
+        doc.value = constructor.construct_document(node)
     except yaml.YAMLError as exc:
         doc.ok = False
         doc.problems.append(_yaml_problem(exc, text))
@@ -240,7 +254,8 @@ def parse_document(text: str, syntax: Syntax = "yaml") -> Document:
         )
         return doc
     doc.root = node
-    _find_duplicates(doc, node)
+    if constructor.saw_duplicates and not merges:
+        _find_duplicates(doc, node)
     return doc
 
 
@@ -251,11 +266,6 @@ def _too_deep() -> ParseProblem:
         Span(Pos(0, 0), Pos(0, 0)),
         True,
     )
-
-
-def _construct(node: yaml.Node) -> Any:
-    constructor = _Constructor()
-    return constructor.construct_document(node)
 
 
 def _fallback_pure(doc: Document, libyaml_error: yaml.YAMLError) -> None:

@@ -13,16 +13,18 @@ _SUFFIXES = (".yaml", ".yml", ".json")
 
 def kind_from_name(path: str, settings: Settings) -> str | None:
     """The kind named by configured globs or the default ``*.<kind>.<ext>`` names."""
-    posix = PurePath(path).as_posix()
-    name = PurePath(path).name
-    for kind in KINDS:
-        for pattern in settings.kinds.get(kind, ()):
-            if fnmatch.fnmatch(posix, pattern) or fnmatch.fnmatch(name, pattern):
-                return kind
-    for kind in KINDS:
-        if any(name.endswith(f".{kind}{suffix}") for suffix in _SUFFIXES):
-            return kind
-    return None
+    if settings.kinds:
+        posix = PurePath(path).as_posix()
+        name = PurePath(path).name
+        for kind in KINDS:
+            for pattern in settings.kinds.get(kind, ()):
+                if fnmatch.fnmatch(posix, pattern) or fnmatch.fnmatch(name, pattern):
+                    return kind
+    stem, dot, suffix = path.rpartition(".")
+    if not dot or f".{suffix}" not in _SUFFIXES:
+        return None
+    _, separator, kind = stem.rpartition(".")
+    return kind if separator and kind in KINDS else None
 
 
 def is_candidate(path: str, settings: Settings) -> bool:
