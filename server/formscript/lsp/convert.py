@@ -217,6 +217,19 @@ def markdown(text: str) -> types.MarkupContent:
     return types.MarkupContent(kind=types.MarkupKind.Markdown, value=text)
 
 
+def documentation(text: str, supported: bool = True) -> types.MarkupContent | str:
+    """Markdown content, or a plain string for a client that does not declare Markdown."""
+    return markdown(text) if supported else plain_text(text)
+
+
+_FENCE = re.compile(r"^```[a-z]*\n?", re.MULTILINE)
+
+
+def plain_text(text: str) -> str:
+    """Markdown as plain text: code fences, backticks and bold markers dropped."""
+    return _FENCE.sub("", text).replace("**", "").replace("`", "")
+
+
 def same_range(a: types.Range, b: types.Range) -> bool:
     """Whether two ranges are equal."""
     return (a.start.line, a.start.character, a.end.line, a.end.character) == (
@@ -260,20 +273,22 @@ _COMPLETION_KINDS = {
 }
 
 
-def hover(found: HoverText, positions: Positions) -> types.Hover:
+def hover(found: HoverText, positions: Positions, md: bool = True) -> types.Hover:
     """A hover from a ``hover.HoverText``."""
     span = found.span
-    return types.Hover(contents=markdown(found.markdown),
+    return types.Hover(contents=documentation(found.markdown, md),
                        range=positions.range(span) if span is not None else None)
 
 
-def completion_item(found: Suggestion, positions: Positions) -> types.CompletionItem:
+def completion_item(
+    found: Suggestion, positions: Positions, md: bool = True
+) -> types.CompletionItem:
     """A completion item from a ``completion.Suggestion``."""
     return types.CompletionItem(
         label=found.label,
         kind=_COMPLETION_KINDS.get(found.kind, types.CompletionItemKind.Text),
         detail=found.detail or None,
-        documentation=markdown(found.documentation) if found.documentation else None,
+        documentation=documentation(found.documentation, md) if found.documentation else None,
         sort_text=found.sort or None,
         filter_text=found.label if found.kind != "snippet" else None,
         insert_text_format=(types.InsertTextFormat.Snippet if found.snippet

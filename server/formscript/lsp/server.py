@@ -484,7 +484,9 @@ def on_hover(ls: FormscriptServer, params: types.HoverParams) -> types.Hover | N
     """Key documentation, or what the runtime sees for a value."""
     found = ls.analysis(params.text_document.uri)
     text = hover.hover(found, found.positions.pos(params.position))
-    return convert.hover(text, found.positions) if text is not None else None
+    formats = ls.capability("text_document", "hover", "content_format") or ()
+    md = types.MarkupKind.Markdown in formats
+    return convert.hover(text, found.positions, md) if text is not None else None
 
 
 @guarded(lambda: types.CompletionList(is_incomplete=False, items=[]))
@@ -493,9 +495,12 @@ def on_completion(ls: FormscriptServer, params: types.CompletionParams) -> types
     found = ls.analysis(params.text_document.uri)
     snippets = bool(ls.capability("text_document", "completion", "completion_item",
                                   "snippet_support"))
+    formats = ls.capability("text_document", "completion", "completion_item",
+                            "documentation_format") or ()
+    md = types.MarkupKind.Markdown in formats
     suggestions = completion.complete(found, found.positions.pos(params.position),
                                       snippets=snippets)
-    items = [convert.completion_item(s, found.positions) for s in suggestions]
+    items = [convert.completion_item(s, found.positions, md) for s in suggestions]
     return types.CompletionList(is_incomplete=False, items=items)
 
 

@@ -1,0 +1,64 @@
+"""The capabilities real editors send (recorded by pytest-lsp): every feature answers in a
+form the client accepts; push or pull as the client supports."""
+
+from __future__ import annotations
+
+import warnings
+from pathlib import Path
+
+import pytest
+import pytest_lsp
+from lsp_support import Client, config, doc_id, open_doc, pos, published, write
+from lsprotocol import types
+from pytest_lsp import LspSpecificationWarning, client_capabilities
+
+FORM = 'fields:\n  age: {type: int}\n  note: {type: str}\nvalues: {note: "😀", age: "7", aeg: 1}\n'
+
+CLIENTS = ["visual-studio-code@v1.65.2", "neovim@v0.11.0", "neovim@v0.7.0", "emacs@v29.1"]
+
+
+@pytest_lsp.fixture(config=config(), params=CLIENTS)
+async def client(lsp_client: Client, request: pytest.FixtureRequest, tmp_path: Path):
+    capabilities = client_capabilities(request.param)
+    result = await lsp_client.initialize_session(types.InitializeParams(
+        capabilities=capabilities, root_uri=tmp_path.as_uri(),
+        workspace_folders=[types.WorkspaceFolder(uri=tmp_path.as_uri(), name="ws")]))
+    lsp_client.result = result  # type: ignore[attr-defined]
+    lsp_client.root = tmp_path  # type: ignore[attr-defined]
+    yield
+    await lsp_client.shutdown_session()
+
+
+async def test_features_answer_within_the_client_capabilities(client: Client) -> None:
+    warnings.simplefilter("error", LspSpecificationWarning)
+    caps = client.capabilities
+    assert caps is not None
+    uri = write(client.root, "real.form.yaml", FORM)  # type: ignore[attr-defined]
+    open_doc(client, uri, FORM)
+    pull = caps.text_document is not None and caps.text_document.diagnostic is not None
+    if pull:
+        report = await client.text_document_diagnostic_async(
+            types.DocumentDiagnosticParams(text_document=doc_id(uri)))
+        items = list(report.items)  # type: ignore[union-attr]
+    else:
+        items = await published(client, uri, version=1)
+    assert sorted(str(d.code) for d in items) == ["FS005", "FS016"]
+    encoding = client.result.capabilities.position_encoding  # type: ignore[attr-defined]
+    offered = caps.general.position_encodings if caps.general else None
+    assert encoding == (offered[0] if offered else "utf-16")
+    hover = await client.text_document_hover_async(types.HoverParams(
+        text_document=doc_id(uri), position=pos(1, 3)))
+    assert hover is not None
+    completion = await client.text_document_completion_async(types.CompletionParams(
+        text_document=doc_id(uri), position=pos(4, 0)))
+    assert completion is not None
+    symbols = await client.text_document_document_symbol_async(
+        types.DocumentSymbolParams(text_document=doc_id(uri)))
+    assert symbols
+    actions = await client.text_document_code_action_async(types.CodeActionParams(
+        text_document=doc_id(uri), range=types.Range(start=pos(3, 0), end=pos(3, 40)),
+        context=types.CodeActionContext(diagnostics=[])))
+    assert actions
+    folds = await client.text_document_folding_range_async(
+        types.FoldingRangeParams(text_document=doc_id(uri)))
+    assert folds is not None
