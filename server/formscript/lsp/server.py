@@ -14,6 +14,7 @@ import functools
 import logging
 import os
 import sys
+import time
 from collections.abc import Awaitable, Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -59,6 +60,7 @@ class FormscriptServer(LanguageServer):
         self._lint_pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="formscript-lint")
         self._simulations: dict[str, tuple[tuple[str, str | None], dict[str, Any]]] = {}
         self._workspace_results: dict[str, tuple[tuple[int, int, int], str, list[Any]]] = {}
+        self._files: tuple[float, int, list[str]] | None = None
 
     # -- capabilities ---------------------------------------------------------------------
 
@@ -234,6 +236,17 @@ class FormscriptServer(LanguageServer):
             message=f"formscript failed while {what}: {name}: {error}"))
 
     # -- workspace files ----------------------------------------------------------------------
+
+    def workspace_files_cached(self) -> list[str]:
+        """The workspace's files, listed again at most every few seconds (clients pulling
+        workspace diagnostics ask continually)."""
+        now = time.monotonic()
+        cached = self._files
+        if cached is not None and cached[1] == self.settings.generation and now - cached[0] < 10:
+            return cached[2]
+        files = list(self.workspace_files())
+        self._files = (now, self.settings.generation, files)
+        return files
 
     def workspace_files(self) -> Iterator[str]:
         """Every file of a known kind under the workspace folders."""
@@ -418,7 +431,7 @@ async def workspace_diagnostic(
         token = str(uuid4())
         # shielded: a cancelled request must not cancel the client's pending answer
         await asyncio.shield(ls.work_done_progress.create_async(token))
-    files = list(ls.workspace_files())
+    files = await asyncio.get_running_loop().run_in_executor(None, ls.workspace_files_cached)
     if token is not None:
         ls.work_done_progress.begin(token, types.WorkDoneProgressBegin(
             title="formscript", message=f"checking {len(files)} files", percentage=0,
