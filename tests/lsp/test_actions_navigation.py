@@ -3,11 +3,23 @@ definition, references, rename, folding)."""
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
 
 import pytest
 import pytest_lsp
-from lsp_support import Client, config, doc_id, open_doc, pos, published, rng, start, write
+from lsp_support import (
+    Client,
+    change_doc,
+    config,
+    doc_id,
+    open_doc,
+    pos,
+    published,
+    rng,
+    start,
+    write,
+)
 from lsprotocol import types
 from pygls.exceptions import JsonRpcInvalidParams
 
@@ -164,3 +176,19 @@ async def test_folding_ranges_per_entry(client: Client, workspace: Path) -> None
         types.FoldingRangeParams(text_document=doc_id(uri)))
     assert [(r.start_line, r.end_line) for r in ranges or []] == [
         (0, 10), (1, 2), (3, 5), (6, 10), (7, 10), (8, 9)]
+
+
+async def test_requests_right_after_a_change_see_the_new_text(
+    client: Client, workspace: Path
+) -> None:
+    uri = await _opened(client, workspace, "fresh.form.yaml", FORM)
+    change_doc(client, uri, FORM.replace("  aeg: 3\n", "  extra: 3\n"), 2)
+    symbols, folds = await asyncio.gather(
+        client.text_document_document_symbol_async(
+            types.DocumentSymbolParams(text_document=doc_id(uri))),
+        client.text_document_folding_range_async(
+            types.FoldingRangeParams(text_document=doc_id(uri))))
+    values = symbols[2]  # type: ignore[index]
+    assert isinstance(values, types.DocumentSymbol)
+    assert [c.name for c in values.children or []] == ["age", "ok", "note", "extra"]
+    assert [(r.start_line, r.end_line) for r in folds or []] == [(1, 4), (5, 9)]

@@ -61,6 +61,7 @@ class FormscriptServer(LanguageServer):
         self._simulations: dict[str, tuple[tuple[str, str | None], dict[str, Any]]] = {}
         self._workspace_results: dict[str, tuple[tuple[int, int, int], str, list[Any]]] = {}
         self._files: tuple[float, int, list[str]] | None = None
+        self._inflight: dict[str, tuple[str, int, asyncio.Future[Analysis]]] = {}
 
     # -- capabilities ---------------------------------------------------------------------
 
@@ -113,29 +114,47 @@ class FormscriptServer(LanguageServer):
             self.analyses[uri] = cached
         return cached
 
-    def analysis(self, uri: str) -> Analysis:
-        """The analysis of the document's current text (cached per text and settings)."""
+    async def current(self, uri: str) -> Analysis:
+        """The analysis of the document's current text."""
         text, version = self.text_of(uri)
-        cached = self._cached(uri, text, version)
-        if cached is not None:
-            return cached
-        found = analyse(uri, text, version,
-                        self.settings.for_path(uri_to_path(uri)), self.encoding,
-                        self.settings.generation)
-        if uri in self.open_uris:
-            self.analyses[uri] = found
-        return found
+        return await self.analysis_off_loop(uri, text, version)
 
     async def analysis_off_loop(self, uri: str, text: str, version: int | None) -> Analysis:
-        """Analyse *text* on the lint thread (the event loop keeps answering meanwhile)."""
+        """Analyse *text* on the lint thread (the event loop keeps answering meanwhile).
+
+        A request arriving while the same text is being linted waits for that lint rather
+        than starting another; results are cached per text and settings."""
         cached = self._cached(uri, text, version)
         if cached is not None:
             return cached
-        settings = self.settings.for_path(uri_to_path(uri))
-        loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(
-            self._lint_pool, analyse, uri, text, version, settings, self.encoding,
-            self.settings.generation)
+        generation = self.settings.generation
+        pending = self._inflight.get(uri)
+        if pending is not None and pending[1] == generation and pending[0] == text:
+            future = pending[2]
+        else:
+            settings = self.settings.for_path(uri_to_path(uri))
+            future = asyncio.get_running_loop().run_in_executor(
+                self._lint_pool, analyse, uri, text, version, settings, self.encoding,
+                generation)
+            self._inflight[uri] = (text, generation, future)
+            future.add_done_callback(lambda done: self._landed(uri, done))
+        # shielded: one cancelled request must not cancel the lint others wait for
+        found = await asyncio.shield(future)
+        if found.version != version:
+            found = dataclasses.replace(found, version=version)
+        return found
+
+    def _landed(self, uri: str, future: asyncio.Future[Analysis]) -> None:
+        """A lint finished: keep its result while it is still the document's text."""
+        pending = self._inflight.get(uri)
+        if pending is not None and pending[2] is future:
+            del self._inflight[uri]
+        if future.cancelled() or future.exception() is not None:
+            return
+        found = future.result()
+        if (uri in self.open_uris and found.generation == self.settings.generation
+                and self.text_of(uri)[0] == found.text):
+            self.analyses[uri] = found
 
     # -- pushed diagnostics ----------------------------------------------------------------
 
@@ -409,10 +428,7 @@ async def document_diagnostic(
 ) -> types.DocumentDiagnosticReport:
     """The document's diagnostics, or "unchanged" when the client has them already."""
     uri = params.text_document.uri
-    text, version = ls.text_of(uri)
-    found = await ls.analysis_off_loop(uri, text, version)
-    if uri in ls.open_uris and found.text == ls.text_of(uri)[0]:
-        ls.analyses[uri] = found
+    found = await ls.current(uri)
     result_id = _result_id(found)
     if params.previous_result_id == result_id:
         return types.RelatedUnchangedDocumentDiagnosticReport(result_id=result_id)
@@ -461,8 +477,8 @@ def _progress_cancelled(ls: FormscriptServer, token: types.ProgressToken) -> boo
 async def _workspace_item(ls: FormscriptServer, path: str, previous: dict[str, str]) -> Any:
     uri = path_to_uri(path)
     if uri in ls.open_uris:
-        text, version = ls.text_of(uri)
-        found = await ls.analysis_off_loop(uri, text, version)
+        found = await ls.current(uri)
+        version = found.version
         result_id = _result_id(found)
         if previous.get(uri) == result_id:
             return types.WorkspaceUnchangedDocumentDiagnosticReport(
@@ -493,9 +509,9 @@ async def _workspace_item(ls: FormscriptServer, path: str, previous: dict[str, s
 
 
 @guarded()
-def on_hover(ls: FormscriptServer, params: types.HoverParams) -> types.Hover | None:
+async def on_hover(ls: FormscriptServer, params: types.HoverParams) -> types.Hover | None:
     """Key documentation, or what the runtime sees for a value."""
-    found = ls.analysis(params.text_document.uri)
+    found = await ls.current(params.text_document.uri)
     text = hover.hover(found, found.positions.pos(params.position))
     formats = ls.capability("text_document", "hover", "content_format") or ()
     md = types.MarkupKind.Markdown in formats
@@ -503,9 +519,9 @@ def on_hover(ls: FormscriptServer, params: types.HoverParams) -> types.Hover | N
 
 
 @guarded(lambda: types.CompletionList(is_incomplete=False, items=[]))
-def on_completion(ls: FormscriptServer, params: types.CompletionParams) -> types.CompletionList:
+async def on_completion(ls: FormscriptServer, params: types.CompletionParams) -> types.CompletionList:
     """Keys, values, field names and entry snippets valid at the cursor."""
-    found = ls.analysis(params.text_document.uri)
+    found = await ls.current(params.text_document.uri)
     snippets = bool(ls.capability("text_document", "completion", "completion_item",
                                   "snippet_support"))
     formats = ls.capability("text_document", "completion", "completion_item",
@@ -518,12 +534,12 @@ def on_completion(ls: FormscriptServer, params: types.CompletionParams) -> types
 
 
 @guarded(_empty_list)
-def on_document_symbol(
+async def on_document_symbol(
     ls: FormscriptServer, params: types.DocumentSymbolParams
 ) -> list[types.DocumentSymbol] | list[types.SymbolInformation]:
     """Fields and values; responses as ``#index type``; rules; calls."""
     uri = params.text_document.uri
-    found = ls.analysis(uri)
+    found = await ls.current(uri)
     outline = navigation.symbols(found)
     if ls.capability("text_document", "document_symbol", "hierarchical_document_symbol_support"):
         return [convert.document_symbol(s, found.positions) for s in outline]
@@ -534,30 +550,30 @@ def on_document_symbol(
 
 
 @guarded()
-def on_definition(ls: FormscriptServer, params: types.DefinitionParams) -> types.Location | None:
+async def on_definition(ls: FormscriptServer, params: types.DefinitionParams) -> types.Location | None:
     """From a value's key to its field declaration."""
     uri = params.text_document.uri
-    found = ls.analysis(uri)
+    found = await ls.current(uri)
     span = navigation.definition(found, found.positions.pos(params.position))
     return convert.location(uri, span, found.positions) if span is not None else None
 
 
 @guarded(_empty_list)
-def on_references(ls: FormscriptServer, params: types.ReferenceParams) -> list[types.Location]:
+async def on_references(ls: FormscriptServer, params: types.ReferenceParams) -> list[types.Location]:
     """A field's declaration and its value."""
     uri = params.text_document.uri
-    found = ls.analysis(uri)
+    found = await ls.current(uri)
     spans = navigation.references(found, found.positions.pos(params.position),
                                   declaration=params.context.include_declaration)
     return [convert.location(uri, span, found.positions) for span in spans]
 
 
 @guarded()
-def on_prepare_rename(
+async def on_prepare_rename(
     ls: FormscriptServer, params: types.PrepareRenameParams
 ) -> types.PrepareRenamePlaceholder | None:
     """Only field names (declaration or value key) can be renamed."""
-    found = ls.analysis(params.text_document.uri)
+    found = await ls.current(params.text_document.uri)
     hit = navigation.rename_range(found, found.positions.pos(params.position))
     if hit is None:
         return None
@@ -566,10 +582,10 @@ def on_prepare_rename(
 
 
 @guarded()
-def on_rename(ls: FormscriptServer, params: types.RenameParams) -> types.WorkspaceEdit | None:
+async def on_rename(ls: FormscriptServer, params: types.RenameParams) -> types.WorkspaceEdit | None:
     """Rename a field in its declaration and its value together."""
     uri = params.text_document.uri
-    found = ls.analysis(uri)
+    found = await ls.current(uri)
     try:
         edits = navigation.rename(found, found.positions.pos(params.position), params.new_name)
     except navigation.RenameError as exc:
@@ -583,11 +599,11 @@ def on_rename(ls: FormscriptServer, params: types.RenameParams) -> types.Workspa
 
 
 @guarded(_empty_list)
-def on_folding_range(
+async def on_folding_range(
     ls: FormscriptServer, params: types.FoldingRangeParams
 ) -> list[types.FoldingRange]:
     """One fold per multi-line mapping or sequence: entries, declarations, sections."""
-    found = ls.analysis(params.text_document.uri)
+    found = await ls.current(params.text_document.uri)
     return [types.FoldingRange(start_line=start, end_line=end,
                                kind=types.FoldingRangeKind.Region)
             for start, end in navigation.folding(found)]
@@ -601,12 +617,12 @@ def _wanted(kind: str, only: list[str] | None) -> bool:
 
 
 @guarded(_empty_list)
-def on_code_action(
+async def on_code_action(
     ls: FormscriptServer, params: types.CodeActionParams
 ) -> list[types.CodeAction]:
     """Quick fixes and suppressions at the range; all safe fixes as source.fixAll."""
     uri = params.text_document.uri
-    found = ls.analysis(uri)
+    found = await ls.current(uri)
     positions = found.positions
     span = Span(positions.pos(params.range.start), positions.pos(params.range.end))
     only = [str(k.value if hasattr(k, "value") else k) for k in (params.context.only or [])]
@@ -625,9 +641,9 @@ def on_code_action(
 
 
 @guarded(_empty_list)
-def on_code_lens(ls: FormscriptServer, params: types.CodeLensParams) -> list[types.CodeLens]:
+async def on_code_lens(ls: FormscriptServer, params: types.CodeLensParams) -> list[types.CodeLens]:
     """"Dry run" above a form, "Simulate" above a script."""
-    found = ls.analysis(params.text_document.uri)
+    found = await ls.current(params.text_document.uri)
     return [convert.code_lens(lens, found.positions) for lens in lenses.lenses(found, ls.read)]
 
 
@@ -649,7 +665,7 @@ async def on_inlay_hint(
     ls: FormscriptServer, params: types.InlayHintParams
 ) -> list[types.InlayHint]:
     """Coerced values beside form values; "served at call N" beside script entries."""
-    found = ls.analysis(params.text_document.uri)
+    found = await ls.current(params.text_document.uri)
     if found.kind == "form":
         hints = lenses.form_hints(found)
     elif found.kind == "script" and lenses.sibling(found.path, "calls", ls.read) is not None:
@@ -675,7 +691,7 @@ def _uri_argument(args: tuple[Any, ...]) -> str:
 @guarded(lambda: "")
 async def cmd_dry_run(ls: FormscriptServer, *args: Any) -> str:
     """``formscript.dryRun [uri]``: the dry run of a form, as text."""
-    found = ls.analysis(_uri_argument(args))
+    found = await ls.current(_uri_argument(args))
     loop = asyncio.get_running_loop()
     return await loop.run_in_executor(ls._lint_pool, lenses.dry_run, found, ls.read)
 
@@ -683,7 +699,7 @@ async def cmd_dry_run(ls: FormscriptServer, *args: Any) -> str:
 @guarded(lambda: "")
 async def cmd_simulate(ls: FormscriptServer, *args: Any) -> str:
     """``formscript.simulate [uri]``: the simulation of a script, as text."""
-    found = ls.analysis(_uri_argument(args))
+    found = await ls.current(_uri_argument(args))
     loop = asyncio.get_running_loop()
     return await loop.run_in_executor(ls._lint_pool, lenses.simulate, found, ls.read)
 
