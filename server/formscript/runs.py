@@ -214,7 +214,9 @@ def simulate_text(
                 break
             entry = entries[match.entry]
             served.add(match.entry)
-            served_count += 1  # noqa: SIM113 - only served calls count, not every item
+            call = served_count  # the runtime's call index: calls it recorded before this one
+            if not isinstance(entry, ErrorResponse) or raised_for(entry)["recorded"]:
+                served_count += 1
             record.update(entry=match.entry, line=_line_of(doc, ("responses", match.entry)),
                           matched_by=_matched(match), response_type=entry.type)
             payload_value = getattr(entry, "data", None) or getattr(entry, "arguments", None)
@@ -228,11 +230,11 @@ def simulate_text(
                 if isinstance(entry, ErrorResponse):
                     record["raises"] = raised_for(entry)
                     if stream:
-                        record["response"] = stream_for(entry, payload, number)
+                        record["response"] = stream_for(entry, payload, call)
                 elif stream:
-                    record["response"] = json_safe(stream_for(entry, payload, number))
+                    record["response"] = json_safe(stream_for(entry, payload, call))
                 else:
-                    record["response"] = json_safe(completion_for(entry, payload, number))
+                    record["response"] = json_safe(completion_for(entry, payload, call))
             except (TypeError, ValueError) as exc:
                 record.update(outcome="serve_error", error=f"{type(exc).__name__}: {exc}")
                 out["calls"].append(record)

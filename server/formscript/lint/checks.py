@@ -195,8 +195,8 @@ def script_checks(doc: Document, result: ScriptResult) -> list[Problem]:
                 )
         if isinstance(entry, ErrorResponse) and entry.delay_ms < 0:
             found.append(
-                Problem("SC005", f"response #{index}: delay_ms {entry.delay_ms} is negative; "
-                        "asyncio sleep with a negative delay returns at once",
+                Problem("SC005", f"response #{index}: delay_ms {entry.delay_ms} is negative; the "
+                        "runtime's sleep raises ValueError before the scripted error is served",
                         path=(*where, "delay_ms"), severity="warning")
             )
     return found
