@@ -118,3 +118,65 @@ def test_analysis_values() -> None:
     assert found.entry(("values", "a")) is not None
     assert found.kind == "form"
     assert Span(Pos(0, 0), Pos(0, 0)) != found.entry(("values",))
+
+
+ALL_KEYS = {
+    "x.form.yaml": (
+        "title: T\nfields:\n  age:\n    type: int\n    required: true\n    default: 1\n"
+        "    description: d\n    id: 6f1c2d3e-0000-4000-8000-000000000000\n"
+        "    created_at: 0\n    metadata: {}\nvalues:\n  age: 2\n"),
+    "x.script.yaml": (
+        "version: 1\nmode: auto\nresponses:\n"
+        "  - type: text\n    content: c\n    when:\n      prompt_contains: a\n"
+        "      prompt_regex: b\n      has_tool: t\n      after_calls: 0\n      call_index: 0\n"
+        "  - type: tool_call\n    name: n\n    arguments: {}\n    id: i\n"
+        "  - type: structured\n    data: {}\n"
+        "  - type: stream\n    chunks:\n      - type: text\n        content: c\n"
+        "        tool_name: t\n        tool_id: i\n        tool_input: {}\n"
+        "        tool_output: o\n        is_error: false\n        is_delta: false\n"
+        "        metadata: {}\n"
+        "  - type: error\n    kind: timeout\n    message: m\n    delay_ms: 0\n"),
+    "x.rules.yaml": (
+        "rules:\n  - rule_id: a\n    field: f\n    check: range\n    params: {min: 0, max: 1}\n"
+        "    message: m\n    enabled: true\n"
+        "  - rule_id: b\n    field: f\n    check: pattern\n    params: {pattern: x, flags: 0}\n"
+        "  - rule_id: c\n    field: f\n    check: type\n    params: {type: int}\n"
+        "  - rule_id: d\n    field: f\n    check: custom\n    params: {callable: x, error: e}\n"),
+    "x.calls.yaml": "- prompt: p\n  tools: [t]\n- payload: {messages: []}\n",
+}
+
+
+def _keys(value: object, path: tuple[object, ...] = ()) -> list[tuple[object, ...]]:
+    found = []
+    if isinstance(value, dict):
+        for key, child in value.items():
+            found.append((*path, key))
+            if key not in ("arguments", "data", "tool_input", "metadata", "payload"):
+                found.extend(_keys(child, (*path, key)))
+    elif isinstance(value, list):
+        for index, child in enumerate(value):
+            found.extend(_keys(child, (*path, index)))
+    return found
+
+
+@pytest.mark.parametrize("name", sorted(ALL_KEYS))
+def test_hover_documents_every_key_of_every_kind(name: str) -> None:
+    from formscript.lsp.hover import hover
+
+    found = analyse(f"file:///w/{name}", ALL_KEYS[name], 1, Settings(), "utf-16", 0)
+    doc = found.document
+    assert doc is not None
+    paths = _keys(doc.value)
+    assert len(paths) >= 3
+    for path in paths:
+        entry = doc.entry(path)
+        assert entry is not None and entry.key is not None
+        shown = hover(found, entry.key.start)
+        assert shown is not None, path
+        key = path[-1]
+        if path[:1] == ("fields",) and len(path) == 2:
+            assert shown.markdown.startswith(f"**field `{key}`**"), path
+        elif path[:1] == ("values",) and len(path) == 2:
+            assert shown.markdown.startswith(f"**value of field `{key}`**"), path
+        else:
+            assert shown.markdown.startswith(f"**`{key}`** ("), (path, shown.markdown)
