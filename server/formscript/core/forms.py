@@ -9,53 +9,57 @@ from __future__ import annotations
 
 import datetime as dt
 import json
-import re
 import uuid
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, ClassVar, Literal
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+
+from formscript.core.fields import (
+    FALSE_WORDS,
+    FIELD_NAME_RE,
+    FIELD_TYPES,
+    FORM_STATUSES,
+    PYTHON_TYPES,
+    RUNTIME_FIELDSPEC_CLASS,
+    RUNTIME_WORKFORM_CLASS,
+    TRANSITIONS,
+    TRUE_WORDS,
+    CoercionError,
+    Failure,
+    FieldType,
+    FormStatus,
+    check_values,
+    coerce_value,
+    default_fits,
+    merge_values,
+    type_label,
+)
 
 if TYPE_CHECKING:
     from formscript.core.rules import RuleSet
 
-FieldType = Literal["str", "int", "float", "bool", "list", "dict"]
-FIELD_TYPES: tuple[str, ...] = ("str", "int", "float", "bool", "list", "dict")
-FormStatus = Literal["draft", "filled", "validated", "error", "submitted", "completed"]
-FORM_STATUSES: tuple[str, ...] = ("draft", "filled", "validated", "error", "submitted", "completed")
-
-PYTHON_TYPES: dict[str, type] = {
-    "str": str,
-    "int": int,
-    "float": float,
-    "bool": bool,
-    "list": list,
-    "dict": dict,
-}
-
-#: The lifecycle graph; a status absent from a value set cannot be reached from the key.
-TRANSITIONS: dict[str, frozenset[str]] = {
-    "draft": frozenset({"filled"}),
-    "filled": frozenset({"validated", "error"}),
-    "validated": frozenset({"submitted", "error"}),
-    "error": frozenset({"draft"}),
-    "submitted": frozenset({"completed", "error"}),
-    "completed": frozenset(),
-}
-
-FIELD_NAME_RE = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
-TRUE_WORDS = frozenset({"true", "1", "yes"})
-FALSE_WORDS = frozenset({"false", "0", "no"})
-
-#: The runtime's qualified class name, which a ``metadata.lion_class`` entry must equal.
-RUNTIME_FIELDSPEC_CLASS = "lionagi.work.form.FieldSpec"
-RUNTIME_WORKFORM_CLASS = "lionagi.work.form.WorkForm"
-
-
-def type_label(value: Any) -> str:
-    """The Python type name of *value*, as a user would read it."""
-    return type(value).__name__
-
+__all__ = [
+    "FALSE_WORDS",
+    "FIELD_NAME_RE",
+    "FIELD_TYPES",
+    "FORM_STATUSES",
+    "PYTHON_TYPES",
+    "RUNTIME_FIELDSPEC_CLASS",
+    "RUNTIME_WORKFORM_CLASS",
+    "TRANSITIONS",
+    "TRUE_WORDS",
+    "CoercionError",
+    "Failure",
+    "FieldSpec",
+    "FieldType",
+    "FormStatus",
+    "WorkForm",
+    "coerce_value",
+    "default_fits",
+    "fill_form",
+    "type_label",
+    "validate_form",
+]
 
 class _ElementBase(BaseModel):
     """The identity fields every lionagi Element carries (id, created_at, metadata).
@@ -174,48 +178,6 @@ class FieldSpec(_ElementBase):
         return coerce_value(self.name, self.type, value)
 
 
-class CoercionError(TypeError):
-    """A value that cannot be turned into its field's declared type."""
-
-    def __init__(self, field: str, expected: str, value: Any) -> None:
-        self.field = field
-        self.expected = expected
-        self.value = value
-        super().__init__(
-            f"field {field!r} expects {expected}, found {type_label(value)} {value!r}"
-        )
-
-
-def default_fits(field_type: str, default: Any) -> bool:
-    """Whether a non-None default is accepted at declaration time (an isinstance check)."""
-    if field_type == "float" and isinstance(default, int):
-        return True
-    return isinstance(default, PYTHON_TYPES[field_type])
-
-
-def coerce_value(field: str, field_type: str, value: Any) -> Any:
-    """Coerce *value* exactly as the runtime's FieldSpec.coerce does."""
-    if value is None:
-        return None
-    target = PYTHON_TYPES[field_type]
-    if isinstance(value, target):
-        return value
-    if field_type == "float" and isinstance(value, int):
-        return float(value)
-    if field_type == "bool" and isinstance(value, str):
-        lowered = value.lower()
-        if lowered in TRUE_WORDS:
-            return True
-        if lowered in FALSE_WORDS:
-            return False
-    if field_type in ("int", "float") and isinstance(value, str):
-        try:
-            return target(value)
-        except ValueError:
-            pass
-    raise CoercionError(field, field_type, value)
-
-
 class WorkForm(_ElementBase):
     """A typed value container with a lifecycle status."""
 
@@ -258,56 +220,21 @@ class WorkForm(_ElementBase):
         return self.model_copy(update={"status": new_status})
 
 
-@dataclass(frozen=True)
-class Failure:
-    """A structured validation failure: the field (or rule) and what went wrong."""
-
-    source: Literal["field", "rule"]
-    kind: str
-    field: str
-    rule_id: str | None = None
-    message: str = ""
-
-
 WorkForm.model_rebuild()
 
 
 def fill_form(form: WorkForm, values: dict[Any, Any], *, ruleset: RuleSet | None = None) -> WorkForm:
     """Merge *values* (declared fields first, then defaults, then extras) and validate."""
-    merged: dict[Any, Any] = {}
-    for name, spec in form.fields.items():
-        if name in values:
-            merged[name] = values[name]
-        elif spec.default is not None:
-            merged[name] = spec.default
-    for key, value in values.items():
-        if key not in merged:
-            merged[key] = value
     filled = form.model_copy(
-        update={"values": merged, "status": "filled", "validation_errors": [], "failures": []}
+        update={"values": merge_values(form.fields, values), "status": "filled",
+                "validation_errors": [], "failures": []}
     )
     return validate_form(filled, ruleset=ruleset)
 
 
 def validate_form(form: WorkForm, *, ruleset: RuleSet | None = None) -> WorkForm:
     """Check required fields and coerce values; rules run on the coerced copy afterwards."""
-    failures: list[Failure] = []
-    coerced: dict[Any, Any] = dict(form.values)
-    for name, spec in form.fields.items():
-        value = form.values.get(name)
-        if spec.required and value is None:
-            failures.append(
-                Failure("field", "required", name, message=f"field {name!r} is required but has no value")
-            )
-            continue
-        if value is not None:
-            try:
-                coerced[name] = spec.coerce(value)
-            except CoercionError as exc:
-                failures.append(Failure("field", "coerce", name, message=str(exc)))
-    if ruleset is not None:
-        view = form.model_copy(update={"values": coerced})
-        failures.extend(ruleset.failures(view))
+    coerced, failures = check_values(form.fields, form.values, ruleset)
     return form.model_copy(
         update={
             "values": coerced,

@@ -8,7 +8,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from formscript.core.forms import PYTHON_TYPES, Failure, WorkForm, type_label
+from formscript.core.fields import PYTHON_TYPES, Failure, HasValues, type_label
 
 CheckKind = Literal["required", "type", "range", "pattern", "custom"]
 CHECK_KINDS: tuple[str, ...] = ("required", "type", "range", "pattern", "custom")
@@ -29,12 +29,12 @@ class Rule(BaseModel):
     message: str | None = None
     enabled: bool = True
 
-    def apply(self, form: WorkForm) -> str | None:
+    def apply(self, form: HasValues) -> str | None:
         """The error message for *form*, or None when the rule passes or is disabled."""
         failure = self.failure(form)
         return None if failure is None else failure.message
 
-    def failure(self, form: WorkForm) -> Failure | None:
+    def failure(self, form: HasValues) -> Failure | None:
         """The structured failure for *form*, or None."""
         if not self.enabled:
             return None
@@ -163,11 +163,11 @@ class RuleSet:
         """A shallow copy of the rules."""
         return list(self._rules)
 
-    def failures(self, form: WorkForm) -> list[Failure]:
+    def failures(self, form: HasValues) -> list[Failure]:
         """Structured failures of every enabled rule, in order."""
         found = (rule.failure(form) for rule in self._rules)
         return [f for f in found if f is not None]
 
-    def apply_all(self, form: WorkForm) -> list[str]:
+    def apply_all(self, form: HasValues) -> list[str]:
         """Messages of every failing rule, in order."""
         return [f.message for f in self.failures(form)]

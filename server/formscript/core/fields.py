@@ -1,0 +1,217 @@
+"""Field semantics of work forms without any model machinery: types, defaults, coercion,
+filling and validation as pure functions (ADR-0052 D1, D2).
+
+The lint path uses these directly, so checking an ordinary form never imports pydantic; the
+models in ``forms`` wrap the same functions, so both give the same answers.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Literal, Protocol
+
+if TYPE_CHECKING:
+    from formscript.core.rules import RuleSet
+
+FieldType = Literal["str", "int", "float", "bool", "list", "dict"]
+FIELD_TYPES: tuple[str, ...] = ("str", "int", "float", "bool", "list", "dict")
+FormStatus = Literal["draft", "filled", "validated", "error", "submitted", "completed"]
+FORM_STATUSES: tuple[str, ...] = ("draft", "filled", "validated", "error", "submitted", "completed")
+
+PYTHON_TYPES: dict[str, type] = {
+    "str": str,
+    "int": int,
+    "float": float,
+    "bool": bool,
+    "list": list,
+    "dict": dict,
+}
+
+#: The lifecycle graph; a status absent from a value set cannot be reached from the key.
+TRANSITIONS: dict[str, frozenset[str]] = {
+    "draft": frozenset({"filled"}),
+    "filled": frozenset({"validated", "error"}),
+    "validated": frozenset({"submitted", "error"}),
+    "error": frozenset({"draft"}),
+    "submitted": frozenset({"completed", "error"}),
+    "completed": frozenset(),
+}
+
+FIELD_NAME_RE = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
+TRUE_WORDS = frozenset({"true", "1", "yes"})
+FALSE_WORDS = frozenset({"false", "0", "no"})
+
+#: The runtime's qualified class name, which a ``metadata.lion_class`` entry must equal.
+RUNTIME_FIELDSPEC_CLASS = "lionagi.work.form.FieldSpec"
+RUNTIME_WORKFORM_CLASS = "lionagi.work.form.WorkForm"
+
+
+def type_label(value: Any) -> str:
+    """The Python type name of *value*, as a user would read it."""
+    return type(value).__name__
+
+
+class CoercionError(TypeError):
+    """A value that cannot be turned into its field's declared type."""
+
+    def __init__(self, field: str, expected: str, value: Any) -> None:
+        self.field = field
+        self.expected = expected
+        self.value = value
+        super().__init__(
+            f"field {field!r} expects {expected}, found {type_label(value)} {value!r}"
+        )
+
+
+def default_fits(field_type: str, default: Any) -> bool:
+    """Whether a non-None default is accepted at declaration time (an isinstance check)."""
+    if field_type == "float" and isinstance(default, int):
+        return True
+    return isinstance(default, PYTHON_TYPES[field_type])
+
+
+def coerce_value(field: str, field_type: str, value: Any) -> Any:
+    """Coerce *value* exactly as the runtime's FieldSpec.coerce does."""
+    if value is None:
+        return None
+    target = PYTHON_TYPES[field_type]
+    if isinstance(value, target):
+        return value
+    if field_type == "float" and isinstance(value, int):
+        return float(value)
+    if field_type == "bool" and isinstance(value, str):
+        lowered = value.lower()
+        if lowered in TRUE_WORDS:
+            return True
+        if lowered in FALSE_WORDS:
+            return False
+    if field_type in ("int", "float") and isinstance(value, str):
+        try:
+            return target(value)
+        except ValueError:
+            pass
+    raise CoercionError(field, field_type, value)
+
+
+@dataclass(frozen=True)
+class Failure:
+    """A structured validation failure: the field (or rule) and what went wrong."""
+
+    source: Literal["field", "rule"]
+    kind: str
+    field: str
+    rule_id: str | None = None
+    message: str = ""
+
+
+
+
+class Declared(Protocol):
+    """What filling and validation need from a field declaration."""
+
+    @property
+    def name(self) -> str: ...
+    @property
+    def type(self) -> str: ...
+    @property
+    def required(self) -> bool: ...
+    @property
+    def default(self) -> Any: ...
+
+
+@dataclass(frozen=True)
+class PlainField:
+    """A declaration whose values were already of their exact types, so no model validation
+    could change them (the fast path; anything else goes through the pydantic FieldSpec)."""
+
+    name: str
+    type: str = "str"
+    required: bool = True
+    default: Any = None
+    description: str = ""
+
+    def coerce(self, value: Any) -> Any:
+        """The value the runtime stores for this field, or CoercionError."""
+        return coerce_value(self.name, self.type, value)
+
+
+#: Declaration keys the fast path understands; anything else needs the full model.
+PLAIN_KEYS = frozenset({"type", "required", "default", "description"})
+
+
+def plain_field(name: object, declaration: Mapping[Any, Any]) -> PlainField | None:
+    """A PlainField when *declaration* is valid as written with exact types, else None."""
+    if type(name) is not str or not FIELD_NAME_RE.match(name):
+        return None
+    for key in declaration:
+        if key not in PLAIN_KEYS:
+            return None
+    field_type = declaration.get("type", "str")
+    required = declaration.get("required", True)
+    description = declaration.get("description", "")
+    default = declaration.get("default")
+    if type(field_type) is not str or field_type not in PYTHON_TYPES:
+        return None
+    if type(required) is not bool or type(description) is not str:
+        return None
+    if default is not None and not default_fits(field_type, default):
+        return None
+    return PlainField(name, field_type, required, default, description)
+
+
+class HasValues(Protocol):
+    """Anything rules can read values from (a WorkForm, or a plain view)."""
+
+    @property
+    def values(self) -> Mapping[Any, Any]: ...
+
+
+@dataclass(frozen=True)
+class ValuesView:
+    """Values for rules to read, without building a WorkForm."""
+
+    values: Mapping[Any, Any]
+
+
+def merge_values(fields: Mapping[Any, Declared], values: Mapping[Any, Any]) -> dict[Any, Any]:
+    """fill_form's merge: declared fields first (value, else a non-None default), then extras."""
+    merged: dict[Any, Any] = {}
+    for name, spec in fields.items():
+        if name in values:
+            merged[name] = values[name]
+        elif spec.default is not None:
+            merged[name] = spec.default
+    for key, value in values.items():
+        if key not in merged:
+            merged[key] = value
+    return merged
+
+
+def check_values(
+    fields: Mapping[Any, Declared], values: Mapping[Any, Any], ruleset: RuleSet | None = None
+) -> tuple[dict[Any, Any], list[Failure]]:
+    """validate_form's pass: required and coercion per field, then rules on the coerced values."""
+    failures: list[Failure] = []
+    coerced: dict[Any, Any] = dict(values)
+    for name, spec in fields.items():
+        value = values.get(name)
+        if spec.required and value is None:
+            failures.append(
+                Failure("field", "required", name, message=f"field {name!r} is required but has no value")
+            )
+            continue
+        if value is not None:
+            try:
+                coerced[name] = coerce_value(spec.name, spec.type, value)
+            except CoercionError as exc:
+                failures.append(Failure("field", "coerce", name, message=str(exc)))
+    if ruleset is not None:
+        failures.extend(ruleset.failures(ValuesView(coerced)))
+    return coerced, failures
+
+
+def field_names(fields: Iterable[Any]) -> list[str]:
+    """The string keys among *fields* (for suggestions)."""
+    return [k for k in fields if isinstance(k, str)]
