@@ -180,3 +180,16 @@ def test_hover_documents_every_key_of_every_kind(name: str) -> None:
             assert shown.markdown.startswith(f"**value of field `{key}`**"), path
         else:
             assert shown.markdown.startswith(f"**`{key}`** ("), (path, shown.markdown)
+
+
+def test_other_yaml_gets_no_answers() -> None:
+    from formscript.lsp.completion import complete
+    from formscript.lsp.hover import hover
+    from formscript.lsp.navigation import folding, symbols
+
+    found = analyse("file:///w/compose.yaml", "services:\n  web:\n    image: x\n", 1,
+                    Settings(), "utf-16", 0)
+    assert found.kind is None
+    assert hover(found, Pos(0, 2)) is None
+    assert symbols(found) == [] and folding(found) == []
+    assert complete(found, Pos(2, 4)) == []

@@ -40,6 +40,8 @@ def shown(value: Any) -> str:
 
 def hover(analysis: Analysis, pos: Pos) -> HoverText | None:
     """The hover at *pos*: key documentation or the runtime's view of a value."""
+    if analysis.kind is None:
+        return None  # not a formscript file: stay out of the way of other YAML tools
     doc = analysis.document
     if doc is None:
         return _hover_unparsed(analysis, pos)

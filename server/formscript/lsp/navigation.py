@@ -56,7 +56,7 @@ def _preview(value: Any) -> str:
 def symbols(analysis: Analysis) -> list[Symbol]:
     """The outline: form fields and values, script responses (``#index type``), rules, calls."""
     doc = analysis.document
-    if doc is None:
+    if doc is None or analysis.kind is None:
         return []
     lines = analysis.positions.lines
     value = doc.value
@@ -206,7 +206,7 @@ def rename(analysis: Analysis, pos: Pos, new_name: str) -> list[TextEdit]:
 def folding(analysis: Analysis) -> list[tuple[int, int]]:
     """(start line, end line) of every mapping or sequence spanning several lines."""
     doc = analysis.document
-    if doc is None or doc.root is None:
+    if doc is None or doc.root is None or analysis.kind is None:
         return []
     lines = analysis.positions.lines
     found: set[tuple[int, int]] = set()
