@@ -8,31 +8,35 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
-from typing import Any
-
-from pydantic import TypeAdapter, ValidationError
+from functools import cached_property
+from typing import TYPE_CHECKING, Any
 
 from formscript.core.expansion import EXPANSION_LIMIT, expanded_size
-from formscript.core.forms import (
+from formscript.core.fields import (
     FIELD_NAME_RE,
     FIELD_TYPES,
-    FieldSpec,
-    WorkForm,
+    Declared,
+    Failure,
+    FormStatus,
+    check_values,
     default_fits,
-    fill_form,
+    merge_values,
+    plain_field,
     type_label,
 )
-from formscript.core.rules import RuleSet
 from formscript.core.suggest import hint, suggestion
 from formscript.core.verdict import Problem, Verdict, verdict_from
+
+if TYPE_CHECKING:
+    from pydantic import ValidationError
+
+    from formscript.core.forms import WorkForm
+    from formscript.core.rules import RuleSet
 
 TOP_LEVEL_KEYS: tuple[str, ...] = ("title", "fields", "values")
 DECLARATION_KEYS: tuple[str, ...] = ("type", "required", "default", "description")
 #: Keys a declaration may also carry because the runtime's FieldSpec is an Element.
 ELEMENT_KEYS: tuple[str, ...] = ("id", "created_at", "metadata")
-
-_TITLE = TypeAdapter(str)
-
 
 @dataclass
 class GateResult:
@@ -40,16 +44,38 @@ class GateResult:
 
     verdict: Verdict
     problems: list[Problem]
-    form: WorkForm | None = None
     #: What ``li agent --form`` renders (None when the form is refused or has no values).
     context_block: str | None = None
     #: Declarations that built, by key; they exist even when the form as a whole is refused.
-    declarations: dict[Any, FieldSpec] = field(default_factory=dict)
+    declarations: dict[Any, Declared] = field(default_factory=dict)
+    title: str = ""
+    #: The form's values after filling and coercion, and its status (None: never built).
+    values: dict[Any, Any] = field(default_factory=dict)
+    status: FormStatus | None = None
+    failures: list[Failure] = field(default_factory=list)
 
     @property
     def prompt_prefix(self) -> str:
         """The exact text put in front of the user's prompt ('' when nothing is sent)."""
         return "" if self.context_block is None else self.context_block + "\n\n"
+
+    @cached_property
+    def form(self) -> WorkForm | None:
+        """The runtime's WorkForm for this spec (built on demand; None when never built)."""
+        if self.status is None:
+            return None
+        from formscript.core.forms import FieldSpec, WorkForm
+
+        fields = {
+            key: spec if isinstance(spec, FieldSpec) else FieldSpec.model_validate(
+                {"name": spec.name, "type": spec.type, "required": spec.required,
+                 "default": spec.default, "description": spec.description})
+            for key, spec in self.declarations.items()
+        }
+        return WorkForm.model_construct(
+            title=self.title, fields=fields, values=self.values, status=self.status,
+            validation_errors=[f.message for f in self.failures], failures=self.failures,
+        )
 
 
 class SpecLoadError(ValueError):
@@ -73,10 +99,10 @@ def load_spec_text(text: str) -> Any:
             raise SpecLoadError(yaml_error) from yaml_error
 
 
-def render_context_block(form: WorkForm) -> str:
+def render_context_block(title: str, values: dict[Any, Any]) -> str:
     """``[Work Form: <title>]`` then one ``  key: repr(value)`` line per value, in order."""
-    lines = [f"[Work Form: {form.title}]"]
-    lines.extend(f"  {key}: {value!r}" for key, value in form.values.items())
+    lines = [f"[Work Form: {title}]"]
+    lines.extend(f"  {key}: {value!r}" for key, value in values.items())
     return "\n".join(lines)
 
 
@@ -152,17 +178,16 @@ def check_form_spec(spec: Any, spec_path: str, *, ruleset: RuleSet | None = None
                     )
                 )
 
-    declarations: dict[Any, FieldSpec] = {}
+    declarations: dict[Any, Declared] = {}
     for key, declaration in fields_map.items():
         spec_obj = _build_declaration(key, declaration, problems)
         if spec_obj is not None:
             declarations[key] = spec_obj
 
     title_raw = spec.get("title", spec_path)
-    title = ""
-    try:
-        title = _TITLE.validate_python(title_raw)
-    except ValidationError:
+    title = _title(title_raw)
+    if title is None:
+        title = ""
         problems.append(
             Problem(
                 "FS019",
@@ -173,18 +198,23 @@ def check_form_spec(spec: Any, spec_path: str, *, ruleset: RuleSet | None = None
         )
 
     gate_failed = any(p.rejects for p in problems)
-    form = WorkForm(title=title, fields=declarations)
+    values: dict[Any, Any] = {}
+    status: FormStatus | None = "draft"
+    failures: list[Failure] = []
+    to_fill: dict[Any, Any] | None = None
     if gate_failed:
         # Keep collecting: validate what did build, so one mistake does not hide others.
-        subset = {k: v for k, v in values_map.items() if k in declarations}
         if declarations:
-            form = fill_form(form, subset, ruleset=ruleset)
+            to_fill = {k: v for k, v in values_map.items() if k in declarations}
     elif values_given or declarations:
-        form = fill_form(form, values_map, ruleset=ruleset)
+        to_fill = values_map
     elif ruleset is not None:
-        form = fill_form(form, {}, ruleset=ruleset)
+        to_fill = {}
+    if to_fill is not None:
+        values, failures = check_values(declarations, merge_values(declarations, to_fill), ruleset)
+        status = "error" if failures else "validated"
 
-    for failure in form.failures:
+    for failure in failures:
         if failure.source == "rule":
             problems.append(
                 Problem(
@@ -223,8 +253,8 @@ def check_form_spec(spec: Any, spec_path: str, *, ruleset: RuleSet | None = None
 
     verdict = verdict_from(problems)
     block = None
-    if verdict is Verdict.ACCEPTED and form.values:
-        size = expanded_size(form.values)
+    if verdict is Verdict.ACCEPTED and values:
+        size = expanded_size(values)
         if size > EXPANSION_LIMIT:
             problems.append(
                 Problem(
@@ -237,11 +267,24 @@ def check_form_spec(spec: Any, spec_path: str, *, ruleset: RuleSet | None = None
                 )
             )
         else:
-            block = render_context_block(form)
-    return GateResult(verdict, problems, form=form, context_block=block, declarations=declarations)
+            block = render_context_block(title, values)
+    return GateResult(verdict, problems, context_block=block, declarations=declarations, title=title,
+                      values=values, status=status, failures=failures)
 
 
-def _build_declaration(key: Any, declaration: Any, problems: list[Problem]) -> FieldSpec | None:
+def _title(raw: Any) -> str | None:
+    """The title as WorkForm stores it, or None when it is not a string (pydantic's lax str)."""
+    if type(raw) is str:
+        return raw
+    from pydantic import TypeAdapter, ValidationError
+
+    try:
+        return str(TypeAdapter(str).validate_python(raw))
+    except ValidationError:
+        return None
+
+
+def _build_declaration(key: Any, declaration: Any, problems: list[Problem]) -> Declared | None:
     """Build ``FieldSpec(name=key, **declaration)`` the runtime's way, reporting every fault."""
     where = ("fields", key)
     if not isinstance(declaration, dict):
@@ -255,6 +298,9 @@ def _build_declaration(key: Any, declaration: Any, problems: list[Problem]) -> F
             )
         )
         return None
+    fast = plain_field(key, declaration)
+    if fast is not None:
+        return fast
     ok = True
     if not isinstance(key, str) or not FIELD_NAME_RE.match(key):
         problems.append(
@@ -294,6 +340,10 @@ def _build_declaration(key: Any, declaration: Any, problems: list[Problem]) -> F
             ok = False
     payload = {k: v for k, v in declaration.items() if isinstance(k, str) and k != "name"}
     payload["name"] = key if isinstance(key, str) and FIELD_NAME_RE.match(key) else "placeholder"
+    from pydantic import ValidationError
+
+    from formscript.core.forms import FieldSpec
+
     try:
         built = FieldSpec.model_validate(payload)
     except ValidationError as exc:

@@ -12,7 +12,7 @@ import re
 from typing import Any
 
 from formscript.core.expansion import EXPANSION_LIMIT, explodes
-from formscript.core.forms import FIELD_TYPES, CoercionError, FieldSpec, coerce_value, type_label
+from formscript.core.fields import FIELD_TYPES, CoercionError, Declared, coerce_value, type_label
 from formscript.core.gate import GateResult
 from formscript.core.regex_risk import backtracking_risk
 from formscript.core.rules import CHECK_KINDS, PATTERN_INPUT_CAP, Rule
@@ -107,7 +107,7 @@ def form_checks(doc: Document, result: GateResult) -> list[Problem]:
     return found
 
 
-def _yaml11_surprise(declaration: FieldSpec, text: str, tag: str, value: Any) -> str | None:
+def _yaml11_surprise(declaration: Declared, text: str, tag: str, value: Any) -> str | None:
     wanted = declaration.type
     if wanted == "str":
         if tag == _BOOL:
@@ -153,8 +153,7 @@ def script_checks(doc: Document, result: ScriptResult) -> list[Problem]:
         if isinstance(raw, dict) and raw.get("when") == {}:
             found.append(
                 Problem("SC012", f"response #{index} has an empty matcher, so it is positional",
-                        path=(*where, "when"),
-                        data={"fix": {"op": "delete_key", "path": (*where, "when"), "safe": True}})
+                        path=(*where, "when"))
             )
         when = entry.when
         if when is not None and not when.is_empty():
@@ -384,7 +383,7 @@ def _rule_checks(index: int, rule: Rule) -> list[Problem]:
 
 
 def paired_rule_checks(
-    rules: list[tuple[int, Rule]], fields: dict[Any, FieldSpec], values: dict[Any, Any]
+    rules: list[tuple[int, Rule]], fields: dict[Any, Declared], values: dict[Any, Any]
 ) -> list[Problem]:
     """Checks of rules against the declarations and values of a paired form."""
     found: list[Problem] = []

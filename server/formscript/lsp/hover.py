@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from formscript.core.forms import FieldSpec, type_label
+from formscript.core.fields import Declared, type_label
 from formscript.core.verdict import KeyPath
 from formscript.document.located import Pos, Span
 from formscript.lsp import keydocs
@@ -81,7 +81,7 @@ def key_markdown(analysis: Analysis, path: KeyPath) -> str | None:
     return found.markdown(owner)
 
 
-def _declaration(analysis: Analysis, name: Any) -> FieldSpec | None:
+def _declaration(analysis: Analysis, name: Any) -> Declared | None:
     gate = analysis.report.gate
     return gate.declarations.get(name) if gate is not None else None
 
