@@ -76,14 +76,14 @@ async def test_workspace_pull_with_progress(client: Client, workspace: Path) -> 
 
 
 async def test_workspace_pull_honours_progress_cancel(client: Client) -> None:
+    # The cancel goes out before the server has registered the token (it may even overtake the
+    # work): the server must still honour it, so the answer is deterministic: nothing checked.
     token = "cancel-" + uuid.uuid4().hex
     client.progress_reports[token] = []
-    pending = asyncio.ensure_future(client.workspace_diagnostic_async(
-        types.WorkspaceDiagnosticParams(previous_result_ids=[], work_done_token=token)))
-    await asyncio.sleep(0)
     client.window_work_done_progress_cancel(types.WorkDoneProgressCancelParams(token=token))
-    report = await pending
-    assert len(report.items) < 153
+    report = await client.workspace_diagnostic_async(
+        types.WorkspaceDiagnosticParams(previous_result_ids=[], work_done_token=token))
+    assert list(report.items) == []
 
 
 async def test_workspace_pull_honours_cancel_request(client: Client, workspace: Path) -> None:

@@ -7,7 +7,6 @@ workspace/configuration).
 from __future__ import annotations
 
 import fnmatch
-import tomllib
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -146,6 +145,8 @@ def settings_from_mapping(table: dict[str, Any], source: str = "settings", root:
 
 def load_file(path: Path) -> Settings | None:
     """Settings from a pyproject.toml (only with a [tool.formscript] table) or formscript.toml."""
+    import tomllib  # only when a configuration file exists
+
     try:
         data = tomllib.loads(path.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError) as exc:

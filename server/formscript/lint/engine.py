@@ -5,26 +5,20 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from formscript.core.gate import GateResult, check_form_spec
-from formscript.core.rules import RuleSet
-from formscript.core.script import ScriptResult, check_script, loads_as_yaml
-from formscript.core.verdict import Problem, Verdict
+from formscript.core.verdict import Problem, Severity, Verdict
 from formscript.document.located import Document, Pos, Span, parse_document
-from formscript.lint import catalogue
-from formscript.lint.checks import (
-    calls_checks,
-    form_checks,
-    paired_rule_checks,
-    ruleset_rules,
-    script_checks,
-)
 from formscript.lint.config import Settings
 from formscript.lint.diagnostics import Diagnostic, Fix, TextEdit
+from formscript.lint.form_checks import form_checks
 from formscript.lint.kinds import kind_from_name, sniff
 from formscript.lint.report import FileReport
 from formscript.lint.suppress import find_suppressions
+
+if TYPE_CHECKING:
+    from formscript.core.script import ScriptResult
 
 __all__ = ["FileReport", "PairedForm", "lint_text"]
 
@@ -63,6 +57,8 @@ def _lint(
     kind = kind or kind_from_name(path, settings)
     json_syntax = path.endswith(".json") and kind != "form"
     if kind == "script":
+        from formscript.core.script import loads_as_yaml
+
         json_syntax = not loads_as_yaml(path)
     doc = parse_document(text, "json" if json_syntax else "yaml")
     if kind is None:
@@ -80,6 +76,8 @@ def _lint(
     elif kind == "rules":
         problems, undecidable = _rules(doc, paired)
     else:
+        from formscript.lint.checks import calls_checks
+
         problems = calls_checks(doc.value) if doc.ok else []
     parse_problems = _parse_problems(doc, kind, problems)
     rejected = any(p.rejects for p in problems) or any(p.rejects for p in doc.problems)
@@ -121,6 +119,9 @@ def _script(
                                 "not end in .yaml or .yml, and it is not strict JSON; rename it "
                                 "or write JSON", rejects=True)], None
         return [], None
+    from formscript.core.script import check_script
+    from formscript.lint.checks import script_checks
+
     result = check_script(doc.value)
     return result.problems + script_checks(doc, result), result
 
@@ -128,6 +129,9 @@ def _script(
 def _rules(doc: Document, paired: PairedForm | None) -> tuple[list[Problem], bool]:
     if not doc.ok:
         return [], False
+    from formscript.core.rules import RuleSet
+    from formscript.lint.checks import paired_rule_checks, ruleset_rules
+
     rules, problems, undecidable = ruleset_rules(doc.value)
     if paired is not None:
         form_doc = parse_document(paired.text)
@@ -159,9 +163,15 @@ def _rules(doc: Document, paired: PairedForm | None) -> tuple[list[Problem], boo
 def _parse_problems(doc: Document, kind: str, problems: list[Problem]) -> list[Diagnostic]:
     out = []
     for problem in doc.problems:
-        out.append(Diagnostic(problem.code, catalogue.default_severity(problem.code),
+        out.append(Diagnostic(problem.code, _default_severity(problem.code),
                               problem.message, problem.span))
     return out
+
+
+def _default_severity(code: str) -> Severity:
+    from formscript.lint import catalogue  # only files with findings need the catalogue
+
+    return catalogue.default_severity(code)
 
 
 def _dedupe(problems: list[Problem]) -> list[Problem]:
@@ -176,7 +186,7 @@ def _dedupe(problems: list[Problem]) -> list[Problem]:
 def _to_diagnostic(doc: Document, problem: Problem) -> Diagnostic:
     span = doc.locate(problem.path, on_key=problem.on_key)
     severity = problem.severity or ("error" if problem.rejects else
-                                    catalogue.default_severity(problem.code))
+                                    _default_severity(problem.code))
     return Diagnostic(problem.code, severity, problem.message, span, _fix(doc, problem))
 
 

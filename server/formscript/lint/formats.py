@@ -8,11 +8,10 @@ from __future__ import annotations
 import json
 from collections import Counter
 from collections.abc import Sequence
+from html import escape
 from typing import Any
-from xml.sax.saxutils import escape, quoteattr
 
 from formscript import __version__
-from formscript.lint import catalogue
 from formscript.lint.diagnostics import Diagnostic
 from formscript.lint.report import FileReport
 
@@ -146,6 +145,8 @@ def render_github(reports: Sequence[FileReport]) -> str:
 
 def render_sarif(reports: Sequence[FileReport]) -> str:
     """SARIF 2.1.0 for code scanning."""
+    from formscript.lint import catalogue
+
     used = sorted({d.code for r in reports for d in r.diagnostics})
     rules = []
     for code in used:
@@ -196,6 +197,11 @@ def _sarif_level(severity: str) -> str:
     return {"error": "error", "warning": "warning"}.get(severity, "note")
 
 
+def quoteattr(text: str) -> str:
+    """An XML attribute value in double quotes (html.escape is XML-safe with quote=True)."""
+    return '"' + escape(text, quote=True) + '"'
+
+
 def render_junit(reports: Sequence[FileReport]) -> str:
     """JUnit XML: one test case per file, failing when it has error diagnostics."""
     cases = []
@@ -212,7 +218,7 @@ def render_junit(reports: Sequence[FileReport]) -> str:
             )
             cases.append(f'  <testcase classname="formscript" name={name}>\n'
                          f'    <failure message={quoteattr(f"{len(errors)} error(s)")}>'
-                         f"{escape(body)}</failure>\n  </testcase>")
+                         f"{escape(body, quote=False)}</failure>\n  </testcase>")
         else:
             cases.append(f'  <testcase classname="formscript" name={name}/>')
     head = (f'<?xml version="1.0" encoding="UTF-8"?>\n<testsuite name="formscript" '

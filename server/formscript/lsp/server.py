@@ -63,6 +63,9 @@ class FormscriptServer(LanguageServer):
         self._workspace_results: dict[str, tuple[tuple[int, int, int], str, list[Any]]] = {}
         self._files: tuple[float, int, list[str]] | None = None
         self._inflight: dict[str, tuple[str, int, asyncio.Future[Analysis]]] = {}
+        #: Progress tokens the client cancelled, remembered even when the cancel arrives
+        #: before the work that owns the token has registered it.
+        self.cancelled_progress: set[types.ProgressToken] = set()
 
     # -- capabilities ---------------------------------------------------------------------
 
@@ -467,12 +470,20 @@ async def workspace_diagnostic(
     finally:
         if token is not None:
             ls.work_done_progress.end(token, types.WorkDoneProgressEnd(message="done"))
+            ls.cancelled_progress.discard(token)
     return types.WorkspaceDiagnosticReport(items=items)
 
 
 def _progress_cancelled(ls: FormscriptServer, token: types.ProgressToken) -> bool:
+    if token in ls.cancelled_progress:
+        return True
     future = ls.work_done_progress.tokens.get(token)
     return future is not None and future.cancelled()
+
+
+def progress_cancel(ls: FormscriptServer, params: types.WorkDoneProgressCancelParams) -> None:
+    """Remember a cancelled progress token (pygls itself only cancels tokens it knows)."""
+    ls.cancelled_progress.add(params.token)
 
 
 async def _workspace_item(ls: FormscriptServer, path: str, previous: dict[str, str]) -> Any:
@@ -734,6 +745,7 @@ def create_server() -> FormscriptServer:
          types.DiagnosticOptions(identifier="formscript", inter_file_dependencies=False,
                                  workspace_diagnostics=True, work_done_progress=True)),
         (types.WORKSPACE_DIAGNOSTIC, workspace_diagnostic, None),
+        (types.WINDOW_WORK_DONE_PROGRESS_CANCEL, progress_cancel, None),
         (types.TEXT_DOCUMENT_HOVER, on_hover, None),
         (types.TEXT_DOCUMENT_COMPLETION, on_completion,
          types.CompletionOptions(trigger_characters=[":", " ", "-"])),
