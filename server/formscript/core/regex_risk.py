@@ -3,14 +3,27 @@
 from __future__ import annotations
 
 import re
+import warnings
 from re import _parser as sre_parse  # type: ignore[attr-defined]  # the 3.11+ regex parser
 from typing import Any
 
 _REPEATS = {"MAX_REPEAT", "MIN_REPEAT", "POSSESSIVE_REPEAT"}
+
+
+def compile_user_regex(pattern: Any, flags: int = 0) -> re.Pattern[Any]:
+    """re.compile for a pattern from a file, without re's FutureWarnings about the user's
+    syntax reaching the terminal (the pattern's faults are reported as diagnostics)."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return re.compile(pattern, flags)
+
+
 def backtracking_risk(pattern: str, flags: int = 0) -> str | None:
     """A short reason when *pattern* nests an unbounded quantifier inside another one."""
     try:
-        parsed = sre_parse.parse(pattern, flags)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            parsed = sre_parse.parse(pattern, flags)
     except (re.error, TypeError, ValueError, RecursionError, OverflowError):
         return None
     return _scan(list(parsed), inside_repeat=False)

@@ -13,7 +13,7 @@ from typing import Any
 
 from formscript.core.expansion import EXPANSION_LIMIT, explodes
 from formscript.core.fields import FIELD_TYPES, Declared, type_label
-from formscript.core.regex_risk import backtracking_risk
+from formscript.core.regex_risk import backtracking_risk, compile_user_regex
 from formscript.core.rules import CHECK_KINDS, PATTERN_INPUT_CAP, Rule
 from formscript.core.script import ScriptResult
 from formscript.core.script_models import (
@@ -134,7 +134,7 @@ def _matcher_checks(
         )
     if configured and configured[0] == "prompt_regex" and when.prompt_regex is not None:
         try:
-            re.compile(when.prompt_regex)
+            compile_user_regex(when.prompt_regex)
         except re.error as exc:
             found.append(
                 Problem("SC009", f"prompt_regex {when.prompt_regex!r} does not compile ({exc}); "
@@ -268,7 +268,7 @@ def _rule_checks(index: int, rule: Rule) -> list[Problem]:
         pattern = params.get("pattern", "")
         try:
             flags = int(params.get("flags", 0))
-            re.compile(pattern, flags)
+            compile_user_regex(pattern, flags)
         except (re.error, TypeError, ValueError) as exc:
             found.append(Problem("RS006", f"rule {rule.rule_id!r} has an invalid pattern "
                                  f"{pattern!r} ({exc})", path=(*where, "params")))
