@@ -1,4 +1,5 @@
-"""Checks beyond the runtime's own verdict, run over the located document.
+"""Script, ruleset and transcript checks beyond the runtime's own verdict (form checks live
+in ``form_checks``, which stays light).
 
 Each check yields core Problems keyed by document paths; the engine turns paths into ranges.
 A fix is described in ``Problem.data["fix"]`` as an operation on a path, so checks never
@@ -27,15 +28,6 @@ from formscript.core.script_models import (
 from formscript.core.suggest import hint, suggestion
 from formscript.core.verdict import Problem
 from formscript.document.located import Document
-
-_STR = "tag:yaml.org,2002:str"
-_BOOL = "tag:yaml.org,2002:bool"
-_INT = "tag:yaml.org,2002:int"
-_FLOAT = "tag:yaml.org,2002:float"
-_NULL = "tag:yaml.org,2002:null"
-_TIMESTAMP = "tag:yaml.org,2002:timestamp"
-_OCTAL = re.compile(r"^[-+]?0[0-7_]+$")
-
 
 # ----------------------------------------------------------------------------- scripts
 
