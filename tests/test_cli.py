@@ -205,3 +205,24 @@ def test_examples_directory_shows_the_typical_mistakes(capsys: pytest.CaptureFix
     names = ("review.form.yaml", "weather.script.yaml", "weather.calls.yaml")
     clean = [f for f in data["files"] if Path(f["path"]).name in names]
     assert all(f["diagnostics"] == [] for f in clean)
+
+
+def test_fix_removes_empty_matchers_through_a_round_trip(project: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    text = (
+        "# fixtures for the support bot\n"
+        "responses:\n"
+        "  - type: text\n"
+        "    content: hi   # greeting\n"
+        "    when: {}\n"
+        "  - {type: text, content: bye, when: {}}\n"
+    )
+    (project / "bot.script.yaml").write_text(text, encoding="utf-8")
+    code, out, _ = lint(capsys, "--fix", "--format", "concise", "bot.script.yaml")
+    assert code == 0 and out == ""
+    assert (project / "bot.script.yaml").read_text(encoding="utf-8") == (
+        "# fixtures for the support bot\n"
+        "responses:\n"
+        "  - type: text\n"
+        "    content: hi   # greeting\n"
+        "  - {type: text, content: bye}\n"
+    )

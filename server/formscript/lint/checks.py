@@ -52,7 +52,9 @@ def script_checks(doc: Document, result: ScriptResult) -> list[Problem]:
         if isinstance(raw, dict) and raw.get("when") == {}:
             found.append(
                 Problem("SC012", f"response #{index} has an empty matcher, so it is positional",
-                        path=(*where, "when"))
+                        path=(*where, "when"),
+                        data={"fix": {"op": "remove_key", "path": (*where, "when"), "safe": True,
+                                      "description": "remove the empty matcher"}})
             )
         when = entry.when
         if when is not None and not when.is_empty():

@@ -193,6 +193,8 @@ def _to_diagnostic(doc: Document, problem: Problem) -> Diagnostic:
 def _fix(doc: Document, problem: Problem) -> Fix | None:
     spec: Any = problem.data.get("fix")
     suggestion = problem.data.get("suggest")
+    if isinstance(spec, dict) and spec.get("op") == "remove_key":
+        return _remove_key_fix(doc, spec)
     if isinstance(spec, dict) and spec.get("op") == "quote":
         entry = doc.entry(tuple(spec["path"]))
         if entry is None:
@@ -210,6 +212,20 @@ def _fix(doc: Document, problem: Problem) -> Fix | None:
             return None
         return Fix(f"replace with {suggestion!r}", (TextEdit(target, suggestion),), safe=False)
     return None
+
+
+def _remove_key_fix(doc: Document, spec: dict[str, Any]) -> Fix | None:
+    path = tuple(spec["path"])
+    entry = doc.entry(path)
+    if entry is None or entry.key is None:
+        return None
+    from formscript.lint.structural import remove_key_edits
+
+    end_line = entry.value.end.line - (1 if entry.value.end.column == 0 else 0)
+    edits = remove_key_edits(doc.text, path, doc.value, (entry.key.start.line, max(end_line, entry.key.start.line)))
+    if edits is None:
+        return None
+    return Fix(str(spec.get("description", "remove the key")), edits, safe=bool(spec.get("safe")))
 
 
 def _finish(
