@@ -286,10 +286,34 @@ def _run_jobs(jobs: list[Job], workers: int, *, progress: bool = False) -> list[
         return _with_progress(results, len(jobs)) if progress else list(results)
     from concurrent.futures import ProcessPoolExecutor
 
+    # Settings and the paired form go to each worker once; a job is its path and text, and
+    # the report comes back without the text (the main process still has it).
+    shared = (jobs[0][2], jobs[0][3], jobs[0][4])
+    small = [(job[0], job[1]) for job in jobs]
     chunk = max(1, len(jobs) // (workers * 4))
-    with ProcessPoolExecutor(max_workers=workers) as pool:
-        mapped = pool.map(_lint_one_light, jobs, chunksize=chunk)
-        return _with_progress(mapped, len(jobs)) if progress else list(mapped)
+    with ProcessPoolExecutor(max_workers=workers, initializer=_worker_init, initargs=shared) as pool:
+        mapped = pool.map(_lint_in_worker, small, chunksize=chunk)
+        reports = _with_progress(mapped, len(jobs)) if progress else list(mapped)
+    from formscript.document.located import Document
+
+    for report, job in zip(reports, jobs, strict=True):
+        report.document = Document(text=job[1])
+    return reports
+
+
+_WORKER: dict[str, Any] = {}
+
+
+def _worker_init(settings: Settings, kind: str | None, paired: tuple[str, str] | None) -> None:
+    _WORKER.update(settings=settings, kind=kind, paired=paired)
+
+
+def _lint_in_worker(item: tuple[str, str]) -> FileReport:
+    report = _lint_one((item[0], item[1], _WORKER["settings"], _WORKER["kind"], _WORKER["paired"]))
+    report.document = None
+    report.gate = None
+    report.script = None
+    return report
 
 
 def _with_progress(results: Any, total: int) -> list[FileReport]:
