@@ -61,7 +61,8 @@ def dry_run_text(
     """The ``li agent --form`` gate on *text*, optionally with a ruleset, as a JSON-ready dict."""
     report = lint_text(text, path, kind="form")
     result: dict[str, Any] = {"path": path, "verdict": report.verdict.value if report.verdict else None,
-                              "status": None, "values": {}, "errors": [], "context_block": None}
+                              "status": None, "title": None, "values": {}, "errors": [],
+                              "context_block": None}
     gate = report.gate
     if gate is None:
         result["errors"] = [_error(d, path) for d in report.diagnostics if d.severity == "error"]
@@ -87,6 +88,7 @@ def dry_run_text(
     form = gate.form
     if form is not None:
         result["status"] = form.status
+        result["title"] = form.title
         for key, value in form.values.items():
             raw = given.get(key, value)
             result["values"][str(key)] = {
@@ -166,8 +168,8 @@ def simulate_text(
     report: FileReport = lint_text(script_text, script_path, kind="script")
     out: dict[str, Any] = {"version": CONTRACT_VERSION, "path": script_path,
                            "verdict": report.verdict.value if report.verdict else None,
-                           "mode": None, "calls": [], "unreached": [], "entries": [],
-                           "errors": []}
+                           "mode": None, "script_version": None, "calls": [], "unreached": [],
+                           "entries": [], "errors": []}
     script = report.script
     if script is None or report.verdict is None or report.verdict.value == "rejected":
         out["errors"] = [{"code": d.code, "message": d.message, "line": d.span.start.line + 1}
@@ -175,6 +177,7 @@ def simulate_text(
         return out
     entries = [e for e in script.entries if e is not None]
     out["mode"] = script.mode
+    out["script_version"] = script.version
     doc = report.document
     reach = _reachability(entries, script.mode)
     for index, entry in enumerate(entries):
@@ -231,10 +234,12 @@ def simulate_text(
                     record["raises"] = raised_for(entry)
                     if stream:
                         record["response"] = stream_for(entry, payload, call)
-                elif stream:
-                    record["response"] = json_safe(stream_for(entry, payload, call))
                 else:
-                    record["response"] = json_safe(completion_for(entry, payload, call))
+                    response = stream_for(entry, payload, call) if stream else completion_for(
+                        entry, payload, call)
+                    record["response"] = json_safe(response)
+                    if record["response"] != response:  # JSON lost a type: keep the exact value
+                        record["response_repr"] = repr(response)
             except (TypeError, ValueError) as exc:
                 record.update(outcome="serve_error", error=f"{type(exc).__name__}: {exc}")
                 out["calls"].append(record)
