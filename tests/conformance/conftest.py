@@ -22,7 +22,7 @@ from .corpus import (
     generate_script_cases,
     write_cases,
 )
-from .engines import FormscriptEngine, LionagiEngine, lionagi_missing_reason
+from .engines import FormscriptEngine, LionagiEngine, RunsEngine, lionagi_missing_reason
 
 SEED = int(os.environ.get("FORMSCRIPT_CONFORMANCE_SEED", str(DEFAULT_SEED)))
 
@@ -39,16 +39,21 @@ class Corpus:
         return str(self.root / case.filename)
 
 
+KINDS = ("form", "script", "runs_form", "runs_script", "named", "rules")
+
+
 @dataclass
 class Tally:
     """What the suite compared, for the summary at the end of the run."""
 
-    compared: dict[str, int] = field(default_factory=lambda: {"form": 0, "script": 0, "named": 0,
-                                                               "rules": 0})
-    disagreements: dict[str, int] = field(default_factory=lambda: {"form": 0, "script": 0,
-                                                                    "named": 0, "rules": 0})
+    compared: dict[str, int] = field(default_factory=lambda: dict.fromkeys(KINDS, 0))
+    disagreements: dict[str, int] = field(default_factory=lambda: dict.fromkeys(KINDS, 0))
     crashes: list[str] = field(default_factory=list)
     skipped_reason: str | None = None
+    #: The engine the runs layer is compared with ("lionagi", or "formscript" without it).
+    runs_reference: str = "lionagi"
+    #: Scripts whose transcript has a reset, compared by the runs layer up to the reset.
+    runs_up_to_reset: int = 0
 
     def add(self, kind: str, compared: int, disagreements: int) -> None:
         self.compared[kind] += compared
@@ -73,23 +78,32 @@ def corpus(tmp_path_factory: pytest.TempPathFactory) -> Corpus:
     return Corpus(root, forms, scripts)
 
 
-class _MemoFormscriptEngine(FormscriptEngine):
-    """formscript's engine, remembering corpus outcomes so several tests can share them."""
+class _Memo:
+    """Remembers an engine's outcomes so several tests (and engine pairs) can share them."""
 
     def __init__(self) -> None:
+        super().__init__()
         self._forms: dict[str, Any] = {}
         self._scripts: dict[tuple[str, Any], Any] = {}
 
     def form_outcome(self, path: str) -> Any:
         if path not in self._forms:
-            self._forms[path] = super().form_outcome(path)
+            self._forms[path] = super().form_outcome(path)  # type: ignore[misc]
         return self._forms[path]
 
     def script_outcome(self, path: str, transcript: Any) -> Any:
         key = (path, repr(transcript))
         if key not in self._scripts:
-            self._scripts[key] = super().script_outcome(path, transcript)
+            self._scripts[key] = super().script_outcome(path, transcript)  # type: ignore[misc]
         return self._scripts[key]
+
+
+class _MemoFormscriptEngine(_Memo, FormscriptEngine):
+    """formscript's engine, remembering corpus outcomes."""
+
+
+class _MemoLionagiEngine(_Memo, LionagiEngine):
+    """lionagi's engine, remembering corpus outcomes (the runs layer is compared with them too)."""
 
 
 @pytest.fixture(scope="session")
@@ -103,9 +117,25 @@ def lionagi_engine() -> Iterator[LionagiEngine]:
     if reason is not None:
         _TALLY.skipped_reason = reason
         pytest.skip(reason)
-    engine = LionagiEngine()
+    engine = _MemoLionagiEngine()
     yield engine
     engine.close()
+
+
+@pytest.fixture(scope="session")
+def runs_engine() -> RunsEngine:
+    return RunsEngine()
+
+
+@pytest.fixture(scope="session")
+def reference_engine(formscript_engine: FormscriptEngine,
+                     request: pytest.FixtureRequest) -> FormscriptEngine | LionagiEngine:
+    """What the runs layer is compared with: lionagi, or formscript's core without it."""
+    if lionagi_missing_reason() is None:
+        engine: FormscriptEngine | LionagiEngine = request.getfixturevalue("lionagi_engine")
+        return engine
+    _TALLY.runs_reference = "formscript"
+    return formscript_engine
 
 
 def pytest_terminal_summary(terminalreporter: Any) -> None:
@@ -113,16 +143,22 @@ def pytest_terminal_summary(terminalreporter: Any) -> None:
     if not total and _TALLY.skipped_reason is None:
         return
     write = terminalreporter.write_line
-    terminalreporter.section("conformance (formscript core vs lionagi 0.36.0)")
+    terminalreporter.section("conformance (formscript core and runs layer vs lionagi 0.36.0)")
+    reference = _TALLY.runs_reference
     labels = {
         "form": "corpus form specs, formscript vs lionagi",
         "script": "corpus scripts + transcripts, formscript vs lionagi",
+        "runs_form": f"corpus form specs, runs.dry_run_text vs {reference}",
+        "runs_script": f"corpus scripts + transcripts, runs.simulate_text vs {reference}",
         "named": "named quirk cases x engines, vs expectations (and each other)",
         "rules": "seeded rule sets, formscript vs lionagi.work",
     }
     for kind, label in labels.items():
         write(f"{_TALLY.compared[kind]:>6} compared, {_TALLY.disagreements[kind]:>4} "
               f"disagreements: {label}")
+    if _TALLY.runs_up_to_reset:
+        write(f"runs.simulate_text has no reset item: {_TALLY.runs_up_to_reset} transcripts with a "
+              "reset were compared up to it")
     if _TALLY.crashes:
         write(f"lionagi raised an undocumented exception on {len(_TALLY.crashes)} form specs "
               f"(counted as refusals): {', '.join(_TALLY.crashes[:5])}")

@@ -307,6 +307,176 @@ class FormscriptEngine:
         return tuple(served), None
 
 
+# ----------------------------------------------------------------------------- runs.py
+
+
+def before_reset(transcript: tuple[dict[str, Any] | str, ...]) -> tuple[dict[str, Any] | str, ...]:
+    """*transcript* up to its first RESET (the calls a simulation can replay)."""
+    return transcript[:transcript.index(RESET)] if RESET in transcript else transcript
+
+
+def up_to_reset(outcome: ScriptOutcome, transcript: tuple[dict[str, Any] | str, ...]) -> ScriptOutcome:
+    """*outcome* as if *transcript* had stopped at its first RESET (unchanged without one).
+
+    ``runs.simulate_text`` has no reset item (lionagi resets a script when an iModel is
+    copied), so a transcript with a reset is compared up to the reset.
+    """
+    if RESET not in transcript:
+        return outcome
+    calls = transcript.index(RESET)
+    served, terminal = outcome.served, outcome.terminal
+    s_served, s_terminal = outcome.stream_served, outcome.stream_terminal
+    if len(served) >= calls:
+        served, terminal = served[:calls], None
+    if len(s_served) >= calls:
+        s_served, s_terminal = s_served[:calls], None
+    return dataclasses.replace(outcome, served=served, terminal=terminal, stream_served=s_served,
+                               stream_terminal=s_terminal)
+
+
+class _Floats(ast.NodeTransformer):
+    """``inf`` and ``nan`` in a repr as the float constants they stand for."""
+
+    def visit_Name(self, node: ast.Name) -> Any:
+        if node.id in ("inf", "nan"):
+            return ast.copy_location(ast.Constant(float(node.id)), node)
+        return node
+
+
+def literal_from_repr(text: str) -> Any:
+    """The value whose ``repr`` is *text* (literals, plus non-finite floats)."""
+    tree = _Floats().visit(ast.parse(text, mode="eval"))
+    return ast.literal_eval(tree.body)
+
+
+def exact_response(call: dict[str, Any]) -> Any:
+    """A simulated call's response: ``response``, or ``response_repr`` where JSON lost a type."""
+    if "response_repr" in call:
+        return literal_from_repr(call["response_repr"])
+    return call["response"]
+
+
+class RunsEngine:
+    """formscript's user-facing layer: ``runs.dry_run_text`` and ``runs.simulate_text``.
+
+    What ``formscript dry-run`` and ``formscript simulate --format json`` print, mapped onto
+    the contract. Transcripts are passed as a JSON calls file of ``{"payload": ...}`` items;
+    one with a RESET is replayed (and compared, see ``up_to_reset``) up to the reset.
+    """
+
+    name = "runs"
+
+    #: Problem codes by the runtime stage that raises them (the core's, plus parse errors).
+    CODE_CATEGORY: ClassVar[dict[str, str]] = {
+        **FormscriptEngine.CODE_CATEGORY, "YM001": "load", "YM003": "load"}
+    #: Codes of a script the runtime cannot load (YAML or JSON syntax), not its schema.
+    PARSE_CODES = frozenset({"YM001", "YM003", "SC017"})
+    #: The ``field`` of an error that is a field's validation failure (not a rule's).
+    FIELD_FAILURE_CODES = frozenset({"FS012", "FS013", "FS014"})
+
+    def form_outcome(self, path: str) -> FormOutcome:
+        from formscript.runs import dry_run_text
+
+        dry = dry_run_text(read_text(path), path)
+        verdict = str(dry["verdict"])
+        codes = [e["code"] for e in dry["errors"]]
+        category = None
+        if verdict != "accepted":
+            category = self.CODE_CATEGORY.get(codes[0], f"unknown:{codes[0]}") if codes else (
+                "unknown:no-error")
+        if category not in (None, "validation") or dry["status"] is None:
+            return FormOutcome(verdict, category)
+        failing = [e["field"] for e in dry["errors"] if e["code"] in self.FIELD_FAILURE_CODES]
+        block = dry["context_block"]
+        if block is not None:
+            # dry_run's block is what li agent prepends: the rendered block and a blank line.
+            block = block[:-2] if block.endswith("\n\n") else f"<no blank line after>{block}"
+        return FormOutcome(
+            verdict,
+            category,
+            status=dry["status"],
+            title=dry["title"],
+            values=tuple((repr(k), info["repr"]) for k, info in dry["values"].items()),
+            failing_fields=frozenset(failing),
+            error_fields=tuple(failing),
+            context_block=block,
+        )
+
+    def script_outcome(self, path: str, transcript: tuple[dict[str, Any] | str, ...]) -> ScriptOutcome:
+        import json
+
+        from formscript.runs import simulate_text
+
+        text = read_text(path)
+        calls = before_reset(transcript)
+        calls_text = json.dumps([{"payload": p} for p in calls], ensure_ascii=False)
+        calls_path = f"{path}.calls.json"
+        plain = simulate_text(text, path, calls_text, calls_path)
+        verdict = str(plain["verdict"])
+        if verdict != "accepted":
+            parse = any(e["code"] in self.PARSE_CODES for e in plain["errors"])
+            return ScriptOutcome(verdict, "parse" if parse else "schema")
+        stream = simulate_text(text, path, calls_text, calls_path, stream=True)
+        served, terminal = self._served(plain["calls"], stream=False)
+        s_served, s_terminal = self._served(stream["calls"], stream=True)
+        return ScriptOutcome(
+            "accepted",
+            mode=plain["mode"],
+            version=plain["script_version"],
+            entry_types=tuple(e["type"] for e in plain["entries"]),
+            served=served,
+            terminal=terminal,
+            stream_served=s_served,
+            stream_terminal=s_terminal,
+        )
+
+    @staticmethod
+    def _served(calls: list[dict[str, Any]], *, stream: bool) -> tuple[tuple[Served, ...], str | None]:
+        served: list[Served] = []
+        recorded = 0  # the endpoint's call index: calls recorded before this one
+        for call in calls:
+            outcome = call["outcome"]
+            if outcome in ("exhausted", "invalid_regex", "regex_timeout"):
+                return tuple(served), outcome
+            if outcome in ("raised", "serve_error"):
+                return tuple(served), "crash:" + str(call.get("error", "")).split(":", 1)[0]
+            if outcome != "served":
+                return tuple(served), f"unknown:{outcome}"
+            how = call["matched_by"]
+            value = how["value"]
+            if how["kind"] != "positional":
+                value = repr(value) if isinstance(value, str) else str(value)
+            # formscript derives a tool call's id when the script gives none; lionagi draws one.
+            # The output does not say which it was: an id of the generated shape counts as
+            # generated (strip_ids only touches that shape; no id spelled in the corpus has it).
+            generated = call["response_type"] == "tool_call"
+            raised = call.get("raises")
+            response: Any
+            if raised is not None:
+                message = raised["message"] if raised["recorded"] else "<runtime>"
+                raises = ("raises", raised["exception"], raised["status_code"], message)
+                chunks = call["response"] if stream else None
+                response = raises
+                if chunks is not None:
+                    response = (tuple(canon_chunk(c, False) for c in chunks), raises)
+                summary = summarize(None, chunks, raises)
+                step = 1 if raised["recorded"] else 0
+            elif stream:
+                chunks = exact_response(call)
+                response = (tuple(canon_chunk(c, generated) for c in chunks), None)
+                summary = summarize(None, chunks, None)
+                step = 1
+            else:
+                completion = exact_response(call)
+                response = canon(strip_ids(completion, generated))
+                summary = summarize(completion, None, None)
+                step = 1
+            served.append(Served(recorded, call["entry"], how["kind"], value, call["response_type"],
+                                 response, summary))
+            recorded += step
+        return tuple(served), None
+
+
 # ----------------------------------------------------------------------------- lionagi
 
 
@@ -513,7 +683,7 @@ class LionagiEngine:
 
 def engines_available() -> list[str]:
     """Names of the engines this environment can run."""
-    names = ["formscript"]
+    names = ["formscript", "runs"]
     if lionagi_missing_reason() is None:
         names.append("lionagi")
     return names

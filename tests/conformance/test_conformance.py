@@ -1,6 +1,7 @@
 """The engine-agnostic contract suite (seed 004): every case, every engine, equal outcomes.
 
-Corpus cases are compared engine against engine (formscript's core against lionagi itself).
+Corpus cases are compared engine against engine: formscript's core against lionagi itself,
+and formscript's dry-run and simulation layer (``runs.py``) against lionagi too.
 Named cases in ``cases.yaml`` carry their expected outcome, so they also hold formscript to
 account when lionagi is not installed.
 """
@@ -22,8 +23,10 @@ from .engines import (
     FormOutcome,
     FormscriptEngine,
     LionagiEngine,
+    RunsEngine,
     ScriptOutcome,
     lionagi_missing_reason,
+    up_to_reset,
 )
 
 CHUNK = 400
@@ -32,22 +35,26 @@ SCRIPT_CHUNKS = range((SCRIPT_CASES + CHUNK - 1) // CHUNK)
 CASES_FILE = Path(__file__).with_name("cases.yaml")
 
 
-def _differences(ours: Any, theirs: Any) -> list[str]:
+def _differences(ours: Any, theirs: Any, names: tuple[str, str] = ("formscript", "lionagi")
+                 ) -> list[str]:
     lines = []
+    width = max(len(n) for n in names) + 1
     for item in dataclasses.fields(ours):
         if not item.compare:
             continue
         a, b = getattr(ours, item.name), getattr(theirs, item.name)
         if a != b:
-            lines.append(f"  {item.name}:\n    formscript: {a!r}\n    lionagi:    {b!r}")
+            lines.append(f"  {item.name}:\n    {names[0] + ':':<{width}} {a!r}\n"
+                         f"    {names[1] + ':':<{width}} {b!r}")
     return lines
 
 
-def _describe(case: FormCase | ScriptCase, ours: Any, theirs: Any) -> str:
+def _describe(case: FormCase | ScriptCase, ours: Any, theirs: Any,
+              names: tuple[str, str] = ("formscript", "lionagi")) -> str:
     head = f"{case.name} ({case.filename})\n--- text ---\n{case.text[:1200]}"
     if isinstance(case, ScriptCase):
         head += f"\n--- transcript ---\n{case.transcript!r}"[:2000]
-    return head + "\n--- differences ---\n" + "\n".join(_differences(ours, theirs))
+    return head + "\n--- differences ---\n" + "\n".join(_differences(ours, theirs, names))
 
 
 # ----------------------------------------------------------------------------- corpus vs lionagi
@@ -93,6 +100,52 @@ def test_scripts_agree_with_lionagi(
         report[:4])
 
 
+# ----------------------------------------------------------------------------- corpus, runs layer
+
+
+@pytest.mark.parametrize("chunk", FORM_CHUNKS)
+def test_dry_runs_agree_with_lionagi(
+    chunk: int, corpus: Corpus, runs_engine: RunsEngine,
+    reference_engine: FormscriptEngine | LionagiEngine, tally: Tally,
+) -> None:
+    """``runs.dry_run_text`` (``formscript dry-run``) gives lionagi's verdict, values and block."""
+    cases = corpus.forms[chunk * CHUNK:(chunk + 1) * CHUNK]
+    assert cases, "the corpus is smaller than the chunking expects"
+    names = ("runs", reference_engine.name)
+    report = []
+    for case in cases:
+        path = corpus.path(case)
+        ours = runs_engine.form_outcome(path)
+        theirs = reference_engine.form_outcome(path)
+        if ours != theirs:
+            report.append(_describe(case, ours, theirs, names))
+    tally.add("runs_form", len(cases), len(report))
+    assert not report, f"{len(report)} of {len(cases)} dry runs disagree:\n\n" + "\n\n".join(
+        report[:4])
+
+
+@pytest.mark.parametrize("chunk", SCRIPT_CHUNKS)
+def test_simulations_agree_with_lionagi(
+    chunk: int, corpus: Corpus, runs_engine: RunsEngine,
+    reference_engine: FormscriptEngine | LionagiEngine, tally: Tally,
+) -> None:
+    """``runs.simulate_text`` (``formscript simulate``) serves what lionagi serves, call by call."""
+    cases = corpus.scripts[chunk * CHUNK:(chunk + 1) * CHUNK]
+    assert cases, "the corpus is smaller than the chunking expects"
+    names = ("runs", reference_engine.name)
+    report = []
+    for case in cases:
+        path = corpus.path(case)
+        ours = runs_engine.script_outcome(path, case.transcript)
+        theirs = up_to_reset(reference_engine.script_outcome(path, case.transcript), case.transcript)
+        tally.runs_up_to_reset += RESET in case.transcript
+        if ours != theirs:
+            report.append(_describe(case, ours, theirs, names))
+    tally.add("runs_script", len(cases), len(report))
+    assert not report, f"{len(report)} of {len(cases)} simulations disagree:\n\n" + "\n\n".join(
+        report[:4])
+
+
 # ----------------------------------------------------------------------------- corpus, formscript only
 
 
@@ -123,13 +176,24 @@ def _load_named() -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
 
 
 NAMED_FORMS, NAMED_SCRIPTS = _load_named()
-ENGINES = ["formscript", "lionagi"]
+ENGINES = ["formscript", "lionagi", "runs"]
 
 
 def _engine(name: str, formscript_engine: FormscriptEngine, request: pytest.FixtureRequest) -> Any:
     if name == "formscript":
         return formscript_engine
-    return request.getfixturevalue("lionagi_engine")
+    return request.getfixturevalue(f"{name}_engine")
+
+
+def _counterpart(engine_name: str, formscript_engine: FormscriptEngine,
+                 request: pytest.FixtureRequest) -> tuple[str, Any]:
+    """The engine a named case's outcome is also compared with (None: formscript itself)."""
+    if engine_name == "lionagi":
+        return "formscript", formscript_engine
+    if engine_name == "runs":
+        reference = request.getfixturevalue("reference_engine")
+        return reference.name, reference
+    return "formscript", None
 
 
 def _write(tmp_path: Path, case: dict[str, Any]) -> str:
@@ -167,11 +231,12 @@ def test_named_form_case(
     outcome = engine.form_outcome(path)
     expect = _expected_form(case, path)
     got = {key: getattr(outcome, key) for key in expect}
-    ours = formscript_engine.form_outcome(path) if engine_name == "lionagi" else outcome
-    tally.add("named", 1, int(got != expect or ours != outcome))
+    other_name, other = _counterpart(engine_name, formscript_engine, request)
+    theirs = outcome if other is None else other.form_outcome(path)
+    tally.add("named", 1, int(got != expect or theirs != outcome))
     assert got == expect, f"{case['name']} ({case.get('quirk', '')})"
-    assert ours == outcome, "formscript and lionagi disagree:\n" + "\n".join(
-        _differences(ours, outcome))
+    assert theirs == outcome, f"{other_name} and {engine_name} disagree:\n" + "\n".join(
+        _differences(theirs, outcome, (other_name, engine_name)))
 
 
 def _payload(item: Any) -> dict[str, Any] | str:
@@ -211,9 +276,13 @@ def test_named_script_case(
     outcome = engine.script_outcome(path, transcript)
     expect = case["expect"]
     got = _served_view(outcome, expect)
-    ours = formscript_engine.script_outcome(path, transcript) if engine_name == "lionagi" else (
-        outcome)
-    tally.add("named", 1, int(got != expect or ours != outcome))
+    other_name, other = _counterpart(engine_name, formscript_engine, request)
+    theirs = outcome if other is None else other.script_outcome(path, transcript)
+    if engine_name == "runs" and RESET in transcript:
+        # A simulation has no reset item: only the calls before it are compared.
+        theirs = up_to_reset(theirs, transcript)
+        got = expect = {}
+    tally.add("named", 1, int(got != expect or theirs != outcome))
     assert got == expect, f"{case['name']} ({case.get('quirk', '')})"
-    assert ours == outcome, "formscript and lionagi disagree:\n" + "\n".join(
-        _differences(ours, outcome))
+    assert theirs == outcome, f"{other_name} and {engine_name} disagree:\n" + "\n".join(
+        _differences(theirs, outcome, (other_name, engine_name)))
