@@ -59,7 +59,7 @@ def dry_run_text(
     text: str, path: str, rules_text: str | None = None, rules_path: str | None = None
 ) -> dict[str, Any]:
     """The ``li agent --form`` gate on *text*, optionally with a ruleset, as a JSON-ready dict."""
-    report = lint_text(text, path, kind="form")
+    report = lint_text(text, path, kind="form", fixes=False)
     result: dict[str, Any] = {"path": path, "verdict": report.verdict.value if report.verdict else None,
                               "status": None, "title": None, "values": {}, "errors": [],
                               "context_block": None}
@@ -165,7 +165,7 @@ def simulate_text(
     regex_timeout: float = 2.0,
 ) -> dict[str, Any]:
     """Replay a calls transcript against a script with the runtime's matching semantics."""
-    report: FileReport = lint_text(script_text, script_path, kind="script")
+    report: FileReport = lint_text(script_text, script_path, kind="script", fixes=False)
     out: dict[str, Any] = {"version": CONTRACT_VERSION, "path": script_path,
                            "verdict": report.verdict.value if report.verdict else None,
                            "mode": None, "script_version": None, "calls": [], "unreached": [],

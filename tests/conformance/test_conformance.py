@@ -25,7 +25,6 @@ from .engines import (
     LionagiEngine,
     RunsEngine,
     ScriptOutcome,
-    lionagi_missing_reason,
     up_to_reset,
 )
 
@@ -149,12 +148,11 @@ def test_simulations_agree_with_lionagi(
 # ----------------------------------------------------------------------------- corpus, formscript only
 
 
-@pytest.mark.skipif(lionagi_missing_reason() is None,
-                    reason="lionagi is installed: the agreement tests run formscript on every case")
 def test_formscript_engine_is_total_on_the_corpus(
     corpus: Corpus, formscript_engine: FormscriptEngine
 ) -> None:
-    """Without the oracle, at least every case must get a well-formed outcome, never a crash."""
+    """Every case gets a well-formed outcome, never a crash (the floor that holds even where
+    no oracle is installed)."""
     for case in corpus.forms:
         outcome = formscript_engine.form_outcome(corpus.path(case))
         assert outcome.verdict in ("accepted", "rejected"), case.name

@@ -38,11 +38,15 @@ def lint_text(
     settings: Settings | None = None,
     kind: str | None = None,
     paired_form: PairedForm | None = None,
+    fixes: bool = True,
 ) -> FileReport:
-    """Lint *text* as the file *path* (the path as given decides the title and the loader)."""
+    """Lint *text* as the file *path* (the path as given decides the title and the loader).
+
+    ``fixes=False`` skips building fixes, for callers that only want the verdict and findings.
+    """
     settings = settings or Settings()
     try:
-        report = _lint(text, path, settings, kind, paired_form)
+        report = _lint(text, path, settings, kind, paired_form, fixes)
     except Exception as exc:  # a bug of ours must not crash the run: report it for this file
         span = Span(Pos(0, 0), Pos(0, 0))
         message = f"formscript failed on this file ({type(exc).__name__}: {exc}); please report it"
@@ -52,7 +56,8 @@ def lint_text(
 
 
 def _lint(
-    text: str, path: str, settings: Settings, kind: str | None, paired: PairedForm | None
+    text: str, path: str, settings: Settings, kind: str | None, paired: PairedForm | None,
+    fixes: bool = True,
 ) -> FileReport:
     kind = kind or kind_from_name(path, settings)
     json_syntax = path.endswith(".json") and kind != "form"
@@ -87,7 +92,7 @@ def _lint(
         report.verdict = Verdict.INSUFFICIENT_EVIDENCE
     else:
         report.verdict = Verdict.ACCEPTED
-    diagnostics = parse_problems + [_to_diagnostic(doc, p) for p in _dedupe(problems)]
+    diagnostics = parse_problems + [_to_diagnostic(doc, p, fixes) for p in _dedupe(problems)]
     report.diagnostics = _finish(diagnostics, doc, settings, path)
     return report
 
@@ -183,11 +188,11 @@ def _dedupe(problems: list[Problem]) -> list[Problem]:
     return [p for p in problems if (p.code, p.path) not in replaced]
 
 
-def _to_diagnostic(doc: Document, problem: Problem) -> Diagnostic:
+def _to_diagnostic(doc: Document, problem: Problem, fixes: bool = True) -> Diagnostic:
     span = doc.locate(problem.path, on_key=problem.on_key)
     severity = problem.severity or ("error" if problem.rejects else
                                     _default_severity(problem.code))
-    return Diagnostic(problem.code, severity, problem.message, span, _fix(doc, problem))
+    return Diagnostic(problem.code, severity, problem.message, span, _fix(doc, problem) if fixes else None)
 
 
 def _fix(doc: Document, problem: Problem) -> Fix | None:
