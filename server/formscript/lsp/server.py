@@ -19,7 +19,7 @@ import time
 from collections.abc import Awaitable, Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, BinaryIO, TypeVar
 from uuid import uuid4
 
 from lsprotocol import types
@@ -29,7 +29,7 @@ from pygls.lsp.server import LanguageServer
 from formscript import __version__
 from formscript.document.located import Span
 from formscript.lint.kinds import kind_from_name
-from formscript.lsp import actions, completion, convert, hover, lenses, navigation
+from formscript.lsp import actions, completion, convert, hover, lenses, navigation, transport
 from formscript.lsp.analysis import Analysis, analyse, path_to_uri, uri_to_path
 from formscript.lsp.settings import CONFIG_FILES, SettingsStore
 
@@ -50,7 +50,8 @@ class FormscriptServer(LanguageServer):
 
     def __init__(self) -> None:
         super().__init__("formscript", __version__,
-                         text_document_sync_kind=types.TextDocumentSyncKind.Incremental)
+                         text_document_sync_kind=types.TextDocumentSyncKind.Incremental,
+                         protocol_cls=transport.Protocol)
         self.settings = SettingsStore()
         self.analyses: dict[str, Analysis] = {}
         self.open_uris: set[str] = set()
@@ -66,6 +67,11 @@ class FormscriptServer(LanguageServer):
         #: Progress tokens the client cancelled, remembered even when the cancel arrives
         #: before the work that owns the token has registered it.
         self.cancelled_progress: set[types.ProgressToken] = set()
+
+    def _start_io_async(self, stdin: BinaryIO | None = None,
+                        stdout: BinaryIO | None = None) -> None:
+        """Serve over stdio with frames that resynchronise (``transport``)."""
+        transport.serve_stdio(self, stdin or sys.stdin.buffer, stdout or sys.stdout.buffer)
 
     # -- capabilities ---------------------------------------------------------------------
 
