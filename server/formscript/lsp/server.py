@@ -45,6 +45,10 @@ _MAX_WORKSPACE_FILES = 5000
 T = TypeVar("T")
 
 
+class Absent(Exception):
+    """A request about a document that is neither open nor readable: answered empty."""
+
+
 class FormscriptServer(LanguageServer):
     """The server's state: settings, the open documents' analyses and their lint tasks."""
 
@@ -125,8 +129,15 @@ class FormscriptServer(LanguageServer):
         return cached
 
     async def current(self, uri: str) -> Analysis:
-        """The analysis of the document's current text."""
-        text, version = self.text_of(uri)
+        """The analysis of the document's current text (``Absent`` when the document is
+        neither open nor readable: it has no text, not an empty one)."""
+        if uri in self.open_uris:
+            text, version = self.text_of(uri)
+        else:
+            try:
+                text, version = self.workspace.get_text_document(uri).source, None
+            except (OSError, UnicodeDecodeError):
+                raise Absent(uri) from None
         return await self.analysis_off_loop(uri, text, version)
 
     async def analysis_off_loop(self, uri: str, text: str, version: int | None) -> Analysis:
@@ -319,6 +330,8 @@ def guarded(
                     return await handler(ls, *args)
                 except (asyncio.CancelledError, JsonRpcException):
                     raise
+                except Absent:
+                    return empty()
                 except Exception:
                     ls.log_failure(handler.__name__)
                     return empty()
