@@ -16,7 +16,6 @@ from formscript.core.gate import check_form_spec
 from formscript.core.regex_guard import BoundedSearch, RegexTimeout
 from formscript.core.rules import RuleSet
 from formscript.core.script import Match, RegexFailure, Replayer, ScriptExhausted
-from formscript.core.script_models import ErrorResponse
 from formscript.document.located import Document, parse_document
 from formscript.lint.checks import call_payload, ruleset_rules
 from formscript.lint.engine import lint_text
@@ -218,7 +217,7 @@ def simulate_text(
             entry = entries[match.entry]
             served.add(match.entry)
             call = served_count  # the runtime's call index: calls it recorded before this one
-            if not isinstance(entry, ErrorResponse) or raised_for(entry)["recorded"]:
+            if entry.type != "error" or raised_for(entry)["recorded"]:
                 served_count += 1
             record.update(entry=match.entry, line=_line_of(doc, ("responses", match.entry)),
                           matched_by=_matched(match), response_type=entry.type)
@@ -230,7 +229,7 @@ def simulate_text(
                 out["calls"].append(record)
                 break
             try:
-                if isinstance(entry, ErrorResponse):
+                if entry.type == "error":
                     record["raises"] = raised_for(entry)
                     if stream:
                         record["response"] = stream_for(entry, payload, call)

@@ -256,7 +256,6 @@ class FormscriptEngine:
     ) -> tuple[tuple[Served, ...], str | None]:
         from formscript.core.endpoint import completion_for, raised_for, stream_for
         from formscript.core.script import RegexFailure, Replayer, ScriptExhausted
-        from formscript.core.script_models import ErrorResponse
 
         replayer = Replayer(entries, mode)
         served: list[Served] = []
@@ -279,7 +278,7 @@ class FormscriptEngine:
                 value = repr(match.value) if isinstance(match.value, str) else str(match.value)
             generated = _has_generated_id(entry)
             call_index = recorded
-            if isinstance(entry, ErrorResponse):
+            if entry.type == "error":
                 raised = raised_for(entry)
                 message = raised["message"] if raised["recorded"] else "<runtime>"
                 raises = ("raises", raised["exception"], raised["status_code"], message)

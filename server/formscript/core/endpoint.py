@@ -10,14 +10,7 @@ import hashlib
 import json
 from typing import Any
 
-from formscript.core.script_models import (
-    ErrorResponse,
-    ResponseEntry,
-    StreamResponse,
-    StructuredResponse,
-    TextResponse,
-    ToolCallResponse,
-)
+from formscript.core.entries import Entry, ErrorEntry
 
 #: HTTP-like status per error kind; kinds absent here are not HTTP errors.
 ERROR_STATUS: dict[str, int] = {"rate_limit": 429, "server_error": 500, "bad_request": 400}
@@ -50,16 +43,16 @@ def text_completion(text: str, payload: dict[str, Any], call: int) -> dict[str, 
     return _completion(call, _model_name(payload), {"role": "assistant", "content": text}, "stop")
 
 
-def completion_for(entry: ResponseEntry, payload: dict[str, Any], call: int) -> dict[str, Any]:
+def completion_for(entry: Entry, payload: dict[str, Any], call: int) -> dict[str, Any]:
     """The non-stream response for a served, non-error entry (json errors propagate)."""
-    if isinstance(entry, TextResponse):
+    if entry.type == "text":
         return text_completion(entry.content, payload, call)
-    if isinstance(entry, StructuredResponse):
+    if entry.type == "structured":
         return text_completion(json.dumps(entry.data), payload, call)
-    if isinstance(entry, StreamResponse):
+    if entry.type == "stream":
         text = "".join(c.content or "" for c in entry.chunks if c.type == "text")
         return text_completion(text, payload, call)
-    if isinstance(entry, ToolCallResponse):
+    if entry.type == "tool_call":
         call_id = entry.id or f"call_{stable_id('tool_call', call, length=10)}"
         message = {
             "role": "assistant",
@@ -92,16 +85,16 @@ def _chunk(kind: str, **values: Any) -> dict[str, Any]:
     return chunk
 
 
-def stream_for(entry: ResponseEntry, payload: dict[str, Any], call: int) -> list[dict[str, Any]]:
+def stream_for(entry: Entry, payload: dict[str, Any], call: int) -> list[dict[str, Any]]:
     """The chunks the streaming path yields for *entry* (an error entry yields one, then raises).
 
     A negative ``delay_ms`` makes the runtime's sleep raise before anything is yielded.
     """
-    if isinstance(entry, ErrorResponse):
+    if entry.type == "error":
         if entry.delay_ms < 0:
             return []
         return [_chunk("error", content=entry.message, is_error=True)]
-    if isinstance(entry, StreamResponse):
+    if entry.type == "stream":
         return [
             _chunk(
                 spec.type,
@@ -116,7 +109,7 @@ def stream_for(entry: ResponseEntry, payload: dict[str, Any], call: int) -> list
             )
             for spec in entry.chunks
         ]
-    if isinstance(entry, TextResponse):
+    if entry.type == "text":
         return [
             _chunk("text", content=entry.content, is_delta=True),
             _chunk("result", metadata={"done": True}),
@@ -125,7 +118,7 @@ def stream_for(entry: ResponseEntry, payload: dict[str, Any], call: int) -> list
     return [_chunk("result", content=json.dumps(response), metadata={"raw": response})]
 
 
-def raised_for(entry: ErrorResponse) -> dict[str, Any]:
+def raised_for(entry: ErrorEntry) -> dict[str, Any]:
     """The exception the runtime raises for a scripted error: its class, status and message.
 
     ``recorded`` says whether the runtime counts the call (it feeds later ``call_index``

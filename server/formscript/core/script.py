@@ -2,31 +2,29 @@
 
 from __future__ import annotations
 
-import contextlib
 import json
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from pydantic import TypeAdapter, ValidationError
-
-from formscript.core.forms import type_label
-from formscript.core.script_models import (
+from formscript.core.entries import (
+    CHUNK_KEYS,
     CONTENT_PREDICATES,
-    ENTRY_MODELS,
+    ENTRY_KEYS,
+    MATCHER_KEYS,
     MODES,
     RESPONSE_TYPES,
-    ResponseEntry,
-    ScriptHeader,
-    WhenMatcher,
-    entry_keys,
+    Entry,
+    Matcher,
+    from_model,
+    plain_entry,
 )
+from formscript.core.fields import type_label
 from formscript.core.suggest import hint, suggestion
 from formscript.core.verdict import Problem, Verdict, verdict_from
 
 SCRIPT_KEYS: tuple[str, ...] = ("version", "mode", "responses")
-_LAX_LIST: TypeAdapter[list[Any]] = TypeAdapter(list[Any])
 
 
 def loads_as_yaml(path: str) -> bool:
@@ -54,7 +52,7 @@ class ScriptResult:
     mode: str = "auto"
     version: int = 1
     #: One slot per raw entry: the built entry, or None where the entry is invalid.
-    entries: list[ResponseEntry | None] = field(default_factory=list)
+    entries: list[Entry | None] = field(default_factory=list)
 
 
 def check_script(data: Any) -> ScriptResult:
@@ -86,11 +84,46 @@ def check_script(data: Any) -> ScriptResult:
                     data=suggestion(key, SCRIPT_KEYS),
                 )
             )
-    header_input = {k: v for k, v in data.items() if k in ("version", "mode")}
     mode, version = "auto", 1
+    given_version, given_mode = data.get("version", 1), data.get("mode", "auto")
+    if type(given_version) is int and type(given_mode) is str and given_mode in MODES:
+        mode, version = given_mode, given_version
+    else:
+        _check_header(data, problems)
+        mode = given_mode if isinstance(given_mode, str) and given_mode in MODES else "auto"
+        if type(given_version) is int:
+            version = given_version
+
+    entries: list[Entry | None] = []
+    raw_entries = data.get("responses", [])
+    if not isinstance(raw_entries, list) and isinstance(raw_entries, set | frozenset | tuple):
+        # The runtime's list field is lax: a set or tuple (YAML !!set) is taken as a list.
+        raw_entries = list(raw_entries)
+    if not isinstance(raw_entries, list):
+        problems.append(
+            Problem(
+                "SC019",
+                f"'responses' must be a list of entries, found {type_label(raw_entries)}",
+                path=("responses",),
+                rejects=True,
+            )
+        )
+    else:
+        for index, raw in enumerate(raw_entries):
+            entries.append(_build_entry(index, raw, problems))
+    return ScriptResult(verdict_from(problems), problems, mode=str(mode), version=version,
+                        entries=entries)
+
+
+def _check_header(data: dict[Any, Any], problems: list[Problem]) -> None:
+    """version and mode through the pydantic model (lax coercions), reporting what fails."""
+    from pydantic import ValidationError
+
+    from formscript.core.script_models import ScriptHeader
+
+    header_input = {k: v for k, v in data.items() if k in ("version", "mode")}
     try:
-        header = ScriptHeader.model_validate(header_input)
-        mode, version = header.mode, header.version
+        ScriptHeader.model_validate(header_input)
     except ValidationError as exc:
         for error in exc.errors():
             key = error["loc"][0]
@@ -115,32 +148,9 @@ def check_script(data: Any) -> ScriptResult:
                         rejects=True,
                     )
                 )
-        given_mode = data.get("mode")
-        mode = given_mode if isinstance(given_mode, str) and given_mode in MODES else "auto"
-
-    entries: list[ResponseEntry | None] = []
-    raw_entries = data.get("responses", [])
-    if not isinstance(raw_entries, list):
-        # The runtime's list field is lax: a set or tuple (YAML !!set) is taken as a list.
-        with contextlib.suppress(ValidationError):
-            raw_entries = _LAX_LIST.validate_python(raw_entries)
-    if not isinstance(raw_entries, list):
-        problems.append(
-            Problem(
-                "SC019",
-                f"'responses' must be a list of entries, found {type_label(raw_entries)}",
-                path=("responses",),
-                rejects=True,
-            )
-        )
-    else:
-        for index, raw in enumerate(raw_entries):
-            entries.append(_build_entry(index, raw, problems))
-    return ScriptResult(verdict_from(problems), problems, mode=str(mode), version=version,
-                        entries=entries)
 
 
-def _build_entry(index: int, raw: Any, problems: list[Problem]) -> ResponseEntry | None:
+def _build_entry(index: int, raw: Any, problems: list[Problem]) -> Entry | None:
     where = ("responses", index)
     if not isinstance(raw, dict):
         problems.append(
@@ -152,9 +162,12 @@ def _build_entry(index: int, raw: Any, problems: list[Problem]) -> ResponseEntry
             )
         )
         return None
+    fast = plain_entry(raw)
+    if fast is not None:
+        return fast
     response_type = raw.get("type")
     try:
-        known = response_type in ENTRY_MODELS
+        known = response_type in ENTRY_KEYS
     except TypeError:
         known = False
     if not known:
@@ -173,9 +186,13 @@ def _build_entry(index: int, raw: Any, problems: list[Problem]) -> ResponseEntry
         problems.append(Problem("SC002", message, path=path, on_key="type" not in raw,
                                 rejects=True, data=suggestion(response_type, RESPONSE_TYPES)))
         return None
+    from pydantic import ValidationError
+
+    from formscript.core.script_models import ENTRY_MODELS
+
     model = ENTRY_MODELS[str(response_type)]
     try:
-        return model.model_validate(raw)  # type: ignore[return-value]
+        return from_model(model.model_validate(raw))
     except ValidationError as exc:
         for error in exc.errors():
             problems.append(_entry_error(index, str(response_type), raw, error))
@@ -216,13 +233,11 @@ def _entry_error(index: int, response_type: str, raw: dict[Any, Any], error: Any
 
 
 def _owner_keys(response_type: str, loc: tuple[Any, ...]) -> tuple[str, tuple[str, ...]]:
-    from formscript.core.script_models import StreamChunkSpec
-
     if len(loc) >= 2 and loc[0] == "when":
-        return "when", tuple(WhenMatcher.model_fields)
+        return "when", MATCHER_KEYS
     if len(loc) >= 3 and loc[0] == "chunks":
-        return "a stream chunk", tuple(StreamChunkSpec.model_fields)
-    return "the entry", entry_keys(response_type)
+        return "a stream chunk", CHUNK_KEYS
+    return "the entry", ENTRY_KEYS[response_type]
 
 
 def _dig(raw: Any, loc: tuple[Any, ...]) -> Any:
@@ -300,7 +315,7 @@ class Replayer:
 
     def __init__(
         self,
-        entries: list[ResponseEntry],
+        entries: list[Entry],
         mode: str = "auto",
         *,
         search: Searcher = _plain_search,
@@ -345,7 +360,7 @@ class Replayer:
         )
 
     def _matches(
-        self, index: int, when: WhenMatcher, payload: dict[str, Any], call_index: int
+        self, index: int, when: Matcher, payload: dict[str, Any], call_index: int
     ) -> Match | None:
         if when.call_index is not None and call_index != when.call_index:
             return None

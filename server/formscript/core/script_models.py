@@ -9,18 +9,38 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-ResponseType = Literal["text", "tool_call", "structured", "stream", "error"]
-RESPONSE_TYPES: tuple[str, ...] = ("text", "tool_call", "structured", "stream", "error")
-ErrorKind = Literal["rate_limit", "timeout", "server_error", "bad_request", "value_error"]
-ERROR_KINDS: tuple[str, ...] = ("rate_limit", "timeout", "server_error", "bad_request", "value_error")
-ChunkType = Literal["system", "thinking", "text", "tool_use", "tool_result", "result", "error"]
-CHUNK_TYPES: tuple[str, ...] = (
-    "system", "thinking", "text", "tool_use", "tool_result", "result", "error",
+from formscript.core.entries import (
+    CHUNK_TYPES,
+    CONTENT_PREDICATES,
+    ERROR_KINDS,
+    GATES,
+    MODES,
+    RESPONSE_TYPES,
 )
-MODES: tuple[str, ...] = ("auto", "positional", "when_only")
-#: Content predicates in the order the runtime consults them; only the first set one counts.
-CONTENT_PREDICATES: tuple[str, ...] = ("prompt_contains", "prompt_regex", "has_tool")
-GATES: tuple[str, ...] = ("call_index", "after_calls")
+
+__all__ = [
+    "CHUNK_TYPES",
+    "CONTENT_PREDICATES",
+    "ENTRY_MODELS",
+    "ERROR_KINDS",
+    "GATES",
+    "MODES",
+    "RESPONSE_TYPES",
+    "ErrorResponse",
+    "ResponseEntry",
+    "ScriptHeader",
+    "StreamChunkSpec",
+    "StreamResponse",
+    "StructuredResponse",
+    "TextResponse",
+    "ToolCallResponse",
+    "WhenMatcher",
+    "entry_keys",
+]
+
+ResponseType = Literal["text", "tool_call", "structured", "stream", "error"]
+ErrorKind = Literal["rate_limit", "timeout", "server_error", "bad_request", "value_error"]
+ChunkType = Literal["system", "thinking", "text", "tool_use", "tool_result", "result", "error"]
 
 _CLOSED = ConfigDict(extra="forbid")
 

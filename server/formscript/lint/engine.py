@@ -125,7 +125,7 @@ def _script(
                                 "or write JSON", rejects=True)], None
         return [], None
     from formscript.core.script import check_script
-    from formscript.lint.checks import script_checks
+    from formscript.lint.script_checks import script_checks
 
     result = check_script(doc.value)
     return result.problems + script_checks(doc, result), result
