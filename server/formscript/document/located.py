@@ -200,7 +200,7 @@ def _loader_for(text: str) -> type[Any]:
     the pure scanner refuses them; '?' inside flow collections, which ends a plain scalar
     for the pure scanner but not for libyaml; and tags (a bare ``!`` resolves to null in one
     and to an empty string in the other)."""
-    if "\t" in text or ("?" in text and ("{" in text or "[" in text)) or _TAG.search(text):
+    if "\t" in text or ("?" in text and ("{" in text or "[" in text)) or ("!" in text and _TAG.search(text)):
         return yaml.SafeLoader
     return _safe_loader_class()
 

@@ -15,7 +15,6 @@ from formscript.lint.diagnostics import Diagnostic, Fix, TextEdit
 from formscript.lint.form_checks import form_checks
 from formscript.lint.kinds import kind_from_name, sniff
 from formscript.lint.report import FileReport
-from formscript.lint.suppress import find_suppressions
 
 if TYPE_CHECKING:
     from formscript.core.script import ScriptResult
@@ -236,7 +235,11 @@ def _remove_key_fix(doc: Document, spec: dict[str, Any]) -> Fix | None:
 def _finish(
     diagnostics: list[Diagnostic], doc: Document, settings: Settings, path: str
 ) -> list[Diagnostic]:
-    suppressions = find_suppressions(doc.lines) if "formscript:" in doc.text else []
+    suppressions = []
+    if "formscript:" in doc.text:
+        from formscript.lint.suppress import find_suppressions
+
+        suppressions = find_suppressions(doc.lines)
     kept: list[Diagnostic] = []
     for diagnostic in diagnostics:
         if not settings.enabled(diagnostic.code, path):
