@@ -66,13 +66,11 @@ class Chunk:
     metadata: dict[str, Any] = field(default_factory=dict)
 
 
-@dataclass(frozen=True, slots=True)
-class TextEntry:
-    """Plain assistant text."""
+class _Servable:
+    """What every entry shares: an optional matcher, and whether it is reserved for matching."""
 
-    content: str
-    when: Matcher | None = None
-    type: Literal["text"] = "text"
+    __slots__ = ()
+    when: Matcher | None
 
     @property
     def conditional(self) -> bool:
@@ -81,7 +79,16 @@ class TextEntry:
 
 
 @dataclass(frozen=True, slots=True)
-class ToolCallEntry:
+class TextEntry(_Servable):
+    """Plain assistant text."""
+
+    content: str
+    when: Matcher | None = None
+    type: Literal["text"] = "text"
+
+
+@dataclass(frozen=True, slots=True)
+class ToolCallEntry(_Servable):
     """One function tool call."""
 
     name: str
@@ -90,42 +97,27 @@ class ToolCallEntry:
     when: Matcher | None = None
     type: Literal["tool_call"] = "tool_call"
 
-    @property
-    def conditional(self) -> bool:
-        """Reserved for matching (a non-empty ``when:``)."""
-        return self.when is not None and not self.when.is_empty()
-
 
 @dataclass(frozen=True, slots=True)
-class StructuredEntry:
+class StructuredEntry(_Servable):
     """Structured data, sent as JSON text."""
 
     data: dict[str, Any]
     when: Matcher | None = None
     type: Literal["structured"] = "structured"
 
-    @property
-    def conditional(self) -> bool:
-        """Reserved for matching (a non-empty ``when:``)."""
-        return self.when is not None and not self.when.is_empty()
-
 
 @dataclass(frozen=True, slots=True)
-class StreamEntry:
+class StreamEntry(_Servable):
     """A sequence of stream chunks."""
 
     chunks: tuple[Chunk, ...]
     when: Matcher | None = None
     type: Literal["stream"] = "stream"
 
-    @property
-    def conditional(self) -> bool:
-        """Reserved for matching (a non-empty ``when:``)."""
-        return self.when is not None and not self.when.is_empty()
-
 
 @dataclass(frozen=True, slots=True)
-class ErrorEntry:
+class ErrorEntry(_Servable):
     """An exception raised at this call."""
 
     kind: str = "value_error"
@@ -133,11 +125,6 @@ class ErrorEntry:
     delay_ms: int = 0
     when: Matcher | None = None
     type: Literal["error"] = "error"
-
-    @property
-    def conditional(self) -> bool:
-        """Reserved for matching (a non-empty ``when:``)."""
-        return self.when is not None and not self.when.is_empty()
 
 
 Entry = TextEntry | ToolCallEntry | StructuredEntry | StreamEntry | ErrorEntry
