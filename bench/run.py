@@ -119,12 +119,33 @@ def scaling(root: Path, files: int, rounds: int) -> dict[str, float]:
     return {name: statistics.median(times) for name, times in samples.items()}
 
 
+def curve(root: Path, sizes: tuple[int, ...]) -> dict[str, dict[str, float]]:
+    """Whole-process lint time from 1 file up, with --jobs 1 and --jobs 2 (no cache)."""
+    big = root / "curve"
+    write_corpus(big, max(sizes), seed=11)
+    names = sorted(p.name for p in big.iterdir())
+    py = sys.executable
+    base = [py, "-m", "formscript", "lint", "--no-cache", "--format", "json", "--exit-zero"]
+    points: dict[str, dict[str, float]] = {}
+    for size in sizes:
+        folder = root / f"curve-{size}"
+        folder.mkdir()
+        for name in names[:size]:
+            (folder / name).symlink_to(big / name)
+        one = statistics.median(_time([*base, "--jobs", "1", str(folder)]) for _ in range(3))
+        two = statistics.median(_time([*base, "--jobs", "2", str(folder)]) for _ in range(3))
+        points[str(size)] = {"jobs_1": round(one, 3), "jobs_2": round(two, 3),
+                             "jobs_2_speedup": round(one / two, 2)}
+    return points
+
+
 def main() -> int:
     parser = argparse.ArgumentParser()
     parser.add_argument("--short", action="store_true")
     parser.add_argument("--files", type=int)
     parser.add_argument("--rounds", type=int)
     parser.add_argument("--scale-files", type=int, help="files for the --jobs and cache runs")
+    parser.add_argument("--no-curve", action="store_true", help="skip the 1..10,000-file curve")
     args = parser.parse_args()
     files = args.files or (200 if args.short else 1000)
     rounds = args.rounds or (3 if args.short else 5)
@@ -134,6 +155,8 @@ def main() -> int:
         medians = measure(corpus, rounds)
         cold = cold_start(corpus, rounds)
         scale = scaling(Path(tmp), args.scale_files or (1000 if args.short else 10000), 1 if args.short else 2)
+        sizes = (1, 10, 100, 1000) if args.short else (1, 10, 100, 1000, 10000)
+        points = {} if args.no_curve else curve(Path(tmp), sizes)
     base = medians["formscript"]
     report = {
         "files": files,
@@ -145,6 +168,7 @@ def main() -> int:
         "cold_start_over_import_yaml": round(cold["lint_one_file"] / cold["python_import_yaml"], 2),
         "scaling_seconds": {k: round(v, 3) for k, v in scale.items()},
         "jobs_2_speedup": round(scale["jobs_1"] / scale["jobs_2"], 2),
+        "scaling_curve": points,
         "cache_speedup": round(scale["cache_first"] / scale["cache_second"], 2),
     }
     print(json.dumps(report, indent=2))

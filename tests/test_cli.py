@@ -157,7 +157,12 @@ def test_stdin_with_filename(
     assert code == 1 and out.startswith("in.form.yaml:6:12: error[FS015]")
 
 
-def test_jobs_give_the_same_report(project: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_jobs_give_the_same_report(
+    project: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import formscript.commands
+
+    monkeypatch.setattr(formscript.commands, "PARALLEL_THRESHOLD", 2)  # use the pool for 6 files
     for i in range(6):
         (project / f"f{i}.form.yaml").write_text(BAD_FORM if i % 2 else CLEAN_FORM, encoding="utf-8")
     _, one, _ = lint(capsys, "--no-cache", "--format", "json", "--jobs", "1", ".")

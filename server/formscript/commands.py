@@ -270,6 +270,10 @@ def _lint_files(
     return [r for r in reports if r is not None]
 
 
+#: Fewer files than this are linted in one process whatever --jobs says: starting a pool and
+#: shipping texts costs more than it saves below it (bench/run.py's scaling curve).
+PARALLEL_THRESHOLD = 1500
+
 #: Runs with at least this many files to lint show a progress bar (on a terminal only).
 PROGRESS_THRESHOLD = 200
 
@@ -281,7 +285,7 @@ def _wants_progress(count: int) -> bool:
 def _run_jobs(jobs: list[Job], workers: int, *, progress: bool = False) -> list[FileReport]:
     if workers == 0:
         workers = os.cpu_count() or 1
-    if workers <= 1 or len(jobs) < 2:
+    if workers <= 1 or len(jobs) < PARALLEL_THRESHOLD:
         results: Any = (_lint_one_light(job) for job in jobs)
         return _with_progress(results, len(jobs)) if progress else list(results)
     from concurrent.futures import ProcessPoolExecutor
