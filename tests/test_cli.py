@@ -231,3 +231,9 @@ def test_fix_removes_empty_matchers_through_a_round_trip(project: Path, capsys: 
         "    content: hi   # greeting\n"
         "  - {type: text, content: bye}\n"
     )
+
+
+def test_calls_setting_must_map_globs_to_paths(project: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    (project / "formscript.toml").write_text("calls = [1]\n", encoding="utf-8")
+    code, _, err = lint(capsys, "clean.form.yaml")
+    assert code == 2 and "calls must be a table" in err

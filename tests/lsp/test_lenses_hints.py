@@ -117,3 +117,21 @@ async def test_rule_doc_command(client: Client) -> None:
     assert text.endswith("https://formscript.dev/rules/FS015\n")
     assert await _command(client, "formscript.ruleDoc", "nope") == (
         "No formscript rule is called 'nope'.")
+
+
+async def test_simulation_uses_the_transcript_named_in_settings(client: Client, workspace: Path) -> None:
+    folder = workspace / "shared-calls"
+    folder.mkdir(exist_ok=True)
+    (folder / "formscript.toml").write_text('[calls]\n"*.script.yaml" = "common.calls.yaml"\n',
+                                            encoding="utf-8")
+    write(folder, "common.calls.yaml", CALLS)
+    uri = _opened(client, folder, "bot.script.yaml", SCRIPT)
+    found = await client.text_document_code_lens_async(
+        types.CodeLensParams(text_document=doc_id(uri)))
+    assert [lens.command.title for lens in found or []] == [  # type: ignore[union-attr]
+        "▶ Simulate with common.calls.yaml"]
+    text = await _command(client, "formscript.simulate", uri)
+    assert text == (
+        f"{folder / 'bot.script.yaml'}: accepted, mode auto\n"
+        "call 0: entry #1 (line 4, text) by prompt_contains 'weather'\n    text 'weather'\n"
+        "call 1: entry #0 (line 2, text) by positional\n    text 'hi'\nnever served: #2\n")

@@ -39,6 +39,7 @@ export interface ServerConfig {
   severity?: Record<string, Severity>;
   per_file_ignores?: Record<string, string[]>;
   kinds?: Partial<Record<Kind, string[]>>;
+  calls?: Record<string, string>;
 }
 
 /**
@@ -89,7 +90,31 @@ export function toServerConfig(get: SettingGetter): MappedSettings {
       config.kinds = { ...config.kinds, [kind]: globs };
     }
   }
+  const calls = callsMap(get('calls'), problems);
+  if (calls !== undefined) {
+    config.calls = calls;
+  }
   return { config, problems };
+}
+
+function callsMap(value: unknown, problems: string[]): Record<string, string> | undefined {
+  if (value === undefined || value === null) {
+    return undefined;
+  }
+  if (typeof value !== 'object' || Array.isArray(value)) {
+    problems.push(`formscript.calls: expected an object of script glob -> transcript path, got ${describe(value)}; ignored.`);
+    return undefined;
+  }
+  const out: Record<string, string> = {};
+  for (const [rawGlob, target] of Object.entries(value as Record<string, unknown>)) {
+    const glob = rawGlob.trim();
+    if (glob === '' || typeof target !== 'string' || target.trim() === '') {
+      problems.push(`formscript.calls["${rawGlob}"]: expected a non-empty glob and transcript path; ignored.`);
+      continue;
+    }
+    out[glob] = target;
+  }
+  return out;
 }
 
 /** What `WorkspaceConfiguration.inspect` reports for one setting. */

@@ -99,6 +99,7 @@ describe('settings against the server model (formscript.lint.config)', { skip },
         perFileIgnores: { 'legacy/*.yaml': ['FS2'] },
         'kinds.form': ['specs/*.yaml'],
         'kinds.calls': ['calls/*.json'],
+        calls: { '*.script.yaml': 'common.calls.yaml' },
       }),
     );
     const out = merge({}, config);
@@ -110,6 +111,7 @@ describe('settings against the server model (formscript.lint.config)', { skip },
       severity: { FS001: 'warning', FS002: 'off' },
       per_file_ignores: { 'legacy/*.yaml': ['FS2'] },
       kinds: { form: ['specs/*.yaml'], calls: ['calls/*.json'] },
+      calls: { '*.script.yaml': 'common.calls.yaml' },
     });
   });
 
@@ -123,6 +125,7 @@ describe('settings against the server model (formscript.lint.config)', { skip },
       severity: { FS004: 'hint' },
       per_file_ignores: {},
       kinds: { rules: ['*.policy.yaml'] },
+      calls: {},
     });
   });
 

@@ -31,6 +31,9 @@ class Settings:
     severity: dict[str, str] = field(default_factory=dict)
     per_file_ignores: dict[str, tuple[str, ...]] = field(default_factory=dict)
     kinds: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    #: Calls transcripts for scripts without a sibling ``<name>.calls.yaml``: glob -> path
+    #: (both relative to the configuration's folder). Used by simulation in the editor.
+    calls: dict[str, str] = field(default_factory=dict)
     #: Directory the configuration came from; per-file globs are relative to it.
     root: str = ""
     source: str = ""
@@ -72,6 +75,8 @@ def _merge(base: Settings, overrides: dict[str, Any]) -> dict[str, Any]:
         out["per_file_ignores"] = {**base.per_file_ignores, **parsed.per_file_ignores}
     if _present(overrides, "kinds"):
         out["kinds"] = {**base.kinds, **parsed.kinds}
+    if _present(overrides, "calls"):
+        out["calls"] = {**base.calls, **parsed.calls}
     return out
 
 
@@ -103,7 +108,7 @@ def _codes(value: Any, where: str) -> tuple[str, ...]:
 
 
 def _parse_table(table: dict[str, Any], source: str) -> Settings:
-    known = {"select", "extend-select", "ignore", "severity", "per-file-ignores", "kinds"}
+    known = {"select", "extend-select", "ignore", "severity", "per-file-ignores", "kinds", "calls"}
     normal = {k.replace("_", "-"): v for k, v in table.items()}
     for key in normal:
         if key not in known:
@@ -127,7 +132,16 @@ def _parse_table(table: dict[str, Any], source: str) -> Settings:
         severity={str(k).upper(): str(v) for k, v in severity.items()},
         per_file_ignores={str(k): _codes(v, f"{source}: per-file-ignores") for k, v in per_file.items()},
         kinds={k: tuple(_globs(v, source)) for k, v in kinds.items()},
+        calls=_calls(normal.get("calls", {}), source),
     )
+
+
+def _calls(value: Any, source: str) -> dict[str, str]:
+    if not isinstance(value, dict) or not all(
+        isinstance(k, str) and isinstance(v, str) for k, v in value.items()
+    ):
+        raise ConfigError(f"{source}: calls must be a table of script glob = calls transcript path")
+    return dict(value)
 
 
 def _globs(value: Any, source: str) -> list[str]:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 from urllib.parse import unquote, urlparse
@@ -40,6 +40,8 @@ class Analysis:
     positions: Positions
     #: The settings generation the report was made with.
     generation: int
+    #: The settings the report was made with.
+    settings: Settings = field(default_factory=Settings)
 
     @property
     def kind(self) -> str | None:
@@ -82,4 +84,4 @@ def analyse(
     """Lint *text* as the document *uri*."""
     path = uri_to_path(uri)
     report = lint_text(text, path, settings=settings)
-    return Analysis(uri, path, version, text, report, Positions(text, encoding), generation)
+    return Analysis(uri, path, version, text, report, Positions(text, encoding), generation, settings)

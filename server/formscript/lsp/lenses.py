@@ -4,6 +4,7 @@ sibling files and shapes the answers."""
 
 from __future__ import annotations
 
+import fnmatch
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -65,6 +66,25 @@ def sibling(path: str, kind: str, reader: Reader) -> tuple[str, str] | None:
     return None
 
 
+def calls_for(analysis: Analysis, reader: Reader) -> tuple[str, str] | None:
+    """The calls transcript for a script: one named in the settings' ``calls`` table for this
+    script, else the sibling ``<name>.calls.yaml``."""
+    settings = analysis.settings
+    if settings.calls:
+        root = Path(settings.root) if settings.root else Path(analysis.path).parent
+        try:
+            relative = Path(analysis.path).resolve().relative_to(root.resolve()).as_posix()
+        except (ValueError, OSError):
+            relative = Path(analysis.path).name
+        for pattern, target in settings.calls.items():
+            if fnmatch.fnmatch(relative, pattern) or fnmatch.fnmatch(Path(analysis.path).name, pattern):
+                candidate = str(root / target)
+                text = reader(candidate)
+                if text is not None:
+                    return candidate, text
+    return sibling(analysis.path, "calls", reader)
+
+
 def lenses(analysis: Analysis, reader: Reader) -> list[Lens]:
     """"Dry run" above a form, "Simulate" above a script."""
     doc = analysis.document
@@ -79,7 +99,7 @@ def lenses(analysis: Analysis, reader: Reader) -> list[Lens]:
         title = "▶ Dry run" + (f" with {Path(rules[0]).name}" if rules else "")
         return [Lens(first, title, DRY_RUN, (analysis.uri,))]
     if analysis.kind == "script":
-        calls = sibling(analysis.path, "calls", reader)
+        calls = calls_for(analysis, reader)
         title = "▶ Simulate" + (f" with {Path(calls[0]).name}" if calls else "")
         return [Lens(first, title, SIMULATE, (analysis.uri,))]
     return []
@@ -101,8 +121,8 @@ def dry_run(analysis: Analysis, reader: Reader) -> str:
 
 
 def simulation(analysis: Analysis, reader: Reader) -> dict[str, Any]:
-    """The simulation of a script against its sibling calls transcript, if any."""
-    calls = sibling(analysis.path, "calls", reader)
+    """The simulation of a script against its calls transcript (settings, or sibling), if any."""
+    calls = calls_for(analysis, reader)
     result: dict[str, Any] = _runs().simulate_text(
         analysis.text, analysis.path, calls[1] if calls else None, calls[0] if calls else None)
     result["calls_path"] = calls[0] if calls else None
