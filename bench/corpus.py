@@ -6,8 +6,7 @@ import random
 from pathlib import Path
 
 TYPES = ["str", "int", "float", "bool", "list", "dict"]
-SAMPLES = {"str": "'hello world'", "int": "42", "float": "3.5", "bool": "true", "list": "[a, b]",
-           "dict": "{k: v}"}
+SAMPLES = {"str": "'hello world'", "int": "42", "float": "3.5", "bool": "true", "list": "[a, b]", "dict": "{k: v}"}
 
 
 def form_text(rng: random.Random, n_fields: int) -> str:

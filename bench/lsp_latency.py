@@ -92,13 +92,17 @@ def script(entries: int) -> str:
         if kind == 0:
             out += ["  - type: text", f"    content: answer number {i:05d}"]
         elif kind == 1:
-            out += ["  - type: tool_call", f"    name: tool_{i}", f"    arguments: {{q: {i}}}",
-                    "    when:", f"      prompt_contains: ask {i}"]
+            out += [
+                "  - type: tool_call",
+                f"    name: tool_{i}",
+                f"    arguments: {{q: {i}}}",
+                "    when:",
+                f"      prompt_contains: ask {i}",
+            ]
         elif kind == 2:
             out += ["  - type: structured", f"    data: {{a: {i}, b: [1, 2]}}"]
         elif kind == 3:
-            out += ["  - type: stream", "    chunks:", "      - {type: text, content: hi}",
-                    "      - {type: result}"]
+            out += ["  - type: stream", "    chunks:", "      - {type: text, content: hi}", "      - {type: result}"]
         else:
             out += ["  - type: error", "    kind: timeout", f"    when: {{call_index: {i}}}"]
     return "\n".join(out) + "\n"
@@ -120,13 +124,25 @@ class Client:
     else (registrations, progress) with null.
     """
 
-    def __init__(self, name: str, command: list[str], *, settings: dict[str, Any] | None = None,
-                 env: dict[str, str] | None = None, cwd: Path | None = None) -> None:
+    def __init__(
+        self,
+        name: str,
+        command: list[str],
+        *,
+        settings: dict[str, Any] | None = None,
+        env: dict[str, str] | None = None,
+        cwd: Path | None = None,
+    ) -> None:
         self.name = name
         self.settings = settings
-        self.proc = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, cwd=cwd,
-                                     env=env,
-                                     stderr=None if os.environ.get("BENCH_STDERR") else subprocess.DEVNULL)
+        self.proc = subprocess.Popen(
+            command,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            cwd=cwd,
+            env=env,
+            stderr=None if os.environ.get("BENCH_STDERR") else subprocess.DEVNULL,
+        )
         self.cond = threading.Condition()
         self.responses: dict[int, Any] = {}
         self.published: dict[str, list[Publication]] = {}
@@ -157,14 +173,16 @@ class Client:
             method = message.get("method")
             if method == "textDocument/publishDiagnostics":
                 params = message["params"]
-                publication = Publication(now, params.get("version"),
-                                          [str(d.get("message", "")) for d in params["diagnostics"]])
+                publication = Publication(
+                    now, params.get("version"), [str(d.get("message", "")) for d in params["diagnostics"]]
+                )
                 with self.cond:
                     self.published.setdefault(params["uri"], []).append(publication)
                     self.cond.notify_all()
             elif method is not None and "id" in message:
-                self._send({"jsonrpc": "2.0", "id": message["id"],
-                            "result": self._answer(method, message.get("params") or {})})
+                self._send(
+                    {"jsonrpc": "2.0", "id": message["id"], "result": self._answer(method, message.get("params") or {})}
+                )
             elif method is None and "id" in message:
                 with self.cond:
                     self.responses[message["id"]] = message
@@ -212,20 +230,22 @@ class Client:
 
     def initialize(self, root: Path) -> None:
         """The handshake with the capabilities of an ordinary editor, then the settings."""
-        self.request("initialize", {
-            "processId": os.getpid(),
-            "rootUri": root.as_uri(),
-            "workspaceFolders": [{"uri": root.as_uri(), "name": root.name}],
-            "capabilities": {
-                "workspace": {"configuration": True,
-                              "didChangeConfiguration": {"dynamicRegistration": True}},
-                "textDocument": {
-                    "synchronization": {"dynamicRegistration": False},
-                    "publishDiagnostics": {"relatedInformation": True, "versionSupport": True},
+        self.request(
+            "initialize",
+            {
+                "processId": os.getpid(),
+                "rootUri": root.as_uri(),
+                "workspaceFolders": [{"uri": root.as_uri(), "name": root.name}],
+                "capabilities": {
+                    "workspace": {"configuration": True, "didChangeConfiguration": {"dynamicRegistration": True}},
+                    "textDocument": {
+                        "synchronization": {"dynamicRegistration": False},
+                        "publishDiagnostics": {"relatedInformation": True, "versionSupport": True},
+                    },
                 },
+                "initializationOptions": {},
             },
-            "initializationOptions": {},
-        })
+        )
         self.notify("initialized", {})
         if self.settings is not None:
             self.notify("workspace/didChangeConfiguration", {"settings": self.settings})
@@ -235,9 +255,9 @@ class Client:
         with self.cond:
             return len(self.published.get(uri, []))
 
-    def wait(self, uri: str, start: int, accept: Callable[[Publication], bool],
-             timeout: float = TIMEOUT) -> int:
+    def wait(self, uri: str, start: int, accept: Callable[[Publication], bool], timeout: float = TIMEOUT) -> int:
         """Index of the first publication for *uri* from index *start* on that *accept* takes."""
+
         def found() -> int | None:
             for index, publication in enumerate(self.published.get(uri, [])[start:], start):
                 if accept(publication):
@@ -247,8 +267,9 @@ class Client:
         with self.cond:
             if not self.cond.wait_for(lambda: found() is not None or self.closed, timeout):
                 seen = [p.messages[:3] for p in self.published.get(uri, [])[start:]]
-                raise TimeoutError(f"{self.name}: no matching diagnostics in {timeout:.0f} s; "
-                                   f"seen since the change: {seen}")
+                raise TimeoutError(
+                    f"{self.name}: no matching diagnostics in {timeout:.0f} s; seen since the change: {seen}"
+                )
             index = found()
             if index is None:
                 raise RuntimeError(f"{self.name} exited")
@@ -285,8 +306,14 @@ def ensure_yamlls() -> str:
         if npm is None:
             raise SystemExit("lsp_latency: node is installed but npm is not")
         print("lsp_latency: npm ci in tests/yamlls ...", file=sys.stderr)
-        done = subprocess.run([npm, "ci", "--no-audit", "--no-fund", "--ignore-scripts"], cwd=HARNESS,
-                              capture_output=True, text=True, timeout=600, check=False)
+        done = subprocess.run(
+            [npm, "ci", "--no-audit", "--no-fund", "--ignore-scripts"],
+            cwd=HARNESS,
+            capture_output=True,
+            text=True,
+            timeout=600,
+            check=False,
+        )
         if done.returncode != 0:
             raise SystemExit(f"lsp_latency: npm ci failed in {HARNESS}:\n{done.stdout}\n{done.stderr}")
         STAMP.write_text(digest)
@@ -322,8 +349,13 @@ def start_servers(root: Path) -> list[Client]:
     clients = [
         Client(FORMSCRIPT, [sys.executable, "-m", "formscript.lsp"], cwd=root),
         Client(YAMLLS, [node, str(YAMLLS_JS), "--stdio"], settings=yamlls_settings(), cwd=root),
-        Client(YAMLLS_NO_DELAY, [node, "--require", str(NO_DELAY), str(YAMLLS_JS), "--stdio"],
-               settings=yamlls_settings(), env=env, cwd=root),
+        Client(
+            YAMLLS_NO_DELAY,
+            [node, "--require", str(NO_DELAY), str(YAMLLS_JS), "--stdio"],
+            settings=yamlls_settings(),
+            env=env,
+            cwd=root,
+        ),
     ]
     for client in clients:
         client.initialize(root)
@@ -383,14 +415,16 @@ def step(track: Track, version: int, change: dict[str, Any], typo: str | None, r
             return False
         if not shows(publication.messages):
             if by_version:
-                raise AssertionError(f"{client.name}: version {version} does not show the change: "
-                                     f"{publication.messages[:5]}")
+                raise AssertionError(
+                    f"{client.name}: version {version} does not show the change: {publication.messages[:5]}"
+                )
             return False
         return True
 
     started = time.perf_counter()
-    client.notify("textDocument/didChange", {"textDocument": {"uri": uri, "version": version},
-                                             "contentChanges": [change]})
+    client.notify(
+        "textDocument/didChange", {"textDocument": {"uri": uri, "version": version}, "contentChanges": [change]}
+    )
     index = client.wait(uri, start, accept)
     arrived = client.published[uri][index].arrived
     if record:
@@ -409,19 +443,20 @@ def measure(clients: list[Client], entries: int, iterations: int, warmup: int, r
     tracks = []
     for client in clients:
         start = client.count(uri)
-        client.notify("textDocument/didOpen", {"textDocument": {
-            "uri": uri, "languageId": "yaml", "version": 1, "text": text}})
+        client.notify(
+            "textDocument/didOpen", {"textDocument": {"uri": uri, "languageId": "yaml", "version": 1, "text": text}}
+        )
         client.wait(uri, start, lambda p: p.version in (1, None))
         tracks.append(Track(client, uri))
     lines = text.split("\n")
-    target = next(i for i, line in enumerate(lines) if line.startswith("    content: answer")
-                  and i > len(lines) // 2)
+    target = next(i for i, line in enumerate(lines) if line.startswith("    content: answer") and i > len(lines) // 2)
     column = lines[target].index("content") + len("conten")
     for number in range(warmup + iterations):
         typo = TYPOS[(number // 2) % len(TYPOS)] if number % 2 == 0 else None
-        change = {"range": {"start": {"line": target, "character": column},
-                            "end": {"line": target, "character": column + 1}},
-                  "text": typo or "t"}
+        change = {
+            "range": {"start": {"line": target, "character": column}, "end": {"line": target, "character": column + 1}},
+            "text": typo or "t",
+        }
         order = tracks if number % 2 == 0 else tracks[::-1]
         for track in order:
             step(track, number + 2, change, typo, record=number >= warmup)
@@ -470,9 +505,12 @@ def main() -> int:
     parser.add_argument("--iterations", type=int, help="measured steps per size (default 60, --short 20)")
     parser.add_argument("--warmup", type=int, help="unmeasured first steps (default 6, --short 4)")
     parser.add_argument("--sizes", type=int, nargs="*", default=[100, 2000])
-    parser.add_argument("--check", action="store_true",
-                        help=f"exit 1 when formscript's p95 exceeds a target by more than --noise, or "
-                             f"exceeds {YAMLLS}'s p95 on the same file")
+    parser.add_argument(
+        "--check",
+        action="store_true",
+        help=f"exit 1 when formscript's p95 exceeds a target by more than --noise, or "
+        f"exceeds {YAMLLS}'s p95 on the same file",
+    )
     parser.add_argument("--noise", type=float, default=NOISE, help=f"--check's allowance (default {NOISE}x)")
     args = parser.parse_args()
     iterations = args.iterations or (20 if args.short else 60)
@@ -491,22 +529,27 @@ def main() -> int:
     node = subprocess.run(["node", "--version"], capture_output=True, text=True, check=False).stdout.strip()
     debounce = os.environ.get("FORMSCRIPT_LSP_DEBOUNCE_MS")
     failures = check(results, args.noise)
-    print(json.dumps({
-        "benchmark": "didChange -> publishDiagnostics",
-        "mode": "short" if args.short else "full",
-        "python": sys.version.split()[0],
-        "node": node,
-        "yaml_language_server": version,
-        "formscript_debounce_ms": float(debounce) if debounce else "server default",
-        "yaml_language_server_delay_ms": {YAMLLS: 200, YAMLLS_NO_DELAY: 0},
-        "edit": "one character of a key in the middle of the file, toggling a typo in and out",
-        "ratios": "formscript / yaml-language-server on the same file and edits",
-        "results": results,
-        "check": {"noise_factor": args.noise, "failures": failures} if args.check else None,
-        "seconds": round(time.perf_counter() - began, 1),
-        # 1-minute load average before and after on this machine: absolute figures scale with it.
-        "load_average": [round(load_before, 2), round(os.getloadavg()[0], 2), os.cpu_count()],
-    }, indent=2))
+    print(
+        json.dumps(
+            {
+                "benchmark": "didChange -> publishDiagnostics",
+                "mode": "short" if args.short else "full",
+                "python": sys.version.split()[0],
+                "node": node,
+                "yaml_language_server": version,
+                "formscript_debounce_ms": float(debounce) if debounce else "server default",
+                "yaml_language_server_delay_ms": {YAMLLS: 200, YAMLLS_NO_DELAY: 0},
+                "edit": "one character of a key in the middle of the file, toggling a typo in and out",
+                "ratios": "formscript / yaml-language-server on the same file and edits",
+                "results": results,
+                "check": {"noise_factor": args.noise, "failures": failures} if args.check else None,
+                "seconds": round(time.perf_counter() - began, 1),
+                # 1-minute load average before and after on this machine: absolute figures scale with it.
+                "load_average": [round(load_before, 2), round(os.getloadavg()[0], 2), os.cpu_count()],
+            },
+            indent=2,
+        )
+    )
     for failure in failures if args.check else []:
         print(f"lsp_latency: FAIL {failure}", file=sys.stderr)
     return 1 if args.check and failures else 0

@@ -62,8 +62,7 @@ def _time(cmd: list[str]) -> float:
 def commands(corpus: Path) -> dict[str, list[str]]:
     py = sys.executable
     found = {
-        "formscript": [py, "-m", "formscript", "lint", "--no-cache", "--format", "json", "--exit-zero",
-                       str(corpus)],
+        "formscript": [py, "-m", "formscript", "lint", "--no-cache", "--format", "json", "--exit-zero", str(corpus)],
         "runtime": [py, "-c", RUNTIME, str(corpus)],
         "libyaml_bare_parse": [py, "-c", BARE, str(corpus)],
     }
@@ -71,8 +70,12 @@ def commands(corpus: Path) -> dict[str, list[str]]:
     cj = bindir / "check-jsonschema"
     if cj.exists():
         files = sorted(str(p) for p in corpus.glob("*.script.yaml"))
-        found["check_jsonschema_scripts"] = [str(cj), "--schemafile", str(ROOT / "schemas" / "script.schema.json"),
-                                             *files]
+        found["check_jsonschema_scripts"] = [
+            str(cj),
+            "--schemafile",
+            str(ROOT / "schemas" / "script.schema.json"),
+            *files,
+        ]
     yl = bindir / "yamllint"
     if yl.exists() or shutil.which("yamllint"):
         found["yamllint"] = [str(yl) if yl.exists() else "yamllint", "-d", "relaxed", str(corpus)]
@@ -134,8 +137,7 @@ def curve(root: Path, sizes: tuple[int, ...]) -> dict[str, dict[str, float]]:
             (folder / name).symlink_to(big / name)
         one = statistics.median(_time([*base, "--jobs", "1", str(folder)]) for _ in range(3))
         two = statistics.median(_time([*base, "--jobs", "2", str(folder)]) for _ in range(3))
-        points[str(size)] = {"jobs_1": round(one, 3), "jobs_2": round(two, 3),
-                             "jobs_2_speedup": round(one / two, 2)}
+        points[str(size)] = {"jobs_1": round(one, 3), "jobs_2": round(two, 3), "jobs_2_speedup": round(one / two, 2)}
     return points
 
 

@@ -49,8 +49,12 @@ def test_json_contract(project: Path, capsys: pytest.CaptureFixture[str]) -> Non
     assert diag["code"] == "FS015" and diag["severity"] == "error"
     assert diag["range"] == {"start": {"line": 6, "column": 12}, "end": {"line": 6, "column": 14}}
     assert diag["fix"]["safe"] is True
-    assert files["clean.form.yaml"] == {"path": "clean.form.yaml", "kind": "form",
-                                        "verdict": "accepted", "diagnostics": []}
+    assert files["clean.form.yaml"] == {
+        "path": "clean.form.yaml",
+        "kind": "form",
+        "verdict": "accepted",
+        "diagnostics": [],
+    }
     assert data["summary"]["by_verdict"]["rejected"] == 1
 
 
@@ -98,9 +102,7 @@ def test_exit_codes(project: Path, capsys: pytest.CaptureFixture[str]) -> None:
 
 
 def test_config_select_ignore_and_severity(project: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    (project / "pyproject.toml").write_text(
-        '[tool.formscript]\nseverity = {FS015 = "warning"}\n', encoding="utf-8"
-    )
+    (project / "pyproject.toml").write_text('[tool.formscript]\nseverity = {FS015 = "warning"}\n', encoding="utf-8")
     code, out, _ = lint(capsys, "--format", "concise", "bad.form.yaml")
     assert code == 0 and "warning[FS015]" in out
     code, out, _ = lint(capsys, "--format", "concise", "--ignore", "FS0", "bad.form.yaml")
@@ -117,8 +119,9 @@ def test_per_file_ignores(project: Path, capsys: pytest.CaptureFixture[str]) -> 
 
 
 def test_inline_suppression_and_unused_suppression(project: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    text = BAD_FORM.replace("  country: no\n", "  # formscript: ignore[FS015] Norway's code, fixed upstream\n"
-                            "  country: no\n")
+    text = BAD_FORM.replace(
+        "  country: no\n", "  # formscript: ignore[FS015] Norway's code, fixed upstream\n  country: no\n"
+    )
     (project / "bad.form.yaml").write_text(text, encoding="utf-8")
     code, out, _ = lint(capsys, "--format", "concise", "bad.form.yaml")
     assert out == "" and code == 0
@@ -134,9 +137,7 @@ def test_fix_keeps_comments_and_layout(project: Path, capsys: pytest.CaptureFixt
     assert (project / "bad.form.yaml").read_text(encoding="utf-8") == BAD_FORM
     code, out, _ = lint(capsys, "--fix", "--format", "concise", "bad.form.yaml")
     assert code == 0 and out == ""
-    assert (project / "bad.form.yaml").read_text(encoding="utf-8") == BAD_FORM.replace(
-        "country: no", "country: 'no'"
-    )
+    assert (project / "bad.form.yaml").read_text(encoding="utf-8") == BAD_FORM.replace("country: no", "country: 'no'")
 
 
 def test_unsafe_fix_only_with_the_flag(project: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -7,8 +7,7 @@ import pytest
 from formscript.lint.engine import lint_text
 
 LAUGHS = "".join(
-    f"{name}: &{name} [{', '.join([f'*{prev}'] * 9)}]\n"
-    for prev, name in zip("abcdefgh", "bcdefghi", strict=True)
+    f"{name}: &{name} [{', '.join([f'*{prev}'] * 9)}]\n" for prev, name in zip("abcdefgh", "bcdefghi", strict=True)
 )
 BOMB = "a: &a [x, x, x, x, x, x, x, x, x]\n" + LAUGHS
 

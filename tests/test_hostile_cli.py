@@ -24,7 +24,11 @@ def _limit() -> None:
 def lint(*paths: Path) -> dict[str, dict]:  # type: ignore[type-arg]
     result = subprocess.run(
         [sys.executable, "-m", "formscript", "lint", "--no-cache", "--format", "json", *map(str, paths)],
-        capture_output=True, text=True, timeout=HANG_GUARD_SECONDS, preexec_fn=_limit, check=False,
+        capture_output=True,
+        text=True,
+        timeout=HANG_GUARD_SECONDS,
+        preexec_fn=_limit,
+        check=False,
     )
     assert result.returncode in (0, 1), result.stderr
     assert "Traceback" not in result.stderr
@@ -43,11 +47,16 @@ def test_hostile_files_get_verdicts(tmp_path: Path) -> None:
     values = "".join(f"  f{i}: {i}\n" for i in range(30_000))
     (tmp_path / "wide.form.yaml").write_text(f"fields:\n{fields}values:\n{values}", encoding="utf-8")
     (tmp_path / "bomb.form.yaml").write_text(
-        "fields:\n  items: {type: list}\nvalues:\n  items:\n  - &a [x, x, x, x, x, x, x, x, x, x]\n"
-        + LAUGHS, encoding="utf-8")
+        "fields:\n  items: {type: list}\nvalues:\n  items:\n  - &a [x, x, x, x, x, x, x, x, x, x]\n" + LAUGHS,
+        encoding="utf-8",
+    )
     (tmp_path / "bomb.script.yaml").write_text(
-        "responses:\n- type: structured\n  data:\n    items:\n  - &a [x, x, x, x, x, x, x, x, x, x]\n"
-        .replace("    items:\n  - ", "    items:\n    - ") + LAUGHS.replace("  - ", "    - "), encoding="utf-8")
+        "responses:\n- type: structured\n  data:\n    items:\n  - &a [x, x, x, x, x, x, x, x, x, x]\n".replace(
+            "    items:\n  - ", "    items:\n    - "
+        )
+        + LAUGHS.replace("  - ", "    - "),
+        encoding="utf-8",
+    )
     (tmp_path / "loop.form.yaml").symlink_to(tmp_path / "loop.form.yaml")
     (tmp_path / "dangling.script.yaml").symlink_to(tmp_path / "missing.yaml")
     (tmp_path / "dir.form.yaml").mkdir()

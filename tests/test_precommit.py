@@ -27,9 +27,7 @@ def test_hook_flags_a_bad_form_and_passes_once_fixed(tmp_path: Path) -> None:
     _git(repo, "init", "-q")
     _git(repo, "config", "user.email", "t@example.com")
     _git(repo, "config", "user.name", "t")
-    (repo / "agent.form.yaml").write_text(
-        "fields:\n  country: {type: str}\nvalues:\n  country: no\n", encoding="utf-8"
-    )
+    (repo / "agent.form.yaml").write_text("fields:\n  country: {type: str}\nvalues:\n  country: no\n", encoding="utf-8")
     (repo / "notes.yaml").write_text("country: no\n", encoding="utf-8")  # not a formscript file
     _git(repo, "add", ".")
     env = {**os.environ, "PRE_COMMIT_HOME": str(tmp_path / "cache"), "NO_COLOR": "1"}

@@ -16,13 +16,25 @@ GOLDEN = {
     "dry_run_review": ["dry-run", "examples/forms/review.form.yaml", "examples/forms/budget.form.json"],
     "dry_run_rejected": ["dry-run", "examples/forms/onboarding.form.yaml"],
     "dry_run_rules": ["dry-run", "examples/forms/review.form.yaml", "--rules", "examples/rulesets/review.rules.yaml"],
-    "simulate_weather": ["simulate", "examples/scripts/weather.script.yaml", "--calls",
-                         "examples/scripts/weather.calls.yaml"],
+    "simulate_weather": [
+        "simulate",
+        "examples/scripts/weather.script.yaml",
+        "--calls",
+        "examples/scripts/weather.calls.yaml",
+    ],
     "simulate_reachability": ["simulate", "examples/scripts/legacy.script.json"],
-    "simulate_replay": ["simulate", "tests/fixtures/runs/replay.script.yaml", "--calls",
-                        "tests/fixtures/runs/replay.calls.yaml"],
-    "simulate_invalid_regex": ["simulate", "tests/fixtures/runs/badregex.script.yaml", "--calls",
-                               "tests/fixtures/runs/regex.calls.yaml"],
+    "simulate_replay": [
+        "simulate",
+        "tests/fixtures/runs/replay.script.yaml",
+        "--calls",
+        "tests/fixtures/runs/replay.calls.yaml",
+    ],
+    "simulate_invalid_regex": [
+        "simulate",
+        "tests/fixtures/runs/badregex.script.yaml",
+        "--calls",
+        "tests/fixtures/runs/regex.calls.yaml",
+    ],
 }
 
 
@@ -82,15 +94,29 @@ def test_simulation_replay_outcomes(capsys: pytest.CaptureFixture[str]) -> None:
 
 
 def test_simulation_reports_a_catastrophic_regex_instead_of_hanging(capsys: pytest.CaptureFixture[str]) -> None:
-    code, data = _json(capsys, "simulate", str(RUNS / "regex.script.yaml"), "--calls", str(RUNS / "regex.calls.yaml"),
-                       "--regex-timeout", "0.5")
+    code, data = _json(
+        capsys,
+        "simulate",
+        str(RUNS / "regex.script.yaml"),
+        "--calls",
+        str(RUNS / "regex.calls.yaml"),
+        "--regex-timeout",
+        "0.5",
+    )
     (call,) = data["calls"]
     assert call["outcome"] == "regex_timeout" and code == 1
 
 
 def test_simulation_is_byte_identical_across_runs(capsys: pytest.CaptureFixture[str]) -> None:
-    args = ["simulate", str(RUNS / "replay.script.yaml"), "--calls", str(RUNS / "replay.calls.yaml"), "--stream",
-            "--format", "json"]
+    args = [
+        "simulate",
+        str(RUNS / "replay.script.yaml"),
+        "--calls",
+        str(RUNS / "replay.calls.yaml"),
+        "--stream",
+        "--format",
+        "json",
+    ]
     run(args)
     first = capsys.readouterr().out
     run(args)

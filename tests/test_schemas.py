@@ -42,9 +42,7 @@ def _errors(kind: str, instance: Any) -> list[str]:
 def test_checked_in_schema_is_what_the_code_generates(kind: str) -> None:
     path = SCHEMA_DIR / schema_filename(kind)
     assert path.is_file(), f"{path} is missing; run python -m formscript.schemas"
-    assert path.read_bytes() == schema_text(kind).encode("utf-8"), (
-        f"{path} is stale; run python -m formscript.schemas"
-    )
+    assert path.read_bytes() == schema_text(kind).encode("utf-8"), f"{path} is stale; run python -m formscript.schemas"
 
 
 @pytest.mark.parametrize("kind", SCHEMA_KINDS)
@@ -59,9 +57,7 @@ def test_text_is_canonical(kind: str) -> None:
 def test_check_mode_reports_stale_files(tmp_path: Path) -> None:
     assert schemas.main(["--check", str(tmp_path)]) == 1
     assert schemas.main([str(tmp_path)]) == 0
-    assert sorted(p.name for p in tmp_path.iterdir()) == sorted(
-        schema_filename(k) for k in SCHEMA_KINDS
-    )
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted(schema_filename(k) for k in SCHEMA_KINDS)
     assert schemas.main(["--check", str(tmp_path)]) == 0
     (tmp_path / "script.schema.json").write_text("{}\n")
     assert schemas.stale_schemas(tmp_path) == [tmp_path / "script.schema.json"]
@@ -103,12 +99,10 @@ def _resolve(root: dict[str, Any], ref: str) -> dict[str, Any]:
 
 
 def _documented(schema: dict[str, Any]) -> bool:
-    return all(isinstance(schema.get(k), str) and schema[k] for k in
-               ("description", "markdownDescription"))
+    return all(isinstance(schema.get(k), str) and schema[k] for k in ("description", "markdownDescription"))
 
 
-def _walk(root: dict[str, Any], schema: Any, where: str, overlay: frozenset[str],
-          problems: list[str]) -> None:
+def _walk(root: dict[str, Any], schema: Any, where: str, overlay: frozenset[str], problems: list[str]) -> None:
     """Every key a schema declares is documented; ``then`` overlays may re-state known keys."""
     if not isinstance(schema, dict):
         return
@@ -168,7 +162,13 @@ def test_closed_objects() -> None:
     declaration = form["$defs"]["field-declaration"]
     assert declaration["additionalProperties"] is False
     assert set(declaration["properties"]) == {
-        "type", "required", "default", "description", "id", "created_at", "metadata"
+        "type",
+        "required",
+        "default",
+        "description",
+        "id",
+        "created_at",
+        "metadata",
     }
     assert script["additionalProperties"] is False
     for name in ("when-matcher", "stream-chunk", *(f"{t}-response" for t in RESPONSE_TYPES)):
@@ -229,8 +229,13 @@ VALID_FORM = {
         "ratio": {"type": "float", "default": 1},
         "tags": {"type": "list", "default": []},
         "extra": {"type": "dict", "required": False},
-        "ok": {"type": "bool", "default": True, "id": "7d3f1c52-6a0e-4f55-9a55-1f1f2b0e9b11",
-               "created_at": 1700000000.0, "metadata": {"owner": "me"}},
+        "ok": {
+            "type": "bool",
+            "default": True,
+            "id": "7d3f1c52-6a0e-4f55-9a55-1f1f2b0e9b11",
+            "created_at": 1700000000.0,
+            "metadata": {"owner": "me"},
+        },
     },
     "values": {"name": "Ada", "age": "36", "ok": "yes"},
 }
@@ -240,37 +245,38 @@ FORM_CASES: list[tuple[str, Any, str | None, bool]] = [
     ("valid", VALID_FORM, None, False),
     ("empty", {}, None, False),
     ("null sections", {"fields": None, "values": None}, None, False),
-    ("unknown top-level key", {**VALID_FORM, "valeus": {}},
-     "Additional properties are not allowed ('valeus'", True),
+    ("unknown top-level key", {**VALID_FORM, "valeus": {}}, "Additional properties are not allowed ('valeus'", True),
     ("inline $schema key", {"$schema": "x", "fields": {}}, "('$schema' was unexpected)", True),
-    ("misspelt declaration key", {"fields": {"a": {"type": "str", "requird": True}}},
-     "fields/a: Additional properties are not allowed ('requird'", True),
-    ("name inside a declaration", {"fields": {"a": {"name": "a"}}},
-     "('name' was unexpected)", True),
+    (
+        "misspelt declaration key",
+        {"fields": {"a": {"type": "str", "requird": True}}},
+        "fields/a: Additional properties are not allowed ('requird'",
+        True,
+    ),
+    ("name inside a declaration", {"fields": {"a": {"name": "a"}}}, "('name' was unexpected)", True),
     ("unknown field type", {"fields": {"a": {"type": "string"}}}, "fields/a/type: 'string' is not one", True),
     ("bad field name", {"fields": {"1a": {"type": "str"}}}, "'1a' does not match", True),
     ("null declaration", {"fields": {"a": None}}, "fields/a: None is not of type 'object'", True),
-    ("default of the wrong type", {"fields": {"a": {"type": "int", "default": "x"}}},
-     "fields/a/default: 'x' is not of type", True),
-    ("default for an untyped field", {"fields": {"a": {"default": 3}}},
-     "fields/a/default: 3 is not of type", True),
+    (
+        "default of the wrong type",
+        {"fields": {"a": {"type": "int", "default": "x"}}},
+        "fields/a/default: 'x' is not of type",
+        True,
+    ),
+    ("default for an untyped field", {"fields": {"a": {"default": 3}}}, "fields/a/default: 3 is not of type", True),
     ("values without fields", {"values": {"a": 1}}, "'fields' is a required property", True),
     ("values with empty fields", {"fields": {}, "values": {"a": 1}}, "should be non-empty", True),
     ("title is not a string", {"title": True}, "title: True is not of type 'string'", True),
-    ("wrong metadata class", {"fields": {"a": {"metadata": {"lion_class": "x.Y"}}}},
-     "was expected", True),
+    ("wrong metadata class", {"fields": {"a": {"metadata": {"lion_class": "x.Y"}}}}, "was expected", True),
     # Only formscript sees these: they depend on other parts of the document or on coercion.
     ("undeclared value", {"fields": {"a": {}}, "values": {"a": "x", "b": 1}}, None, True),
-    ("value that does not coerce", {"fields": {"a": {"type": "int"}}, "values": {"a": "x"}},
-     None, True),
+    ("value that does not coerce", {"fields": {"a": {"type": "int"}}, "values": {"a": "x"}}, None, True),
     ("required field without a value", {"fields": {"a": {"type": "str"}}}, None, True),
 ]
 
 
-@pytest.mark.parametrize(("case", "instance", "fragment", "rejected"), FORM_CASES,
-                         ids=[c[0] for c in FORM_CASES])
-def test_form_spec_examples(case: str, instance: Any, fragment: str | None,
-                            rejected: bool) -> None:
+@pytest.mark.parametrize(("case", "instance", "fragment", "rejected"), FORM_CASES, ids=[c[0] for c in FORM_CASES])
+def test_form_spec_examples(case: str, instance: Any, fragment: str | None, rejected: bool) -> None:
     errors = _errors("form", instance)
     if fragment is None:
         assert errors == []
@@ -293,18 +299,31 @@ VALID_SCRIPT = {
     "responses": [
         {"type": "text", "content": "hi", "when": {"prompt_contains": "hello"}},
         {"type": "text", "content": "positional", "when": None},
-        {"type": "tool_call", "name": "search", "arguments": {"q": "x"}, "id": "call_1",
-         "when": {"has_tool": "search", "after_calls": 1}},
+        {
+            "type": "tool_call",
+            "name": "search",
+            "arguments": {"q": "x"},
+            "id": "call_1",
+            "when": {"has_tool": "search", "after_calls": 1},
+        },
         {"type": "structured", "data": {"answer": 42}, "when": {}},
-        {"type": "stream", "chunks": [
-            {"type": "thinking", "content": "hmm"},
-            {"type": "tool_use", "tool_name": "t", "tool_id": "1", "tool_input": {"a": 1}},
-            {"type": "tool_result", "tool_id": "1", "tool_output": [1, 2]},
-            {"type": "text", "content": "a", "is_delta": True, "metadata": {"k": "v"}},
-            {"type": "result"},
-        ]},
-        {"type": "error", "kind": "rate_limit", "message": "slow down", "delay_ms": 5,
-         "when": {"call_index": 3, "prompt_regex": "^x"}},
+        {
+            "type": "stream",
+            "chunks": [
+                {"type": "thinking", "content": "hmm"},
+                {"type": "tool_use", "tool_name": "t", "tool_id": "1", "tool_input": {"a": 1}},
+                {"type": "tool_result", "tool_id": "1", "tool_output": [1, 2]},
+                {"type": "text", "content": "a", "is_delta": True, "metadata": {"k": "v"}},
+                {"type": "result"},
+            ],
+        },
+        {
+            "type": "error",
+            "kind": "rate_limit",
+            "message": "slow down",
+            "delay_ms": 5,
+            "when": {"call_index": 3, "prompt_regex": "^x"},
+        },
         {"type": "error"},
     ],
 }
@@ -312,36 +331,44 @@ VALID_SCRIPT = {
 SCRIPT_CASES: list[tuple[str, Any, str | None]] = [
     ("valid", VALID_SCRIPT, None),
     ("empty mapping", {}, None),
-    ("unknown response type", {"responses": [{"type": "txt", "content": "x"}]},
-     "responses/0/type: 'txt' is not one of"),
+    (
+        "unknown response type",
+        {"responses": [{"type": "txt", "content": "x"}]},
+        "responses/0/type: 'txt' is not one of",
+    ),
     ("missing type", {"responses": [{"content": "x"}]}, "'type' is a required property"),
-    ("misspelt entry key", {"responses": [{"type": "text", "content": "x", "contnet": "y"}]},
-     "responses/0: Additional properties are not allowed ('contnet'"),
-    ("key of another type", {"responses": [{"type": "text", "content": "x", "name": "t"}]},
-     "('name' was unexpected)"),
+    (
+        "misspelt entry key",
+        {"responses": [{"type": "text", "content": "x", "contnet": "y"}]},
+        "responses/0: Additional properties are not allowed ('contnet'",
+    ),
+    ("key of another type", {"responses": [{"type": "text", "content": "x", "name": "t"}]}, "('name' was unexpected)"),
     ("missing content", {"responses": [{"type": "text"}]}, "'content' is a required property"),
-    ("misspelt matcher key",
-     {"responses": [{"type": "text", "content": "x", "when": {"prompt_contians": "a"}}]},
-     "responses/0/when: Additional properties are not allowed ('prompt_contians'"),
-    ("misspelt chunk key",
-     {"responses": [{"type": "stream", "chunks": [{"type": "text", "contet": "a"}]}]},
-     "responses/0/chunks/0: Additional properties are not allowed ('contet'"),
-    ("unknown chunk type", {"responses": [{"type": "stream", "chunks": [{"type": "delta"}]}]},
-     "'delta' is not one of"),
-    ("unknown error kind", {"responses": [{"type": "error", "kind": "oops"}]},
-     "'oops' is not one of"),
+    (
+        "misspelt matcher key",
+        {"responses": [{"type": "text", "content": "x", "when": {"prompt_contians": "a"}}]},
+        "responses/0/when: Additional properties are not allowed ('prompt_contians'",
+    ),
+    (
+        "misspelt chunk key",
+        {"responses": [{"type": "stream", "chunks": [{"type": "text", "contet": "a"}]}]},
+        "responses/0/chunks/0: Additional properties are not allowed ('contet'",
+    ),
+    ("unknown chunk type", {"responses": [{"type": "stream", "chunks": [{"type": "delta"}]}]}, "'delta' is not one of"),
+    ("unknown error kind", {"responses": [{"type": "error", "kind": "oops"}]}, "'oops' is not one of"),
     ("unknown mode", {"mode": "strict"}, "mode: 'strict' is not one of"),
-    ("unknown top-level key", {"responses": [], "respones": []},
-     "Additional properties are not allowed ('respones'"),
+    ("unknown top-level key", {"responses": [], "respones": []}, "Additional properties are not allowed ('respones'"),
     ("responses is not a list", {"responses": {"type": "text"}}, "is not of type 'array'"),
     ("entry is not a mapping", {"responses": ["hi"]}, "'hi' is not of type 'object'"),
-    ("structured data is not a mapping", {"responses": [{"type": "structured", "data": [1]}]},
-     "[1] is not of type 'object'"),
+    (
+        "structured data is not a mapping",
+        {"responses": [{"type": "structured", "data": [1]}]},
+        "[1] is not of type 'object'",
+    ),
 ]
 
 
-@pytest.mark.parametrize(("case", "instance", "fragment"), SCRIPT_CASES,
-                         ids=[c[0] for c in SCRIPT_CASES])
+@pytest.mark.parametrize(("case", "instance", "fragment"), SCRIPT_CASES, ids=[c[0] for c in SCRIPT_CASES])
 def test_script_examples(case: str, instance: Any, fragment: str | None) -> None:
     errors = _errors("script", instance)
     if fragment is None:
@@ -359,45 +386,69 @@ def test_unknown_response_type_reports_only_the_type() -> None:
 
 def test_matcher_conflicts_are_left_to_formscript() -> None:
     # prompt_contains silently wins over has_tool: valid to the schema and the runtime alike.
-    script = {"responses": [
-        {"type": "text", "content": "x", "when": {"prompt_contains": "a", "has_tool": "t"}},
-    ]}
+    script = {
+        "responses": [
+            {"type": "text", "content": "x", "when": {"prompt_contains": "a", "has_tool": "t"}},
+        ]
+    }
     assert _errors("script", script) == []
     assert check_script(script).verdict is Verdict.ACCEPTED
 
 
 RULESET_CASES: list[tuple[str, Any, str | None]] = [
-    ("valid", {"rules": [
-        {"rule_id": "r1", "field": "name", "check": "required"},
-        {"rule_id": "r2", "field": "age", "check": "type", "params": {"type": "int"}},
-        {"rule_id": "r3", "field": "age", "check": "range", "params": {"min": 0, "max": None},
-         "message": "age out of range", "enabled": False},
-        {"rule_id": "r4", "field": "code", "check": "pattern",
-         "params": {"pattern": "^[A-Z]+$", "flags": 2}, "message": None},
-    ]}, None),
+    (
+        "valid",
+        {
+            "rules": [
+                {"rule_id": "r1", "field": "name", "check": "required"},
+                {"rule_id": "r2", "field": "age", "check": "type", "params": {"type": "int"}},
+                {
+                    "rule_id": "r3",
+                    "field": "age",
+                    "check": "range",
+                    "params": {"min": 0, "max": None},
+                    "message": "age out of range",
+                    "enabled": False,
+                },
+                {
+                    "rule_id": "r4",
+                    "field": "code",
+                    "check": "pattern",
+                    "params": {"pattern": "^[A-Z]+$", "flags": 2},
+                    "message": None,
+                },
+            ]
+        },
+        None,
+    ),
     ("empty list", {"rules": []}, None),
     ("missing rules", {}, "'rules' is a required property"),
-    ("misspelt rule key", {"rules": [{"rule_id": "r", "field": "f", "check": "required",
-                                      "mesage": "x"}]},
-     "Additional properties are not allowed ('mesage'"),
-    ("unknown check", {"rules": [{"rule_id": "r", "field": "f", "check": "regex"}]},
-     "'regex' is not one of"),
-    ("missing field", {"rules": [{"rule_id": "r", "check": "required"}]},
-     "'field' is a required property"),
-    ("pattern without a pattern", {"rules": [{"rule_id": "r", "field": "f",
-                                              "check": "pattern"}]},
-     "'params' is a required property"),
-    ("misspelt range bound", {"rules": [{"rule_id": "r", "field": "f", "check": "range",
-                                         "params": {"mx": 3}}]},
-     "('mx' was unexpected)"),
-    ("unknown type param", {"rules": [{"rule_id": "r", "field": "f", "check": "type",
-                                       "params": {"type": "string"}}]},
-     "'string' is not one of"),
+    (
+        "misspelt rule key",
+        {"rules": [{"rule_id": "r", "field": "f", "check": "required", "mesage": "x"}]},
+        "Additional properties are not allowed ('mesage'",
+    ),
+    ("unknown check", {"rules": [{"rule_id": "r", "field": "f", "check": "regex"}]}, "'regex' is not one of"),
+    ("missing field", {"rules": [{"rule_id": "r", "check": "required"}]}, "'field' is a required property"),
+    (
+        "pattern without a pattern",
+        {"rules": [{"rule_id": "r", "field": "f", "check": "pattern"}]},
+        "'params' is a required property",
+    ),
+    (
+        "misspelt range bound",
+        {"rules": [{"rule_id": "r", "field": "f", "check": "range", "params": {"mx": 3}}]},
+        "('mx' was unexpected)",
+    ),
+    (
+        "unknown type param",
+        {"rules": [{"rule_id": "r", "field": "f", "check": "type", "params": {"type": "string"}}]},
+        "'string' is not one of",
+    ),
 ]
 
 
-@pytest.mark.parametrize(("case", "instance", "fragment"), RULESET_CASES,
-                         ids=[c[0] for c in RULESET_CASES])
+@pytest.mark.parametrize(("case", "instance", "fragment"), RULESET_CASES, ids=[c[0] for c in RULESET_CASES])
 def test_ruleset_examples(case: str, instance: Any, fragment: str | None) -> None:
     errors = _errors("rules", instance)
     if fragment is None:
@@ -407,14 +458,23 @@ def test_ruleset_examples(case: str, instance: Any, fragment: str | None) -> Non
 
 
 CALLS_CASES: list[tuple[str, Any, str | None]] = [
-    ("valid", [
-        "hello there",
-        {"prompt": "search for cats", "tools": ["search"]},
-        {"prompt": "plain"},
-        {"payload": {"model": "m", "messages": [{"role": "user", "content": "hi"}],
-                     "tools": [{"type": "function", "function": {"name": "search"}}]}},
-        {"payload": {"input": "raw"}},
-    ], None),
+    (
+        "valid",
+        [
+            "hello there",
+            {"prompt": "search for cats", "tools": ["search"]},
+            {"prompt": "plain"},
+            {
+                "payload": {
+                    "model": "m",
+                    "messages": [{"role": "user", "content": "hi"}],
+                    "tools": [{"type": "function", "function": {"name": "search"}}],
+                }
+            },
+            {"payload": {"input": "raw"}},
+        ],
+        None,
+    ),
     ("empty", [], None),
     ("not a list", {"prompt": "x"}, "is not of type 'array'"),
     ("misspelt key", [{"promt": "x"}], "Additional properties are not allowed ('promt'"),
@@ -422,13 +482,11 @@ CALLS_CASES: list[tuple[str, Any, str | None]] = [
     ("tools with payload", [{"payload": {}, "tools": ["t"]}], "is not valid under"),
     ("neither", [{}], "is not valid under"),
     ("number item", [3], "3 is not of type 'string', 'object'"),
-    ("tool names are strings", [{"prompt": "x", "tools": [{"name": "t"}]}],
-     "is not of type 'string'"),
+    ("tool names are strings", [{"prompt": "x", "tools": [{"name": "t"}]}], "is not of type 'string'"),
 ]
 
 
-@pytest.mark.parametrize(("case", "instance", "fragment"), CALLS_CASES,
-                         ids=[c[0] for c in CALLS_CASES])
+@pytest.mark.parametrize(("case", "instance", "fragment"), CALLS_CASES, ids=[c[0] for c in CALLS_CASES])
 def test_calls_examples(case: str, instance: Any, fragment: str | None) -> None:
     errors = _errors("calls", instance)
     if fragment is None:
@@ -442,8 +500,7 @@ def test_calls_examples(case: str, instance: Any, fragment: str | None) -> None:
 
 def _examples() -> list[Path]:
     found = (ROOT / "examples").glob("**/*.*.*")
-    return sorted(p for p in found if p.suffix in (".yaml", ".yml", ".json")
-                  and p.suffixes[-2] in (".form", ".script"))
+    return sorted(p for p in found if p.suffix in (".yaml", ".yml", ".json") and p.suffixes[-2] in (".form", ".script"))
 
 
 @pytest.mark.parametrize("path", _examples(), ids=lambda p: p.name)

@@ -30,9 +30,7 @@ pytestmark = pytest.mark.skipif(shutil.which("node") is None, reason="node is no
 
 
 def _pinned_version() -> str:
-    version: str = json.loads((HARNESS / "package.json").read_text())["dependencies"][
-        "yaml-language-server"
-    ]
+    version: str = json.loads((HARNESS / "package.json").read_text())["dependencies"]["yaml-language-server"]
     return version
 
 
@@ -53,14 +51,16 @@ def yamlls_install() -> Path:
             pytest.fail("node is installed but npm is not: cannot install yaml-language-server")
         done = subprocess.run(
             [npm, "ci", "--no-audit", "--no-fund", "--ignore-scripts"],
-            cwd=HARNESS, capture_output=True, text=True, timeout=600, check=False,
+            cwd=HARNESS,
+            capture_output=True,
+            text=True,
+            timeout=600,
+            check=False,
         )
         if done.returncode != 0:
             pytest.fail(f"npm ci failed in {HARNESS}:\n{done.stdout}\n{done.stderr}")
         STAMP.write_text(digest)
-    installed = json.loads(
-        (HARNESS / "node_modules" / "yaml-language-server" / "package.json").read_text()
-    )["version"]
+    installed = json.loads((HARNESS / "node_modules" / "yaml-language-server" / "package.json").read_text())["version"]
     assert installed == _pinned_version()
     return SERVER_JS
 
@@ -97,8 +97,7 @@ def server(yamlls_install: Path, workspace: Path) -> Iterator[YamlLanguageServer
         yield running
 
 
-def _open(server: YamlLanguageServer, workspace: Path, name: str,
-          text: str) -> tuple[str, tuple[int, int] | None]:
+def _open(server: YamlLanguageServer, workspace: Path, name: str, text: str) -> tuple[str, tuple[int, int] | None]:
     """Write and open a fixture; a ``‸`` in *text* marks a position and is removed."""
     position = None
     if CURSOR in text:
@@ -152,7 +151,7 @@ def test_valid_files_get_no_diagnostics(server: YamlLanguageServer, workspace: P
             "  - rule_id: r2\n    field: age\n    check: range\n    params: {min: 0, max: 130}\n"
         ),
         "ok.calls.yaml": "- hello\n- prompt: search cats\n  tools: [search]\n"
-                         "- payload:\n    messages:\n      - {role: user, content: hi}\n",
+        "- payload:\n    messages:\n      - {role: user, content: hi}\n",
     }
     for name, text in files.items():
         uri, _ = _open(server, workspace, name, text)
@@ -165,26 +164,31 @@ def test_valid_files_get_no_diagnostics(server: YamlLanguageServer, workspace: P
 
 
 def test_script_mistakes_are_reported(server: YamlLanguageServer, workspace: Path) -> None:
-    uri, _ = _open(server, workspace, "bad.script.yaml", (
-        "mode: auto\n"                       # 1
-        "responses:\n"                       # 2
-        "  - type: text\n"                   # 3
-        "    content: hi\n"                  # 4
-        "    contnet: typo\n"                # 5  misspelt key
-        "  - type: txt\n"                    # 6  unknown type
-        "    content: x\n"                   # 7
-        "  - type: tool_call\n"              # 8
-        "    name: t\n"                      # 9
-        "    when:\n"                        # 10
-        "      prompt_contians: x\n"         # 11 misspelt matcher key
-        "  - type: stream\n"                 # 12
-        "    chunks:\n"                      # 13
-        "      - type: text\n"               # 14
-        "        contet: a\n"                # 15 misspelt chunk key
-        "  - type: text\n"                   # 16
-        "    name: t\n"                      # 17 a key of another type (and no content)
-        "responses_: []\n"                   # 18 unknown top-level key
-    ))
+    uri, _ = _open(
+        server,
+        workspace,
+        "bad.script.yaml",
+        (
+            "mode: auto\n"  # 1
+            "responses:\n"  # 2
+            "  - type: text\n"  # 3
+            "    content: hi\n"  # 4
+            "    contnet: typo\n"  # 5  misspelt key
+            "  - type: txt\n"  # 6  unknown type
+            "    content: x\n"  # 7
+            "  - type: tool_call\n"  # 8
+            "    name: t\n"  # 9
+            "    when:\n"  # 10
+            "      prompt_contians: x\n"  # 11 misspelt matcher key
+            "  - type: stream\n"  # 12
+            "    chunks:\n"  # 13
+            "      - type: text\n"  # 14
+            "        contet: a\n"  # 15 misspelt chunk key
+            "  - type: text\n"  # 16
+            "    name: t\n"  # 17 a key of another type (and no content)
+            "responses_: []\n"  # 18 unknown top-level key
+        ),
+    )
     assert _problems(server, uri) == {
         (5, "Property contnet is not allowed."),
         (6, f"Value is not accepted. Valid values: {TYPES}."),
@@ -196,53 +200,66 @@ def test_script_mistakes_are_reported(server: YamlLanguageServer, workspace: Pat
     }
 
 
-def test_form_mistakes_are_reported_through_the_modeline(
-    server: YamlLanguageServer, workspace: Path
-) -> None:
-    uri, _ = _open(server, workspace, "signup.yaml", _modeline(workspace, "form-spec") + (
-        "title: yes\n"                       # 2  YAML 1.1 boolean
-        "fields:\n"                          # 3
-        "  age:\n"                           # 4
-        "    type: int\n"                    # 5
-        "    requird: true\n"                # 6  misspelt key
-        "    default: old\n"                 # 7  wrong default type
-        "  1st:\n"                           # 8  not an identifier
-        "    type: string\n"                 # 9  unknown field type
-        "values:\n"                          # 10
-        "  age: 3\n"                         # 11
-        "extra: 1\n"                         # 12 unknown top-level key
-    ))
+def test_form_mistakes_are_reported_through_the_modeline(server: YamlLanguageServer, workspace: Path) -> None:
+    uri, _ = _open(
+        server,
+        workspace,
+        "signup.yaml",
+        _modeline(workspace, "form-spec")
+        + (
+            "title: yes\n"  # 2  YAML 1.1 boolean
+            "fields:\n"  # 3
+            "  age:\n"  # 4
+            "    type: int\n"  # 5
+            "    requird: true\n"  # 6  misspelt key
+            "    default: old\n"  # 7  wrong default type
+            "  1st:\n"  # 8  not an identifier
+            "    type: string\n"  # 9  unknown field type
+            "values:\n"  # 10
+            "  age: 3\n"  # 11
+            "extra: 1\n"  # 12 unknown top-level key
+        ),
+    )
     problems = _problems(server, uri)
     assert (2, 'Incorrect type. Expected "string".') in problems
     assert (6, "Property requird is not allowed.") in problems
-    assert (7, "The field's type is int, so its default must already be an integer (or"
-               " true/false) or null: defaults are never coerced.") in problems
-    assert (8, "A field name must start with a letter or underscore and contain only letters,"
-               " digits and underscores.") in problems
-    assert any(line == 9 and message.startswith("Value is not accepted. Valid values:")
-               for line, message in problems), problems
+    assert (
+        7,
+        "The field's type is int, so its default must already be an integer (or"
+        " true/false) or null: defaults are never coerced.",
+    ) in problems
+    assert (
+        8,
+        "A field name must start with a letter or underscore and contain only letters, digits and underscores.",
+    ) in problems
+    assert any(
+        line == 9 and message.startswith("Value is not accepted. Valid values:") for line, message in problems
+    ), problems
     assert (12, "Property extra is not allowed.") in problems
     assert len(problems) == 6, problems
 
 
-def test_values_without_fields_are_reported(server: YamlLanguageServer,
-                                            workspace: Path) -> None:
+def test_values_without_fields_are_reported(server: YamlLanguageServer, workspace: Path) -> None:
     uri, _ = _open(server, workspace, "nofields.form.yaml", "title: T\nvalues:\n  a: 1\n")
     assert _problems(server, uri) == {(1, 'Missing property "fields".')}
 
 
-def test_ruleset_and_calls_mistakes_are_reported(server: YamlLanguageServer,
-                                                 workspace: Path) -> None:
-    rules, _ = _open(server, workspace, "bad.rules.yaml", (
-        "rules:\n"
-        "  - rule_id: r1\n"
-        "    field: code\n"
-        "    check: patern\n"                # 4 unknown check
-        "  - rule_id: r2\n"
-        "    field: age\n"
-        "    check: range\n"
-        "    mesage: too old\n"              # 8 misspelt key
-    ))
+def test_ruleset_and_calls_mistakes_are_reported(server: YamlLanguageServer, workspace: Path) -> None:
+    rules, _ = _open(
+        server,
+        workspace,
+        "bad.rules.yaml",
+        (
+            "rules:\n"
+            "  - rule_id: r1\n"
+            "    field: code\n"
+            "    check: patern\n"  # 4 unknown check
+            "  - rule_id: r2\n"
+            "    field: age\n"
+            "    check: range\n"
+            "    mesage: too old\n"  # 8 misspelt key
+        ),
+    )
     problems = _problems(server, rules)
     assert (8, "Property mesage is not allowed.") in problems
     assert any(line == 4 and "Valid values" in message for line, message in problems), problems
@@ -253,61 +270,54 @@ def test_ruleset_and_calls_mistakes_are_reported(server: YamlLanguageServer,
 # --------------------------------------------------------------------------- completion
 
 
-def test_completion_in_a_response_entry_offers_when(server: YamlLanguageServer,
-                                                    workspace: Path) -> None:
-    uri, position = _open(server, workspace, "complete1.script.yaml",
-                          "responses:\n  - type: text\n    ‸\n")
+def test_completion_in_a_response_entry_offers_when(server: YamlLanguageServer, workspace: Path) -> None:
+    uri, position = _open(server, workspace, "complete1.script.yaml", "responses:\n  - type: text\n    ‸\n")
     labels = _labels(server, uri, position)
     assert {"when", "content"} <= labels
     assert "name" not in labels  # a tool_call key is not offered for a text entry
 
 
-def test_completion_in_an_error_entry_offers_its_own_keys(server: YamlLanguageServer,
-                                                          workspace: Path) -> None:
-    uri, position = _open(server, workspace, "complete2.script.yaml",
-                          "responses:\n  - type: error\n    ‸\n")
+def test_completion_in_an_error_entry_offers_its_own_keys(server: YamlLanguageServer, workspace: Path) -> None:
+    uri, position = _open(server, workspace, "complete2.script.yaml", "responses:\n  - type: error\n    ‸\n")
     assert {"kind", "message", "delay_ms", "when"} <= _labels(server, uri, position)
 
 
-def test_completion_of_a_new_entry_offers_a_snippet_per_type(server: YamlLanguageServer,
-                                                             workspace: Path) -> None:
+def test_completion_of_a_new_entry_offers_a_snippet_per_type(server: YamlLanguageServer, workspace: Path) -> None:
     uri, position = _open(server, workspace, "complete3.script.yaml", "responses:\n  - ‸\n")
     labels = _labels(server, uri, position)
-    assert {f"{t} response" for t in ("text", "tool_call", "structured", "stream", "error")} \
-        <= labels
+    assert {f"{t} response" for t in ("text", "tool_call", "structured", "stream", "error")} <= labels
 
 
-def test_completion_of_the_type_value_lists_response_types(server: YamlLanguageServer,
-                                                           workspace: Path) -> None:
-    uri, position = _open(server, workspace, "complete4.script.yaml",
-                          "responses:\n  - type: ‸\n")
-    assert {"text", "tool_call", "structured", "stream", "error"} <= _labels(
-        server, uri, position)
+def test_completion_of_the_type_value_lists_response_types(server: YamlLanguageServer, workspace: Path) -> None:
+    uri, position = _open(server, workspace, "complete4.script.yaml", "responses:\n  - type: ‸\n")
+    assert {"text", "tool_call", "structured", "stream", "error"} <= _labels(server, uri, position)
 
 
-def test_completion_in_a_matcher_offers_its_predicates(server: YamlLanguageServer,
-                                                       workspace: Path) -> None:
-    uri, position = _open(server, workspace, "complete5.script.yaml",
-                          "responses:\n  - type: text\n    content: x\n    when:\n      ‸\n")
-    assert {"prompt_contains", "prompt_regex", "has_tool", "call_index", "after_calls"} \
-        <= _labels(server, uri, position)
+def test_completion_in_a_matcher_offers_its_predicates(server: YamlLanguageServer, workspace: Path) -> None:
+    uri, position = _open(
+        server, workspace, "complete5.script.yaml", "responses:\n  - type: text\n    content: x\n    when:\n      ‸\n"
+    )
+    assert {"prompt_contains", "prompt_regex", "has_tool", "call_index", "after_calls"} <= _labels(
+        server, uri, position
+    )
 
 
 def test_completion_in_a_field_declaration_offers_type_and_required(
     server: YamlLanguageServer, workspace: Path
 ) -> None:
-    uri, position = _open(server, workspace, "complete.form.yaml",
-                          "fields:\n  age:\n    description: years\n    ‸\n")
+    uri, position = _open(server, workspace, "complete.form.yaml", "fields:\n  age:\n    description: years\n    ‸\n")
     labels = _labels(server, uri, position)
     assert {"type", "required", "default"} <= labels
     assert "name" not in labels
 
 
-def test_hover_explains_the_matcher_priority(server: YamlLanguageServer,
-                                             workspace: Path) -> None:
-    uri, _ = _open(server, workspace, "hover.script.yaml",
-                   "responses:\n  - type: text\n    content: x\n    when:\n"
-                   "      prompt_contains: hi\n")
+def test_hover_explains_the_matcher_priority(server: YamlLanguageServer, workspace: Path) -> None:
+    uri, _ = _open(
+        server,
+        workspace,
+        "hover.script.yaml",
+        "responses:\n  - type: text\n    content: x\n    when:\n      prompt_contains: hi\n",
+    )
     server.diagnostics(uri)
     hover: Any = server.hover(uri, 4, 8)
     text = hover["contents"]["value"]

@@ -27,14 +27,23 @@ def _parser() -> argparse.ArgumentParser:
 
     lint = sub.add_parser("lint", help="lint files and directories")
     lint.add_argument("paths", nargs="*", default=["."], help="files, directories, or - for stdin")
-    lint.add_argument("--format", default="text",
-                      choices=("text", "concise", "json", "sarif", "github", "junit"))
-    lint.add_argument("--select", action="append", default=None, metavar="CODES",
-                      help="only these codes or prefixes (comma-separated)")
+    lint.add_argument("--format", default="text", choices=("text", "concise", "json", "sarif", "github", "junit"))
+    lint.add_argument(
+        "--select",
+        action="append",
+        default=None,
+        metavar="CODES",
+        help="only these codes or prefixes (comma-separated)",
+    )
     lint.add_argument("--extend-select", action="append", default=None, metavar="CODES")
     lint.add_argument("--ignore", action="append", default=None, metavar="CODES")
-    lint.add_argument("--severity", action="append", default=[], metavar="CODE=LEVEL",
-                      help="override a code's severity (error, warning, info, hint, off)")
+    lint.add_argument(
+        "--severity",
+        action="append",
+        default=[],
+        metavar="CODE=LEVEL",
+        help="override a code's severity (error, warning, info, hint, off)",
+    )
     lint.add_argument("--config", help="a formscript.toml or pyproject.toml to use")
     lint.add_argument("--kind", choices=("form", "script", "rules", "calls"))
     lint.add_argument("--form", help="a form spec to check rulesets against")
@@ -222,8 +231,7 @@ def _lint(args: argparse.Namespace) -> int:
         reports = _apply_fixes(reports, settings, args, paired)
     from formscript.lint.formats import render
 
-    color = args.color == "always" or (args.color == "auto" and sys.stdout.isatty()
-                                       and not os.environ.get("NO_COLOR"))
+    color = args.color == "always" or (args.color == "auto" and sys.stdout.isatty() and not os.environ.get("NO_COLOR"))
     _write(render(args.format, reports, color=color), args.output)
     if args.exit_zero:
         return 0
@@ -378,21 +386,30 @@ def _rule(args: argparse.Namespace) -> int:
     elif args.code:
         found = catalogue.get(args.code)
         if found is None:
-            print(f"formscript: unknown rule {args.code!r}; see `formscript rule --all`",
-                  file=sys.stderr)
+            print(f"formscript: unknown rule {args.code!r}; see `formscript rule --all`", file=sys.stderr)
             return 2
         chosen = [found]
     else:
         print("formscript: give a rule code or --all", file=sys.stderr)
         return 2
     if args.format == "json":
-        data = [{"code": r.code, "name": r.name, "kind": r.kind, "severity": r.severity,
-                 "summary": r.summary, "why": r.why, "fails": r.bad, "passes": r.good,
-                 "url": r.url} for r in chosen]
+        data = [
+            {
+                "code": r.code,
+                "name": r.name,
+                "kind": r.kind,
+                "severity": r.severity,
+                "summary": r.summary,
+                "why": r.why,
+                "fails": r.bad,
+                "passes": r.good,
+                "url": r.url,
+            }
+            for r in chosen
+        ]
         _write(json.dumps(data if args.all else data[0], indent=2, ensure_ascii=False) + "\n")
     elif args.all:
-        _write("".join(f"{r.code:<7}{r.severity:<8}{r.kind:<7}{r.name}: {r.summary}\n"
-                       for r in chosen))
+        _write("".join(f"{r.code:<7}{r.severity:<8}{r.kind:<7}{r.name}: {r.summary}\n" for r in chosen))
     else:
         _write(chosen[0].markdown())
     return 0
@@ -404,12 +421,17 @@ def _schema(args: argparse.Namespace) -> int:
     except ImportError:
         print("formscript: schemas are not available in this build", file=sys.stderr)
         return 2
-    aliases = {"form": "form", "form-spec": "form", "script": "script", "rules": "rules",
-               "ruleset": "rules", "calls": "calls"}
+    aliases = {
+        "form": "form",
+        "form-spec": "form",
+        "script": "script",
+        "rules": "rules",
+        "ruleset": "rules",
+        "calls": "calls",
+    }
     kind = aliases.get(args.kind, args.kind)
     if kind not in SCHEMA_KINDS:
-        print(f"formscript: unknown schema {args.kind!r}; choose from "
-              f"{', '.join(SCHEMA_KINDS)}", file=sys.stderr)
+        print(f"formscript: unknown schema {args.kind!r}; choose from {', '.join(SCHEMA_KINDS)}", file=sys.stderr)
         return 2
     _write(schema_text(kind))
     return 0
@@ -439,8 +461,7 @@ def _dry_run(args: argparse.Namespace) -> int:
             return 2
         results.append(dry_run_text(text, path, rules_text, args.rules))
     if args.format == "json":
-        _write(json.dumps({"version": CONTRACT_VERSION, "results": results}, indent=2,
-                          ensure_ascii=False) + "\n")
+        _write(json.dumps({"version": CONTRACT_VERSION, "results": results}, indent=2, ensure_ascii=False) + "\n")
     else:
         _write("\n".join(render_dry_run(r) for r in results))
     return 0 if all(r["verdict"] == "accepted" for r in results) else 1
@@ -453,8 +474,7 @@ def _simulate(args: argparse.Namespace) -> int:
     calls = _read(args.calls) if args.calls else None
     if text is None or (args.calls and calls is None):
         return 2
-    result = simulate_text(text, args.script, calls, args.calls, stream=args.stream,
-                           regex_timeout=args.regex_timeout)
+    result = simulate_text(text, args.script, calls, args.calls, stream=args.stream, regex_timeout=args.regex_timeout)
     if args.format == "json":
         _write(json.dumps(result, indent=2, ensure_ascii=False) + "\n")
     else:

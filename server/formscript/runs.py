@@ -54,14 +54,18 @@ def _line_of(doc: Document | None, path: tuple[object, ...]) -> int | None:
 # ---------------------------------------------------------------------------- dry run
 
 
-def dry_run_text(
-    text: str, path: str, rules_text: str | None = None, rules_path: str | None = None
-) -> dict[str, Any]:
+def dry_run_text(text: str, path: str, rules_text: str | None = None, rules_path: str | None = None) -> dict[str, Any]:
     """The ``li agent --form`` gate on *text*, optionally with a ruleset, as a JSON-ready dict."""
     report = lint_text(text, path, kind="form", fixes=False)
-    result: dict[str, Any] = {"path": path, "verdict": report.verdict.value if report.verdict else None,
-                              "status": None, "title": None, "values": {}, "errors": [],
-                              "context_block": None}
+    result: dict[str, Any] = {
+        "path": path,
+        "verdict": report.verdict.value if report.verdict else None,
+        "status": None,
+        "title": None,
+        "values": {},
+        "errors": [],
+        "context_block": None,
+    }
     gate = report.gate
     if gate is None:
         result["errors"] = [_error(d, path) for d in report.diagnostics if d.severity == "error"]
@@ -79,8 +83,9 @@ def dry_run_text(
         result["verdict"] = gate.verdict.value
         for problem in problems:
             if problem.rejects:
-                result["errors"].append({"code": problem.code, "message": problem.message,
-                                         "path": rules_path or "", "line": None})
+                result["errors"].append(
+                    {"code": problem.code, "message": problem.message, "path": rules_path or "", "line": None}
+                )
     spec = report.document.value if report.document is not None else {}
     given = spec.get("values") if isinstance(spec, dict) else None
     given = given if isinstance(given, dict) else {}
@@ -91,8 +96,10 @@ def dry_run_text(
         for key, value in form.values.items():
             raw = given.get(key, value)
             result["values"][str(key)] = {
-                "given": json_safe(raw), "given_type": type_label(raw),
-                "value": json_safe(value), "type": type_label(value),
+                "given": json_safe(raw),
+                "given_type": type_label(raw),
+                "value": json_safe(value),
+                "type": type_label(value),
                 "repr": repr(value) if not explodes(value) else json_safe(value),
                 "from_default": key not in given,
             }
@@ -101,32 +108,44 @@ def dry_run_text(
         if not problem.rejects:
             continue
         span = doc.locate(problem.path, on_key=problem.on_key) if doc is not None else None
-        result["errors"].append({
-            "code": problem.code, "message": problem.message,
-            "field": problem.field, "rule_id": problem.data.get("rule_id"),
-            "path": path, "line": span.start.line + 1 if span else None,
-            "column": span.start.column + 1 if span else None,
-        })
+        result["errors"].append(
+            {
+                "code": problem.code,
+                "message": problem.message,
+                "field": problem.field,
+                "rule_id": problem.data.get("rule_id"),
+                "path": path,
+                "line": span.start.line + 1 if span else None,
+                "column": span.start.column + 1 if span else None,
+            }
+        )
     result["context_block"] = gate.prompt_prefix if gate.context_block is not None else None
     return result
 
 
 def _error(d: Any, path: str) -> dict[str, Any]:
-    return {"code": d.code, "message": d.message, "field": None, "rule_id": None, "path": path,
-            "line": d.span.start.line + 1, "column": d.span.start.column + 1}
+    return {
+        "code": d.code,
+        "message": d.message,
+        "field": None,
+        "rule_id": None,
+        "path": path,
+        "line": d.span.start.line + 1,
+        "column": d.span.start.column + 1,
+    }
 
 
 def render_dry_run(result: dict[str, Any]) -> str:
     """The dry run as text for a terminal."""
-    lines = [f"{result['path']}: {result['verdict']}"
-             + (f" (status {result['status']})" if result["status"] else "")]
+    lines = [f"{result['path']}: {result['verdict']}" + (f" (status {result['status']})" if result["status"] else "")]
     if result["values"]:
         lines.append("values:")
         for key, info in result["values"].items():
             note = " (default)" if info["from_default"] else ""
             if info["given_type"] != info["type"] or info["given"] != info["value"]:
-                lines.append(f"  {key}: {info['given']!r} ({info['given_type']}) -> {info['repr']} "
-                             f"({info['type']}){note}")
+                lines.append(
+                    f"  {key}: {info['given']!r} ({info['given_type']}) -> {info['repr']} ({info['type']}){note}"
+                )
             else:
                 lines.append(f"  {key}: {info['repr']} ({info['type']}){note}")
     if result["errors"]:
@@ -165,14 +184,24 @@ def simulate_text(
 ) -> dict[str, Any]:
     """Replay a calls transcript against a script with the runtime's matching semantics."""
     report: FileReport = lint_text(script_text, script_path, kind="script", fixes=False)
-    out: dict[str, Any] = {"version": CONTRACT_VERSION, "path": script_path,
-                           "verdict": report.verdict.value if report.verdict else None,
-                           "mode": None, "script_version": None, "calls": [], "unreached": [],
-                           "entries": [], "errors": []}
+    out: dict[str, Any] = {
+        "version": CONTRACT_VERSION,
+        "path": script_path,
+        "verdict": report.verdict.value if report.verdict else None,
+        "mode": None,
+        "script_version": None,
+        "calls": [],
+        "unreached": [],
+        "entries": [],
+        "errors": [],
+    }
     script = report.script
     if script is None or report.verdict is None or report.verdict.value == "rejected":
-        out["errors"] = [{"code": d.code, "message": d.message, "line": d.span.start.line + 1}
-                         for d in report.diagnostics if d.severity == "error"]
+        out["errors"] = [
+            {"code": d.code, "message": d.message, "line": d.span.start.line + 1}
+            for d in report.diagnostics
+            if d.severity == "error"
+        ]
         return out
     entries = [e for e in script.entries if e is not None]
     out["mode"] = script.mode
@@ -180,9 +209,15 @@ def simulate_text(
     doc = report.document
     reach = _reachability(entries, script.mode)
     for index, entry in enumerate(entries):
-        out["entries"].append({"index": index, "type": entry.type,
-                               "line": _line_of(doc, ("responses", index)),
-                               "conditional": entry.conditional, "reachability": reach[index]})
+        out["entries"].append(
+            {
+                "index": index,
+                "type": entry.type,
+                "line": _line_of(doc, ("responses", index)),
+                "conditional": entry.conditional,
+                "reachability": reach[index],
+            }
+        )
     if calls_text is None:
         return out
     calls_doc = parse_document(calls_text, "json" if (calls_path or "").endswith(".json") else "yaml")
@@ -193,9 +228,15 @@ def simulate_text(
         served_count = 0
         for number, item in enumerate(items):
             payload = call_payload(item) if isinstance(item, str | dict) else {}
-            record: dict[str, Any] = {"index": number, "outcome": "served", "entry": None,
-                                      "line": None, "matched_by": None, "response_type": None,
-                                      "response": None}
+            record: dict[str, Any] = {
+                "index": number,
+                "outcome": "served",
+                "entry": None,
+                "line": None,
+                "matched_by": None,
+                "response_type": None,
+                "response": None,
+            }
             try:
                 match = replayer.next(payload, served_count)
             except ScriptExhausted as exc:
@@ -219,13 +260,20 @@ def simulate_text(
             call = served_count  # the runtime's call index: calls it recorded before this one
             if entry.type != "error" or raised_for(entry)["recorded"]:
                 served_count += 1
-            record.update(entry=match.entry, line=_line_of(doc, ("responses", match.entry)),
-                          matched_by=_matched(match), response_type=entry.type)
+            record.update(
+                entry=match.entry,
+                line=_line_of(doc, ("responses", match.entry)),
+                matched_by=_matched(match),
+                response_type=entry.type,
+            )
             payload_value = getattr(entry, "data", None) or getattr(entry, "arguments", None)
             if payload_value is not None and explodes(payload_value):
-                record.update(outcome="serve_error", error="the response expands to more than "
-                              f"{EXPANSION_LIMIT:,} values through YAML aliases; encoding it "
-                              "exhausts the runtime")
+                record.update(
+                    outcome="serve_error",
+                    error="the response expands to more than "
+                    f"{EXPANSION_LIMIT:,} values through YAML aliases; encoding it "
+                    "exhausts the runtime",
+                )
                 out["calls"].append(record)
                 break
             try:
@@ -234,8 +282,7 @@ def simulate_text(
                     if stream:
                         record["response"] = stream_for(entry, payload, call)
                 else:
-                    response = stream_for(entry, payload, call) if stream else completion_for(
-                        entry, payload, call)
+                    response = stream_for(entry, payload, call) if stream else completion_for(entry, payload, call)
                     record["response"] = json_safe(response)
                     if record["response"] != response:  # JSON lost a type: keep the exact value
                         record["response_repr"] = repr(response)
@@ -264,8 +311,7 @@ def _reachability(entries: list[Any], mode: str) -> list[str]:
 
 def render_simulation(result: dict[str, Any]) -> str:
     """The simulation as text for a terminal."""
-    lines = [f"{result['path']}: {result['verdict']}" + (f", mode {result['mode']}"
-                                                        if result["mode"] else "")]
+    lines = [f"{result['path']}: {result['verdict']}" + (f", mode {result['mode']}" if result["mode"] else "")]
     for error in result["errors"]:
         lines.append(f"  line {error['line']}: [{error['code']}] {error['message']}")
     for call in result["calls"]:
@@ -274,8 +320,9 @@ def render_simulation(result: dict[str, Any]) -> str:
             continue
         how = call["matched_by"]
         reason = how["kind"] if how["value"] is None else f"{how['kind']} {how['value']!r}"
-        lines.append(f"call {call['index']}: entry #{call['entry']} (line {call['line']}, "
-                     f"{call['response_type']}) by {reason}")
+        lines.append(
+            f"call {call['index']}: entry #{call['entry']} (line {call['line']}, {call['response_type']}) by {reason}"
+        )
         if call.get("raises"):
             raised = call["raises"]
             status = f" {raised['status_code']}" if raised["status_code"] else ""
@@ -286,12 +333,10 @@ def render_simulation(result: dict[str, Any]) -> str:
             lines.append("    " + _preview(call["response"]))
     if result["calls"]:
         unreached = result["unreached"]
-        lines.append("never served: " + (", ".join(f"#{i}" for i in unreached) if unreached
-                                         else "none"))
+        lines.append("never served: " + (", ".join(f"#{i}" for i in unreached) if unreached else "none"))
     else:
         for entry in result["entries"]:
-            lines.append(f"#{entry['index']} {entry['type']} (line {entry['line']}): "
-                         f"{entry['reachability']}")
+            lines.append(f"#{entry['index']} {entry['type']} (line {entry['line']}): {entry['reachability']}")
     return "\n".join(lines) + "\n"
 
 

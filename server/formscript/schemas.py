@@ -79,9 +79,7 @@ def canonical_kind(kind: str) -> str:
     """*kind* as one of :data:`SCHEMA_KINDS` (``form-spec`` and ``ruleset`` are accepted too)."""
     canonical = KIND_ALIASES.get(kind, kind)
     if canonical not in SCHEMA_KINDS:
-        raise ValueError(
-            f"unknown schema kind {kind!r}; expected one of {', '.join(SCHEMA_KINDS)}"
-        )
+        raise ValueError(f"unknown schema kind {kind!r}; expected one of {', '.join(SCHEMA_KINDS)}")
     return canonical
 
 
@@ -176,14 +174,13 @@ _FIELD_DOCS: dict[str, str] = {
     "WorkForm.values": (
         "The values to fill, keyed by **declared** field name: the gate refuses a value without"
         " a declaration (formscript checks this; a JSON Schema cannot). Each value is coerced to"
-        " its field's type (numeric strings become int/float, `\"yes\"`/`\"no\"`-style strings"
+        ' its field\'s type (numeric strings become int/float, `"yes"`/`"no"`-style strings'
         " become bool, int widens to float) and anything else is refused. `null` counts as"
         " missing for a required field. An accepted form is rendered as `  <key>: <repr(value)>`"
         " lines, in this order, before the prompt."
     ),
     "FieldSpec.type": (
-        "The value's Python type. Default `str`. Values are coerced to it; a `default` must"
-        " already have it."
+        "The value's Python type. Default `str`. Values are coerced to it; a `default` must already have it."
     ),
     "FieldSpec.required": (
         "Whether the field needs a value. Default `true`. A required field fails when its value"
@@ -195,9 +192,7 @@ _FIELD_DOCS: dict[str, str] = {
         " declared type (an int is accepted for `float`, and `true`/`false` for `int`/`float`"
         " because Python's bool is an int). " + _YAML11
     ),
-    "FieldSpec.description": (
-        "Free text for people. The runtime keeps it but does not send it to the model."
-    ),
+    "FieldSpec.description": ("Free text for people. The runtime keeps it but does not send it to the model."),
     "FieldSpec.id": (
         "Rarely wanted. The identity every lionagi Element carries: a UUID, generated when"
         " absent. Accepted because the runtime's FieldSpec inherits it; it is not sent to the"
@@ -211,9 +206,7 @@ _FIELD_DOCS: dict[str, str] = {
         "Rarely wanted. The Element metadata mapping. If it names `lion_class`, that must be"
         f" `{RUNTIME_FIELDSPEC_CLASS}`."
     ),
-    "ScriptHeader.version": (
-        "Format version. Default `1`. The runtime accepts any integer and does not act on it."
-    ),
+    "ScriptHeader.version": ("Format version. Default `1`. The runtime accepts any integer and does not act on it."),
     "ScriptHeader.mode": (
         "How calls pick entries. Default `auto`: unserved conditional entries (non-empty"
         " `when`) are tried in file order first, then the next unconditional entry."
@@ -256,19 +249,14 @@ _FIELD_DOCS: dict[str, str] = {
     ),
     "TextResponse.type": "`text`: an assistant text reply.",
     "TextResponse.content": (
-        "The reply text (`finish_reason: stop`). Streamed, it is one text delta followed by a"
-        " done result chunk."
+        "The reply text (`finish_reason: stop`). Streamed, it is one text delta followed by a done result chunk."
     ),
     "ToolCallResponse.type": "`tool_call`: the assistant calls one function tool.",
     "ToolCallResponse.name": "The function name the assistant calls.",
-    "ToolCallResponse.arguments": (
-        "The call's arguments; JSON-encoded into `function.arguments`. Default `{}`."
-    ),
+    "ToolCallResponse.arguments": ("The call's arguments; JSON-encoded into `function.arguments`. Default `{}`."),
     "ToolCallResponse.id": "The tool call id. When absent a `call_…` id is generated.",
     "StructuredResponse.type": "`structured`: structured data sent as JSON text.",
-    "StructuredResponse.data": (
-        "A mapping, JSON-encoded as the assistant's text so ordinary Branch parsing reads it."
-    ),
+    "StructuredResponse.data": ("A mapping, JSON-encoded as the assistant's text so ordinary Branch parsing reads it."),
     "StreamResponse.type": "`stream`: a scripted sequence of stream chunks.",
     "StreamResponse.chunks": (
         "Yielded in order when the call streams. A non-streaming call gets the concatenated"
@@ -278,8 +266,7 @@ _FIELD_DOCS: dict[str, str] = {
     "ErrorResponse.kind": "Which exception the call raises. Default `value_error`.",
     "ErrorResponse.message": "The exception message. Default `scripted error`.",
     "ErrorResponse.delay_ms": (
-        "Milliseconds to sleep before raising (e.g. to trip a timeout). Default `0`. The call is"
-        " recorded either way."
+        "Milliseconds to sleep before raising (e.g. to trip a timeout). Default `0`. The call is recorded either way."
     ),
     "StreamChunkSpec.type": "The chunk's kind.",
     "StreamChunkSpec.content": "The chunk's text, if any.",
@@ -306,11 +293,9 @@ _FIELD_DOCS: dict[str, str] = {
 
 _ENUM_DOCS: dict[str, dict[str, str]] = {
     "field-type": {
-        "str": (
-            "Text. A value must already be a string: a number is **not** converted. " + _YAML11
-        ),
+        "str": ("Text. A value must already be a string: a number is **not** converted. " + _YAML11),
         "int": (
-            "A whole number. Numeric strings such as `\"42\"` are converted; `true`/`false`"
+            'A whole number. Numeric strings such as `"42"` are converted; `true`/`false`'
             " pass unchanged (Python's bool is an int)."
         ),
         "float": "A number. Ints widen to float; numeric strings are converted.",
@@ -327,10 +312,7 @@ _ENUM_DOCS: dict[str, dict[str, str]] = {
             " in file order; the first that matches is served, once. Otherwise the next"
             " unconditional entry is served."
         ),
-        "positional": (
-            "`when` is ignored: conditional entries are skipped and the others are served in"
-            " order."
-        ),
+        "positional": ("`when` is ignored: conditional entries are skipped and the others are served in order."),
         "when_only": (
             "Only conditional entries are served. A call no matcher accepts raises"
             " `ScriptExhaustedError`; there is no positional fallback."
@@ -386,12 +368,9 @@ _PARAM_DOCS: dict[str, str] = {
     "range.min": "Inclusive lower bound; absent or `null` for none.",
     "range.max": "Inclusive upper bound; absent or `null` for none.",
     "pattern.pattern": (
-        "A Python regular expression, searched anywhere in the value (`re.search`). An"
-        " invalid pattern is a rule error."
+        "A Python regular expression, searched anywhere in the value (`re.search`). An invalid pattern is a rule error."
     ),
-    "pattern.flags": (
-        "Integer `re` flags, e.g. `2` for `re.IGNORECASE`. Default `0`."
-    ),
+    "pattern.flags": ("Integer `re` flags, e.g. `2` for `re.IGNORECASE`. Default `0`."),
 }
 
 
@@ -448,8 +427,9 @@ def _clean(schema: Any) -> Any:
     return out
 
 
-def _properties(model: type[BaseModel], *, owner: str | None = None,
-                only: Iterable[str] | None = None) -> dict[str, Schema]:
+def _properties(
+    model: type[BaseModel], *, owner: str | None = None, only: Iterable[str] | None = None
+) -> dict[str, Schema]:
     """Documented property schemas of *model* (the fields in *only*, in that order)."""
     raw = model.model_json_schema()["properties"]
     names = list(only) if only is not None else list(model.model_fields)
@@ -469,8 +449,9 @@ def _required(model: type[BaseModel], only: Iterable[str] | None = None) -> list
     return sorted(n for n, f in model.model_fields.items() if f.is_required() and n in allowed)
 
 
-def _closed(title: str, properties: dict[str, Schema], required: list[str], markdown: str,
-            *, nullable: bool = False) -> Schema:
+def _closed(
+    title: str, properties: dict[str, Schema], required: list[str], markdown: str, *, nullable: bool = False
+) -> Schema:
     out: Schema = {
         "title": title,
         "type": ["object", "null"] if nullable else "object",
@@ -507,8 +488,7 @@ def _choice(tab: int, options: Iterable[str]) -> str:
 
 
 def _snippet(label: str, markdown: str, body: Any) -> Schema:
-    return {"label": label, "description": _plain(markdown), "markdownDescription": markdown,
-            "body": body}
+    return {"label": label, "description": _plain(markdown), "markdownDescription": markdown, "body": body}
 
 
 # --------------------------------------------------------------------------- form spec
@@ -539,20 +519,22 @@ def _default_checks() -> list[Schema]:
         condition: Schema = {"type": "object", "properties": {"type": {"const": field_type}}}
         if field_type != "str":  # an absent type is str
             condition["required"] = ["type"]
-        checks.append({
-            "if": condition,
-            "then": {
-                "properties": {
-                    "default": {
-                        "type": _DEFAULT_JSON_TYPES[field_type],
-                        "errorMessage": (
-                            f"The field's type is {field_type}, so its default must already be"
-                            f" {_JSON_NAMES[field_type]} or null: defaults are never coerced."
-                        ),
+        checks.append(
+            {
+                "if": condition,
+                "then": {
+                    "properties": {
+                        "default": {
+                            "type": _DEFAULT_JSON_TYPES[field_type],
+                            "errorMessage": (
+                                f"The field's type is {field_type}, so its default must already be"
+                                f" {_JSON_NAMES[field_type]} or null: defaults are never coerced."
+                            ),
+                        }
                     }
-                }
-            },
-        })
+                },
+            }
+        )
     return checks
 
 
@@ -560,9 +542,7 @@ def _field_declaration() -> Schema:
     fieldspec_keys = set(FieldSpec.model_fields)
     expected = {"name", *DECLARATION_KEYS, *ELEMENT_KEYS}
     if fieldspec_keys != expected:
-        raise RuntimeError(
-            f"FieldSpec fields {sorted(fieldspec_keys)} != gate keys {sorted(expected)}"
-        )
+        raise RuntimeError(f"FieldSpec fields {sorted(fieldspec_keys)} != gate keys {sorted(expected)}")
     properties = _properties(FieldSpec, only=(*DECLARATION_KEYS, *ELEMENT_KEYS))
     properties["type"] = _enum("field-type", FIELD_TYPES, properties["type"])
     for key in ELEMENT_KEYS:
@@ -615,8 +595,7 @@ def _form_spec() -> Schema:
     properties["fields"]["propertyNames"] = {
         "pattern": FIELD_NAME_RE.pattern,
         "patternErrorMessage": (
-            "A field name must start with a letter or underscore and contain only letters,"
-            " digits and underscores."
+            "A field name must start with a letter or underscore and contain only letters, digits and underscores."
         ),
     }
     properties["values"]["type"] = ["object", "null"]
@@ -674,14 +653,18 @@ def _when_matcher() -> Schema:
         nullable=True,
     )
     matcher["defaultSnippets"] = [
-        _snippet("prompt_contains", "Serve when the last user message contains this text"
-                 " (case-insensitive).", {"prompt_contains": "${1:text}"}),
-        _snippet("prompt_regex", "Serve when this regular expression is found in the last user"
-                 " message.", {"prompt_regex": "${1:pattern}"}),
-        _snippet("has_tool", "Serve when the request offers this tool.",
-                 {"has_tool": "${1:tool_name}"}),
-        _snippet("call_index", "Serve on the call with this 0-based index.",
-                 {"call_index": "^${1:0}"}),
+        _snippet(
+            "prompt_contains",
+            "Serve when the last user message contains this text (case-insensitive).",
+            {"prompt_contains": "${1:text}"},
+        ),
+        _snippet(
+            "prompt_regex",
+            "Serve when this regular expression is found in the last user message.",
+            {"prompt_regex": "${1:pattern}"},
+        ),
+        _snippet("has_tool", "Serve when the request offers this tool.", {"has_tool": "${1:tool_name}"}),
+        _snippet("call_index", "Serve on the call with this 0-based index.", {"call_index": "^${1:0}"}),
     ]
     return matcher
 
@@ -695,9 +678,7 @@ def _entry(response_type: str) -> Schema:
             properties["when"] = _ref("when-matcher")
             continue
         properties.update(_properties(model, only=(field,)))
-    properties["type"] = _documented(
-        {"const": response_type}, _FIELD_DOCS[f"{name}.type"]
-    )
+    properties["type"] = _documented({"const": response_type}, _FIELD_DOCS[f"{name}.type"])
     if "chunks" in properties:
         properties["chunks"]["items"] = _ref("stream-chunk")
     if "kind" in properties:
@@ -724,13 +705,11 @@ _ENTRY_SNIPPETS: dict[str, tuple[str, dict[str, Any]]] = {
     ),
     "stream": (
         "A streamed reply in chunks.",
-        {"type": "stream", "chunks": [{"type": "text", "content": "${1:Hello}",
-                                        "is_delta": True}, {"type": "result"}]},
+        {"type": "stream", "chunks": [{"type": "text", "content": "${1:Hello}", "is_delta": True}, {"type": "result"}]},
     ),
     "error": (
         "A call that raises.",
-        {"type": "error", "kind": _choice(1, ERROR_KINDS),
-         "message": "${2:scripted error}"},
+        {"type": "error", "kind": _choice(1, ERROR_KINDS), "message": "${2:scripted error}"},
     ),
 }
 
@@ -755,18 +734,19 @@ def _response_entry() -> Schema:
         },
         "allOf": [
             {
-                "if": {"type": "object", "properties": {"type": {"const": t}},
-                       "required": ["type"]},
+                "if": {"type": "object", "properties": {"type": {"const": t}}, "required": ["type"]},
                 "then": _ref(f"{t}-response"),
             }
             for t in RESPONSE_TYPES
         ],
         "defaultSnippets": snippets,
     }
-    entry.update(_doc(
-        "One scripted response. `type` selects the kind: `text`, `tool_call`, `structured`,"
-        " `stream` or `error`; each kind takes only its own keys plus `when`."
-    ))
+    entry.update(
+        _doc(
+            "One scripted response. `type` selects the kind: `text`, `tool_call`, `structured`,"
+            " `stream` or `error`; each kind takes only its own keys plus `when`."
+        )
+    )
     return entry
 
 
@@ -777,8 +757,7 @@ def _stream_chunk() -> Schema:
         "stream chunk",
         properties,
         _required(StreamChunkSpec),
-        "One chunk of a streamed response, yielded as a lionagi `StreamChunk`. Only `type` is"
-        " required.",
+        "One chunk of a streamed response, yielded as a lionagi `StreamChunk`. Only `type` is required.",
     )
 
 
@@ -804,8 +783,7 @@ def _script() -> Schema:
             _snippet(
                 "script",
                 "A script with one text response.",
-                {"version": 1, "mode": "auto",
-                 "responses": [{"type": "text", "content": "${1:Hello}"}]},
+                {"version": 1, "mode": "auto", "responses": [{"type": "text", "content": "${1:Hello}"}]},
             )
         ],
     }
@@ -829,8 +807,7 @@ def _params_for(check: str) -> Schema | None:
         "type": {"properties": {"type": _enum("field-type", FIELD_TYPES, {"default": "str"})}},
         "range": {"properties": {"min": number, "max": number}},
         "pattern": {
-            "properties": {"pattern": {"type": "string"},
-                           "flags": {"type": "integer", "default": 0}},
+            "properties": {"pattern": {"type": "string"}, "flags": {"type": "integer", "default": 0}},
             "required": ["pattern"],
         },
     }
@@ -854,11 +831,12 @@ def _rule() -> Schema:
         then: Schema = {"properties": {"params": params}}
         if "required" in params:
             then["required"] = ["params"]
-        conditions.append({
-            "if": {"type": "object", "properties": {"check": {"const": check}},
-                   "required": ["check"]},
-            "then": then,
-        })
+        conditions.append(
+            {
+                "if": {"type": "object", "properties": {"check": {"const": check}}, "required": ["check"]},
+                "then": then,
+            }
+        )
     rule = _closed(
         "rule",
         properties,
@@ -868,17 +846,37 @@ def _rule() -> Schema:
     )
     rule["allOf"] = conditions
     rule["defaultSnippets"] = [
-        _snippet("required rule", "The field must have a non-null value.",
-                 {"rule_id": "${1:id}", "field": "${2:field}", "check": "required"}),
-        _snippet("type rule", "The value must have a type.",
-                 {"rule_id": "${1:id}", "field": "${2:field}", "check": "type",
-                  "params": {"type": _choice(3, FIELD_TYPES)}}),
-        _snippet("range rule", "The number must lie within inclusive bounds.",
-                 {"rule_id": "${1:id}", "field": "${2:field}", "check": "range",
-                  "params": {"min": "^${3:0}", "max": "^${4:100}"}}),
-        _snippet("pattern rule", "The string must contain a match of a regular expression.",
-                 {"rule_id": "${1:id}", "field": "${2:field}", "check": "pattern",
-                  "params": {"pattern": "${3:regex}"}, "message": "${4}"}),
+        _snippet(
+            "required rule",
+            "The field must have a non-null value.",
+            {"rule_id": "${1:id}", "field": "${2:field}", "check": "required"},
+        ),
+        _snippet(
+            "type rule",
+            "The value must have a type.",
+            {"rule_id": "${1:id}", "field": "${2:field}", "check": "type", "params": {"type": _choice(3, FIELD_TYPES)}},
+        ),
+        _snippet(
+            "range rule",
+            "The number must lie within inclusive bounds.",
+            {
+                "rule_id": "${1:id}",
+                "field": "${2:field}",
+                "check": "range",
+                "params": {"min": "^${3:0}", "max": "^${4:100}"},
+            },
+        ),
+        _snippet(
+            "pattern rule",
+            "The string must contain a match of a regular expression.",
+            {
+                "rule_id": "${1:id}",
+                "field": "${2:field}",
+                "check": "pattern",
+                "params": {"pattern": "${3:regex}"},
+                "message": "${4}",
+            },
+        ),
     ]
     return rule
 
@@ -915,8 +913,7 @@ def _ruleset() -> Schema:
 
 def _calls() -> Schema:
     prompt_call: Schema = {
-        "prompt": {"type": "string", **_doc(
-            "The last user message: what `prompt_contains` and `prompt_regex` see.")},
+        "prompt": {"type": "string", **_doc("The last user message: what `prompt_contains` and `prompt_regex` see.")},
         "tools": {
             "type": "array",
             "items": {"type": "string"},
@@ -927,22 +924,21 @@ def _calls() -> Schema:
             "properties": {
                 "messages": {
                     "type": "array",
-                    "items": {"type": "object", "properties": {
-                        "role": {"type": "string", **_doc("`user`, `assistant`, `system`, …")},
-                        "content": _doc(
-                            "A string, or a list of parts whose `text` values are joined."),
-                    }},
-                    **_doc(
-                        "Chat messages. Matchers read the last message whose `role` is"
-                        " `user`."),
+                    "items": {
+                        "type": "object",
+                        "properties": {
+                            "role": {"type": "string", **_doc("`user`, `assistant`, `system`, …")},
+                            "content": _doc("A string, or a list of parts whose `text` values are joined."),
+                        },
+                    },
+                    **_doc("Chat messages. Matchers read the last message whose `role` is `user`."),
                 },
                 "tools": {
                     "type": "array",
                     "items": {"type": "object"},
                     **_doc("Tool definitions; `has_tool` reads `function.name`, else `name`."),
                 },
-                "input": {"type": "string", **_doc(
-                    "Used as the prompt when no user message is found.")},
+                "input": {"type": "string", **_doc("Used as the prompt when no user message is found.")},
             },
             **_doc(
                 "A raw request payload as the scripted endpoint receives it. Other keys"
@@ -959,18 +955,22 @@ def _calls() -> Schema:
         "then": {
             "oneOf": [
                 {"required": ["prompt"], "not": {"required": ["payload"]}},
-                {"required": ["payload"], "not": {"anyOf": [{"required": ["prompt"]},
-                                                            {"required": ["tools"]}]}},
+                {"required": ["payload"], "not": {"anyOf": [{"required": ["prompt"]}, {"required": ["tools"]}]}},
             ],
             "errorMessage": "A call takes `prompt` (with optional `tools`) or `payload`, not both.",
         },
         "defaultSnippets": [
-            _snippet("prompt", "A call whose last user message is this text.",
-                     {"prompt": "${1:Hello}"}),
-            _snippet("prompt with tools", "A call that also offers tools.",
-                     {"prompt": "${1:Hello}", "tools": ["${2:tool_name}"]}),
-            _snippet("payload", "A raw request payload.",
-                     {"payload": {"messages": [{"role": "user", "content": "${1:Hello}"}]}}),
+            _snippet("prompt", "A call whose last user message is this text.", {"prompt": "${1:Hello}"}),
+            _snippet(
+                "prompt with tools",
+                "A call that also offers tools.",
+                {"prompt": "${1:Hello}", "tools": ["${2:tool_name}"]},
+            ),
+            _snippet(
+                "payload",
+                "A raw request payload.",
+                {"payload": {"messages": [{"role": "user", "content": "${1:Hello}"}]}},
+            ),
         ],
         **_doc(
             "One call to the scripted endpoint. A plain string is the last user message; a"
@@ -1000,8 +1000,15 @@ _BUILDERS: Mapping[str, Callable[[], Schema]] = {
 def _unused_docs() -> list[str]:
     """Documentation keys no model field uses (kept for the test suite)."""
     used: set[str] = set()
-    models: list[type[BaseModel]] = [FieldSpec, WorkForm, ScriptHeader, WhenMatcher,
-                                     StreamChunkSpec, Rule, *ENTRY_MODELS.values()]
+    models: list[type[BaseModel]] = [
+        FieldSpec,
+        WorkForm,
+        ScriptHeader,
+        WhenMatcher,
+        StreamChunkSpec,
+        Rule,
+        *ENTRY_MODELS.values(),
+    ]
     for model in models:
         used.update(f"{model.__name__}.{field}" for field in model.model_fields)
     used.add("_Entry.when")

@@ -128,8 +128,9 @@ def runs_engine() -> RunsEngine:
 
 
 @pytest.fixture(scope="session")
-def reference_engine(formscript_engine: FormscriptEngine,
-                     request: pytest.FixtureRequest) -> FormscriptEngine | LionagiEngine:
+def reference_engine(
+    formscript_engine: FormscriptEngine, request: pytest.FixtureRequest
+) -> FormscriptEngine | LionagiEngine:
     """What the runs layer is compared with: lionagi, or formscript's core without it."""
     if lionagi_missing_reason() is None:
         engine: FormscriptEngine | LionagiEngine = request.getfixturevalue("lionagi_engine")
@@ -154,13 +155,16 @@ def pytest_terminal_summary(terminalreporter: Any) -> None:
         "rules": "seeded rule sets, formscript vs lionagi.work",
     }
     for kind, label in labels.items():
-        write(f"{_TALLY.compared[kind]:>6} compared, {_TALLY.disagreements[kind]:>4} "
-              f"disagreements: {label}")
+        write(f"{_TALLY.compared[kind]:>6} compared, {_TALLY.disagreements[kind]:>4} disagreements: {label}")
     if _TALLY.runs_up_to_reset:
-        write(f"runs.simulate_text has no reset item: {_TALLY.runs_up_to_reset} transcripts with a "
-              "reset were compared up to it")
+        write(
+            f"runs.simulate_text has no reset item: {_TALLY.runs_up_to_reset} transcripts with a "
+            "reset were compared up to it"
+        )
     if _TALLY.crashes:
-        write(f"lionagi raised an undocumented exception on {len(_TALLY.crashes)} form specs "
-              f"(counted as refusals): {', '.join(_TALLY.crashes[:5])}")
+        write(
+            f"lionagi raised an undocumented exception on {len(_TALLY.crashes)} form specs "
+            f"(counted as refusals): {', '.join(_TALLY.crashes[:5])}"
+        )
     if _TALLY.skipped_reason:
         write(f"lionagi engine skipped: {_TALLY.skipped_reason}")

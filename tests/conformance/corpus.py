@@ -55,52 +55,205 @@ class ScriptCase:
 
 #: YAML scalar spellings by kind. Several resolve to a type other than the one they look like.
 YAML_SCALARS: dict[str, list[str]] = {
-    "int": ["7", "-3", "0", "42", "0x1F", "-0x1F", "0x_1F", "017", "0o17", "0b101", "1_000",
-            "12:30", "190:20:30", "+5", "-0", "99999999999999999999", "!!int '7'", "!!int 0x1F"],
-    "float": ["1.5", "1e3", "1.0e+3", "1.0e3", "1.0E+3", "-.5", ".5", "3.", ".inf", "-.Inf",
-              ".NaN", "685.230_15e+03", "1_000.5", "1:30.5", "!!float 3", "!!float '1_0'",
-              "2.0", "-0.0"],
-    "bool": ["true", "false", "yes", "no", "on", "off", "y", "n", "Y", "N", "True", "NO", "On",
-             "OFF", "!!bool 'yes'", "!!bool 'off'"],
+    "int": [
+        "7",
+        "-3",
+        "0",
+        "42",
+        "0x1F",
+        "-0x1F",
+        "0x_1F",
+        "017",
+        "0o17",
+        "0b101",
+        "1_000",
+        "12:30",
+        "190:20:30",
+        "+5",
+        "-0",
+        "99999999999999999999",
+        "!!int '7'",
+        "!!int 0x1F",
+    ],
+    "float": [
+        "1.5",
+        "1e3",
+        "1.0e+3",
+        "1.0e3",
+        "1.0E+3",
+        "-.5",
+        ".5",
+        "3.",
+        ".inf",
+        "-.Inf",
+        ".NaN",
+        "685.230_15e+03",
+        "1_000.5",
+        "1:30.5",
+        "!!float 3",
+        "!!float '1_0'",
+        "2.0",
+        "-0.0",
+    ],
+    "bool": [
+        "true",
+        "false",
+        "yes",
+        "no",
+        "on",
+        "off",
+        "y",
+        "n",
+        "Y",
+        "N",
+        "True",
+        "NO",
+        "On",
+        "OFF",
+        "!!bool 'yes'",
+        "!!bool 'off'",
+    ],
     "null": ["~", "null", "Null", "NULL", "", "!!null ''"],
-    "strnum": ['" 7 "', '"7"', '"1_000"', '"nan"', '"inf"', '"-inf"', '"1e3"', '"0x1F"',
-               '"\\u0661\\u0662"', '"3.14"', '"  -2.5\\t"', '"+4"', '"Infinity"', "'12'",
-               '"1__0"', '"_1"', '"7.0"', '"1 000"', '"NaN"', '"-0"', '"12:30"', "!!str 5",
-               "'  8'", '"1.5e-3"', '"0b101"', '""'],
-    "strbool": ['"yes"', '"TRUE"', '"No"', '"1"', '"0"', '"on"', '"y"', '"\\u0130"', '"\\u00df"',
-                '"True "', "'FALSE'", '"yEs"', "!!str yes", "!!str off", '"t"', '"nO"'],
-    "str": ["hello", "'single quoted'", '"double\\n"', "İstanbul", "straße", "naïve", "ǅungla",
-            "'#not a comment'", "multi word text", '"tab\\there"', "Σίσυφος", "'it''s'",
-            '"trailing "', "a:b", "'x: y'", '"\\u0130I"', "'-'", "'[not, a, list]'",
-            "K-Kelvin", "ﬁle", '"emoji \\U0001F600"', "'@at'", "'%pct'"],
-    "date": ["2024-01-01", "2001-12-14t21:59:43.10-05:00", "2001-12-14 21:59:43.10 -5",
-             "1999-12-31T23:59:59Z", "2024-1-1", "'2024-01-01'", "2024-02-29",
-             "!!timestamp 2024-01-01", "2024-13-01"],
-    "list": ["[1, 2]", "[]", "[a, yes, 0x1F]", "[[1], {a: b}]", "!!omap [x: 1, y: 2]",
-             "!!pairs [a: 1]", "[~]"],
-    "dict": ["{a: 1}", "{}", "{1: x}", "{yes: no}", "{a: {b: [1]}}", "!!set {x, y}",
-             "{<<: {a: 1}, b: 2}", "{'': v}"],
-    "odd": ["!!binary aGVsbG8=", "!!python/name:os.system", "*undefined_alias",
-            "!!str", "&anchor 5", "'unterminated", "- inline dash", "@reserved", "`tick",
-            "{a: 1", "[1, 2", ": lone colon"],
+    "strnum": [
+        '" 7 "',
+        '"7"',
+        '"1_000"',
+        '"nan"',
+        '"inf"',
+        '"-inf"',
+        '"1e3"',
+        '"0x1F"',
+        '"\\u0661\\u0662"',
+        '"3.14"',
+        '"  -2.5\\t"',
+        '"+4"',
+        '"Infinity"',
+        "'12'",
+        '"1__0"',
+        '"_1"',
+        '"7.0"',
+        '"1 000"',
+        '"NaN"',
+        '"-0"',
+        '"12:30"',
+        "!!str 5",
+        "'  8'",
+        '"1.5e-3"',
+        '"0b101"',
+        '""',
+    ],
+    "strbool": [
+        '"yes"',
+        '"TRUE"',
+        '"No"',
+        '"1"',
+        '"0"',
+        '"on"',
+        '"y"',
+        '"\\u0130"',
+        '"\\u00df"',
+        '"True "',
+        "'FALSE'",
+        '"yEs"',
+        "!!str yes",
+        "!!str off",
+        '"t"',
+        '"nO"',
+    ],
+    "str": [
+        "hello",
+        "'single quoted'",
+        '"double\\n"',
+        "İstanbul",
+        "straße",
+        "naïve",
+        "ǅungla",
+        "'#not a comment'",
+        "multi word text",
+        '"tab\\there"',
+        "Σίσυφος",
+        "'it''s'",
+        '"trailing "',
+        "a:b",
+        "'x: y'",
+        '"\\u0130I"',
+        "'-'",
+        "'[not, a, list]'",
+        "K-Kelvin",
+        "ﬁle",
+        '"emoji \\U0001F600"',
+        "'@at'",
+        "'%pct'",
+    ],
+    "date": [
+        "2024-01-01",
+        "2001-12-14t21:59:43.10-05:00",
+        "2001-12-14 21:59:43.10 -5",
+        "1999-12-31T23:59:59Z",
+        "2024-1-1",
+        "'2024-01-01'",
+        "2024-02-29",
+        "!!timestamp 2024-01-01",
+        "2024-13-01",
+    ],
+    "list": ["[1, 2]", "[]", "[a, yes, 0x1F]", "[[1], {a: b}]", "!!omap [x: 1, y: 2]", "!!pairs [a: 1]", "[~]"],
+    "dict": ["{a: 1}", "{}", "{1: x}", "{yes: no}", "{a: {b: [1]}}", "!!set {x, y}", "{<<: {a: 1}, b: 2}", "{'': v}"],
+    "odd": [
+        "!!binary aGVsbG8=",
+        "!!python/name:os.system",
+        "*undefined_alias",
+        "!!str",
+        "&anchor 5",
+        "'unterminated",
+        "- inline dash",
+        "@reserved",
+        "`tick",
+        "{a: 1",
+        "[1, 2",
+        ": lone colon",
+    ],
 }
 
 #: JSON scalar spellings by kind (json.loads accepts NaN and Infinity).
 JSON_SCALARS: dict[str, list[str]] = {
     "int": ["7", "-3", "0", "42", "99999999999999999999", "1E2", "-0"],
-    "float": ["1.5", "1e3", "1.0e3", "1.0E+3", "-0.0", "NaN", "Infinity", "-Infinity", "2.0",
-              "1e400"],
+    "float": ["1.5", "1e3", "1.0e3", "1.0E+3", "-0.0", "NaN", "Infinity", "-Infinity", "2.0", "1e400"],
     "bool": ["true", "false"],
     "null": ["null"],
-    "strnum": ['" 7 "', '"7"', '"1_000"', '"nan"', '"inf"', '"-inf"', '"1e3"', '"0x1F"',
-               '"\\u0661\\u0662"', '"  -2.5\\t"', '"+4"', '"Infinity"', '"7.0"', '"NaN"', '""'],
-    "strbool": ['"yes"', '"TRUE"', '"No"', '"1"', '"0"', '"on"', '"\\u0130"', '"\\u00df"',
-                '"True "', '"yEs"'],
-    "str": ['"hello"', '"\\u0130stanbul"', '"stra\\u00dfe"', '"x\\/y"', '"\\ud83d\\ude00"',
-            '"tab\\tin"', '"line\\nbreak"', '"del\u007fchar"', '"yes"', '"2024-01-01"',
-            '"12:30"', '"0x1F"'],
+    "strnum": [
+        '" 7 "',
+        '"7"',
+        '"1_000"',
+        '"nan"',
+        '"inf"',
+        '"-inf"',
+        '"1e3"',
+        '"0x1F"',
+        '"\\u0661\\u0662"',
+        '"  -2.5\\t"',
+        '"+4"',
+        '"Infinity"',
+        '"7.0"',
+        '"NaN"',
+        '""',
+    ],
+    "strbool": ['"yes"', '"TRUE"', '"No"', '"1"', '"0"', '"on"', '"\\u0130"', '"\\u00df"', '"True "', '"yEs"'],
+    "str": [
+        '"hello"',
+        '"\\u0130stanbul"',
+        '"stra\\u00dfe"',
+        '"x\\/y"',
+        '"\\ud83d\\ude00"',
+        '"tab\\tin"',
+        '"line\\nbreak"',
+        '"del\u007fchar"',
+        '"yes"',
+        '"2024-01-01"',
+        '"12:30"',
+        '"0x1F"',
+    ],
     "date": ['"2024-01-01"', '"1999-12-31T23:59:59Z"'],
-    "list": ["[1, 2]", "[]", '["a", true, null]', "[[1], {\"a\": 2}]"],
+    "list": ["[1, 2]", "[]", '["a", true, null]', '[[1], {"a": 2}]'],
     "dict": ['{"a": 1}', "{}", '{"a": {"b": [1]}}', '{"a": 1, "a": 2}'],
     "odd": ["01", "+1", "'single'", "undefined", "[1,]", '{"a" 1}', ".5", "0x10"],
 }
@@ -108,47 +261,225 @@ JSON_SCALARS: dict[str, list[str]] = {
 KINDS = list(YAML_SCALARS)
 
 # Field names: identifiers, near-identifiers and non-strings (as YAML key text).
-GOOD_NAMES = ["age", "name_1", "_x", "A9", "title", "count", "ratio", "flag", "tags", "meta",
-              "email", "score", "enabled", "limit", "x", "values", "fields", "type", "id"]
-BAD_NAMES = ["1abc", "has-dash", "'with space'", "é", "ß", "İ", "''", "'a.b'", "'tab\\t'",
-             '"trail\\n"', "'$dollar'", "'ǅ'", "'x y'"]
+GOOD_NAMES = [
+    "age",
+    "name_1",
+    "_x",
+    "A9",
+    "title",
+    "count",
+    "ratio",
+    "flag",
+    "tags",
+    "meta",
+    "email",
+    "score",
+    "enabled",
+    "limit",
+    "x",
+    "values",
+    "fields",
+    "type",
+    "id",
+]
+BAD_NAMES = [
+    "1abc",
+    "has-dash",
+    "'with space'",
+    "é",
+    "ß",
+    "İ",
+    "''",
+    "'a.b'",
+    "'tab\\t'",
+    '"trail\\n"',
+    "'$dollar'",
+    "'ǅ'",
+    "'x y'",
+]
 NONSTR_NAMES = ["1", "true", "null", "1.5", "2024-01-01", "0x1F", "~", "yes", "[a]"]
 TYPE_WORDS_OK = ["str", "int", "float", "bool", "list", "dict"]
-TYPE_WORDS_BAD = ["string", "integer", "Int", "' int'", "number", "boolean", "'list[str]'",
-                  "~", "5", "[int]", "{}", "STR", "'str '", "Float", "array", "object", "yes"]
-REQUIRED_OK = ["true", "false", "yes", "no", "on", "off", "y", "n", '"yes"', "1", "0",
-               '"true"', "1.0", '"off"', '"T"', "True", "NO"]
+TYPE_WORDS_BAD = [
+    "string",
+    "integer",
+    "Int",
+    "' int'",
+    "number",
+    "boolean",
+    "'list[str]'",
+    "~",
+    "5",
+    "[int]",
+    "{}",
+    "STR",
+    "'str '",
+    "Float",
+    "array",
+    "object",
+    "yes",
+]
+REQUIRED_OK = [
+    "true",
+    "false",
+    "yes",
+    "no",
+    "on",
+    "off",
+    "y",
+    "n",
+    '"yes"',
+    "1",
+    "0",
+    '"true"',
+    "1.0",
+    '"off"',
+    '"T"',
+    "True",
+    "NO",
+]
 REQUIRED_BAD = ["2", "~", '"maybe"', "0.5", "[]", '" true"', "'1.0'"]
 DESCRIPTION_OK = ["A field", "''", "'multi\\nline'", '"Ü"', "!!str 5", "plain words here"]
 DESCRIPTION_BAD = ["5", "~", "true", "[a]", "{a: 1}", "1.5", "2024-01-01"]
-DECL_TYPOS = ["requried", "defualt", "desc", "Type", "optional", "value", "help", "enum",
-              "lion_class", "required ", "model_config", "__class__"]
-TOP_TYPOS = ["Title", "field", "value", "description", "rules", "1", "'fields '", "name",
-             "form", "status"]
-UUIDS = ["123e4567-e89b-12d3-a456-426614174000", "123e4567e89b12d3a456426614174000",
-         "{123e4567-e89b-12d3-a456-426614174000}", "urn:uuid:123e4567-e89b-12d3-a456-426614174000",
-         "not-a-uuid", "5", "~", "''", "123E4567-E89B-12D3-A456-426614174000"]
-CREATED_AT = ["1.5", "0", "'2024-01-01'", "'2024-01-01 10:00:00'", "2024-01-01",
-              "2024-01-01T10:00:00Z", "'abc'", "true", "~", "'1e3'", "' 7 '", "[1]",
-              "'2024-01-01T10:00:00+02:00'", "1_000", ".nan", "'nan'"]
-METADATA = ["{}", "{a: 1}", "[1, 2]", "'plain'", "'{\"a\": 1}'", "5", "true", "~",
-            "{lion_class: lionagi.work.form.FieldSpec}", "{lion_class: other.Class}",
-            "'{\"lion_class\": \"x\"}'", "!!set {lion_class}", "!!set {a}",
-            "'\"{\\\\\"lion_class\\\\\": \\\\\"x\\\\\"}\"'", "['{\"lion_class\": 1}']",
-            "[lion_class]", "'[1, 2]'", "!!binary aGk=", "2024-01-01", "''", "0", "[]",
-            "'{\"lion_class\": \"lionagi.work.form.FieldSpec\"}'", "{lion_class: 5}",
-            "'\"plain string\"'", "'{\"a\": \"[1, {\\\\\"lion_class\\\\\": 2}]\"}'"]
-TITLES = ["Intake form", "''", "5", "~", "yes", "2024-01-01", "'[x]'", "!!binary aGk=", "{}",
-          "[a]", "Ünïcödé", "'multi\\nline'", "1.5", '"quoted"', "'  spaced  '", "!!str 7"]
+DECL_TYPOS = [
+    "requried",
+    "defualt",
+    "desc",
+    "Type",
+    "optional",
+    "value",
+    "help",
+    "enum",
+    "lion_class",
+    "required ",
+    "model_config",
+    "__class__",
+]
+TOP_TYPOS = ["Title", "field", "value", "description", "rules", "1", "'fields '", "name", "form", "status"]
+UUIDS = [
+    "123e4567-e89b-12d3-a456-426614174000",
+    "123e4567e89b12d3a456426614174000",
+    "{123e4567-e89b-12d3-a456-426614174000}",
+    "urn:uuid:123e4567-e89b-12d3-a456-426614174000",
+    "not-a-uuid",
+    "5",
+    "~",
+    "''",
+    "123E4567-E89B-12D3-A456-426614174000",
+]
+CREATED_AT = [
+    "1.5",
+    "0",
+    "'2024-01-01'",
+    "'2024-01-01 10:00:00'",
+    "2024-01-01",
+    "2024-01-01T10:00:00Z",
+    "'abc'",
+    "true",
+    "~",
+    "'1e3'",
+    "' 7 '",
+    "[1]",
+    "'2024-01-01T10:00:00+02:00'",
+    "1_000",
+    ".nan",
+    "'nan'",
+]
+METADATA = [
+    "{}",
+    "{a: 1}",
+    "[1, 2]",
+    "'plain'",
+    "'{\"a\": 1}'",
+    "5",
+    "true",
+    "~",
+    "{lion_class: lionagi.work.form.FieldSpec}",
+    "{lion_class: other.Class}",
+    '\'{"lion_class": "x"}\'',
+    "!!set {lion_class}",
+    "!!set {a}",
+    '\'"{\\\\"lion_class\\\\": \\\\"x\\\\"}"\'',
+    "['{\"lion_class\": 1}']",
+    "[lion_class]",
+    "'[1, 2]'",
+    "!!binary aGk=",
+    "2024-01-01",
+    "''",
+    "0",
+    "[]",
+    '\'{"lion_class": "lionagi.work.form.FieldSpec"}\'',
+    "{lion_class: 5}",
+    "'\"plain string\"'",
+    '\'{"a": "[1, {\\\\"lion_class\\\\": 2}]"}\'',
+]
+TITLES = [
+    "Intake form",
+    "''",
+    "5",
+    "~",
+    "yes",
+    "2024-01-01",
+    "'[x]'",
+    "!!binary aGk=",
+    "{}",
+    "[a]",
+    "Ünïcödé",
+    "'multi\\nline'",
+    "1.5",
+    '"quoted"',
+    "'  spaced  '",
+    "!!str 7",
+]
 
-PROMPT_WORDS = ["hello", "Hello", "HELLO", "weather", "İstanbul", "istanbul", "i̇stanbul",
-                "straße", "STRASSE", "ß", "Σίσυφος", "ΣΊΣΥΦΟΣ", "ǅ", "ﬁle", "FILE", "K", "k",
-                "résumé", "x", "42", "call", "tool", "report", "deploy", "yes", "İ", "i"]
+PROMPT_WORDS = [
+    "hello",
+    "Hello",
+    "HELLO",
+    "weather",
+    "İstanbul",
+    "istanbul",
+    "i̇stanbul",
+    "straße",
+    "STRASSE",
+    "ß",
+    "Σίσυφος",
+    "ΣΊΣΥΦΟΣ",
+    "ǅ",
+    "ﬁle",
+    "FILE",
+    "K",
+    "k",
+    "résumé",
+    "x",
+    "42",
+    "call",
+    "tool",
+    "report",
+    "deploy",
+    "yes",
+    "İ",
+    "i",
+]
 TOOL_NAMES = ["search", "calc", "Search", "weather_api", "db.query", "ütil", "", "calc "]
-REGEX_OK = ["hel+o", "^hello", "(?i)weather", "\\d+", "^$", "stra(ss|ß)e", "[a-z]+$", ".*",
-            "İ", "(?i)İ", "\\bcall\\b", "^(?!x)", "o$", "(?i)^h", "K", "\\w+\\s\\w+"]
-REGEX_BAD = ["(", "[a-", "*x", "a{2,1}", "(?P<n>a)(?P<n>b)", "\\", "(?<=a+)b", "+", "(?i",
-             "[]", "x**"]
+REGEX_OK = [
+    "hel+o",
+    "^hello",
+    "(?i)weather",
+    "\\d+",
+    "^$",
+    "stra(ss|ß)e",
+    "[a-z]+$",
+    ".*",
+    "İ",
+    "(?i)İ",
+    "\\bcall\\b",
+    "^(?!x)",
+    "o$",
+    "(?i)^h",
+    "K",
+    "\\w+\\s\\w+",
+]
+REGEX_BAD = ["(", "[a-", "*x", "a{2,1}", "(?P<n>a)(?P<n>b)", "\\", "(?<=a+)b", "+", "(?i", "[]", "x**"]
 CHUNK_TYPES = ["system", "thinking", "text", "tool_use", "tool_result", "result", "error"]
 ERROR_KINDS = ["rate_limit", "timeout", "server_error", "bad_request", "value_error"]
 
@@ -302,11 +633,36 @@ def _degenerate(gen: _Gen) -> str:
     """Texts that are not a usable mapping, or only parse as JSON."""
     gen.tags.add("degenerate")
     options = [
-        "", "   \n", "# only a comment\n", "---\n", "--- \n...\n", "null\n", "[]\n",
-        "- a\n- b\n", "42\n", "'text'\n", "{\n", "a: [\n", "\t- x\n", "key: value: other\n",
-        '{"a": 1,}\n', "%YAML 1.1\n---\n{}\n", "--- a\n--- b\n", "\ufeff{}\n", "x\x7f: 1\n",
-        "~\n", "true\n", "? [a, b]\n: 1\n", "{[1]: 2}\n", "!!map {}\n", "!!python/object:os.system {}\n",
-        '{"title": "t",\t"fields": {}}\n', "{}\n", "{}{}\n", "...\n", "- {}\n",
+        "",
+        "   \n",
+        "# only a comment\n",
+        "---\n",
+        "--- \n...\n",
+        "null\n",
+        "[]\n",
+        "- a\n- b\n",
+        "42\n",
+        "'text'\n",
+        "{\n",
+        "a: [\n",
+        "\t- x\n",
+        "key: value: other\n",
+        '{"a": 1,}\n',
+        "%YAML 1.1\n---\n{}\n",
+        "--- a\n--- b\n",
+        "\ufeff{}\n",
+        "x\x7f: 1\n",
+        "~\n",
+        "true\n",
+        "? [a, b]\n: 1\n",
+        "{[1]: 2}\n",
+        "!!map {}\n",
+        "!!python/object:os.system {}\n",
+        '{"title": "t",\t"fields": {}}\n',
+        "{}\n",
+        "{}{}\n",
+        "...\n",
+        "- {}\n",
     ]
     return gen.pick(options)
 
@@ -407,8 +763,7 @@ def _declaration(gen: _Gen, anchors: list[str]) -> tuple[Node, str | None]:
         items.append((dup_key, gen.scalar(gen.pick(KINDS[:6]))))
     if gen.chance(0.2):
         rng.shuffle(items)
-    return ("m", [(gen.key(k) if gen.syntax == "json" and not k.startswith('"') else k, v)
-                  for k, v in items]), declared
+    return ("m", [(gen.key(k) if gen.syntax == "json" and not k.startswith('"') else k, v) for k, v in items]), declared
 
 
 def _json_literal(word: str) -> Node:
@@ -471,8 +826,7 @@ def form_text(rng: random.Random) -> tuple[str, str, frozenset[str]]:
                 value_items.append((gen.key(name), _value_node(gen, dtype)))
         if gen.bad(0.1):
             gen.tags.add("values:undeclared")
-            value_items.append((gen.key(gen.pick([*GOOD_NAMES, "agee", "Age", "nmae"])),
-                                gen.scalar("str")))
+            value_items.append((gen.key(gen.pick([*GOOD_NAMES, "agee", "Age", "nmae"])), gen.scalar("str")))
         if syntax == "yaml" and gen.bad(0.03):
             gen.tags.add("values:nonstr-key")
             value_items.append((gen.pick(NONSTR_NAMES[:6]), gen.scalar("int")))
@@ -486,8 +840,7 @@ def form_text(rng: random.Random) -> tuple[str, str, frozenset[str]]:
             top.append(("values", ("m", value_items)))
     if gen.bad(0.06):
         gen.tags.add("top:unknown")
-        top.append((gen.key(gen.pick(TOP_TYPOS)) if syntax == "json" else gen.pick(TOP_TYPOS),
-                    gen.scalar("str")))
+        top.append((gen.key(gen.pick(TOP_TYPOS)) if syntax == "json" else gen.pick(TOP_TYPOS), gen.scalar("str")))
     if gen.chance(0.03) and top:
         gen.tags.add("dup-key")
         key, _ = gen.pick(top)
@@ -495,8 +848,11 @@ def form_text(rng: random.Random) -> tuple[str, str, frozenset[str]]:
     if gen.chance(0.15):
         rng.shuffle(top)
     top = [(gen.key(k) if syntax == "json" and not k.startswith('"') else k, v) for k, v in top]
-    suffix = ".json" if syntax == "json" and gen.chance(0.7) else gen.pick(
-        [".yaml", ".yaml", ".yml", ".form.yaml", ".txt", ""])
+    suffix = (
+        ".json"
+        if syntax == "json" and gen.chance(0.7)
+        else gen.pick([".yaml", ".yaml", ".yml", ".form.yaml", ".txt", ""])
+    )
     return suffix, _render_doc(gen, ("m", top)), frozenset(gen.tags)
 
 
@@ -519,8 +875,11 @@ def _when(gen: _Gen) -> Node:
         gen.tags.add("when:several")
     for pred in chosen:
         if pred == "prompt_contains":
-            value = gen.text(gen.pick([*PROMPT_WORDS, ""])) if not gen.bad(0.08) else gen.scalar(
-                gen.pick(["int", "bool", "null"]))
+            value = (
+                gen.text(gen.pick([*PROMPT_WORDS, ""]))
+                if not gen.bad(0.08)
+                else gen.scalar(gen.pick(["int", "bool", "null"]))
+            )
         elif pred == "prompt_regex":
             if gen.chance(0.1):
                 gen.tags.add("regex:invalid")
@@ -538,17 +897,23 @@ def _when(gen: _Gen) -> Node:
         items.append((pred, value))
     if gen.bad(0.03):
         gen.tags.add("when:typo")
-        items.append((gen.pick(["prompt_contain", "contains", "tool", "callIndex"]),
-                      gen.text("x")))
+        items.append((gen.pick(["prompt_contain", "contains", "tool", "callIndex"]), gen.text("x")))
     return ("m", [(gen.key(k), v) for k, v in items])
 
 
 def _arguments(gen: _Gen) -> Node:
     if not gen.bad(0.25):
         if gen.chance(0.8):
-            return ("m", [(gen.key(gen.pick(["q", "city", "n", "when"])), gen.scalar(
-                gen.pick(["str", "int", "float", "list", "bool", "null", "str", "date"])))
-                for _ in range(gen.rng.randint(0, 3))])
+            return (
+                "m",
+                [
+                    (
+                        gen.key(gen.pick(["q", "city", "n", "when"])),
+                        gen.scalar(gen.pick(["str", "int", "float", "list", "bool", "null", "str", "date"])),
+                    )
+                    for _ in range(gen.rng.randint(0, 3))
+                ],
+            )
         return gen.scalar("dict")
     return gen.scalar(gen.pick(["list", "str", "null", "int"]))
 
@@ -559,15 +924,18 @@ def _chunk(gen: _Gen) -> Node:
     if not gen.bad(0.03):
         items.append(("type", gen.text(ctype)))
     if gen.chance(0.7):
-        items.append(("content", gen.text(gen.pick(PROMPT_WORDS)) if not gen.bad(0.1)
-                      else gen.scalar(gen.pick(["int", "null", "bool"]))))
+        items.append(
+            (
+                "content",
+                gen.text(gen.pick(PROMPT_WORDS)) if not gen.bad(0.1) else gen.scalar(gen.pick(["int", "null", "bool"])),
+            )
+        )
     if gen.chance(0.2):
         items.append(("tool_name", gen.text(gen.pick(TOOL_NAMES))))
     if gen.chance(0.1):
         items.append(("tool_id", gen.text("tu_1")))
     if gen.chance(0.15):
-        items.append(("tool_input", gen.scalar(gen.pick(["dict", "null"]) if not gen.bad(0.3)
-                                               else "list")))
+        items.append(("tool_input", gen.scalar(gen.pick(["dict", "null"]) if not gen.bad(0.3) else "list")))
     if gen.chance(0.1):
         items.append(("tool_output", gen.scalar(gen.pick(KINDS[:9]))))
     for flag in ("is_error", "is_delta"):
@@ -583,8 +951,7 @@ def _chunk(gen: _Gen) -> Node:
 def _entry(gen: _Gen) -> Node:
     rng = gen.rng
     items: list[tuple[str, Node]] = []
-    etype = gen.pick(["text"] * 35 + ["tool_call"] * 18 + ["structured"] * 9 + ["stream"] * 10
-                     + ["error"] * 16)
+    etype = gen.pick(["text"] * 35 + ["tool_call"] * 18 + ["structured"] * 9 + ["stream"] * 10 + ["error"] * 16)
     if gen.bad(0.1):
         etype = "weird"
     gen.tags.add(f"entry:{etype}")
@@ -602,12 +969,14 @@ def _entry(gen: _Gen) -> Node:
     else:
         items.append(("type", gen.text(etype)))
     if etype == "text" and not gen.bad(0.04):
-        items.append(("content", gen.text(gen.pick(PROMPT_WORDS)) if not gen.bad(0.12)
-                      else gen.scalar(gen.pick(KINDS[:9]))))
+        items.append(
+            ("content", gen.text(gen.pick(PROMPT_WORDS)) if not gen.bad(0.12) else gen.scalar(gen.pick(KINDS[:9])))
+        )
     if etype == "tool_call":
         if not gen.bad(0.05):
-            items.append(("name", gen.text(gen.pick(TOOL_NAMES)) if not gen.bad(0.08)
-                          else gen.scalar(gen.pick(["int", "null"]))))
+            items.append(
+                ("name", gen.text(gen.pick(TOOL_NAMES)) if not gen.bad(0.08) else gen.scalar(gen.pick(["int", "null"])))
+            )
         if gen.chance(0.6):
             items.append(("arguments", _arguments(gen)))
         if gen.chance(0.5):
@@ -626,12 +995,17 @@ def _entry(gen: _Gen) -> Node:
             kind = gen.pick(ERROR_KINDS) if not gen.bad(0.1) else gen.pick(["ratelimit", "500"])
             items.append(("kind", gen.text(kind)))
         if gen.chance(0.5):
-            items.append(("message", gen.text(gen.pick(PROMPT_WORDS)) if not gen.bad(0.1)
-                          else gen.scalar(gen.pick(["int", "null"]))))
+            items.append(
+                (
+                    "message",
+                    gen.text(gen.pick(PROMPT_WORDS)) if not gen.bad(0.1) else gen.scalar(gen.pick(["int", "null"])),
+                )
+            )
         if gen.chance(0.25):
             gen.tags.add("error:delay")
-            word = gen.pick(["0", "'0'", "1", "-1", "true", "0.0"]) if not gen.bad(0.3) else \
-                gen.pick(["1.5", "'x'", "~"])
+            word = (
+                gen.pick(["0", "'0'", "1", "-1", "true", "0.0"]) if not gen.bad(0.3) else gen.pick(["1.5", "'x'", "~"])
+            )
             items.append(("delay_ms", _word(gen, word)))
     if gen.chance(0.45):
         items.append(("when", _when(gen)))
@@ -660,8 +1034,8 @@ def _share_by_alias(gen: _Gen, entries: list[Node]) -> list[Node]:
         reuse = [("<<", ("s", "*e"))]
         if gen.chance(0.5):
             reuse.append(("when", ("m", [("call_index", ("s", str(later)))])))
-        return [*entries[:later], ("m", reuse), *entries[later + 1:]]
-    return [("m", items), *entries[1:later], ("m", reuse), *entries[later + 1:]]
+        return [*entries[:later], ("m", reuse), *entries[later + 1 :]]
+    return [("m", items), *entries[1:later], ("m", reuse), *entries[later + 1 :]]
 
 
 def _payload(gen: _Gen) -> dict[str, Any]:
@@ -735,8 +1109,9 @@ def script_text(
     if syntax == "json":
         suffix = ".json" if gen.chance(0.85) else gen.pick([".txt", "", ".json5", ".YAML"])
     else:
-        suffix = gen.pick([".yaml", ".yaml", ".yaml", ".yml"]) if gen.chance(0.93) else gen.pick(
-            [".json", ".YML", ".txt"])
+        suffix = (
+            gen.pick([".yaml", ".yaml", ".yaml", ".yml"]) if gen.chance(0.93) else gen.pick([".json", ".YML", ".txt"])
+        )
     if suffix not in (".yaml", ".yml", ".json"):
         gen.tags.add("suffix:odd")
     calls: list[dict[str, Any] | str] = [_payload(gen) for _ in range(rng.randint(1, 7))]
@@ -749,12 +1124,14 @@ def script_text(
         return suffix, text, transcript, frozenset(gen.tags)
     top: list[tuple[str, Node]] = []
     if gen.chance(0.3):
-        word = gen.pick(["1", "'1'", "1.0", "2", "true", "0"]) if not gen.bad(0.3) else gen.pick(
-            ["'x'", "1.5", "~"])
+        word = gen.pick(["1", "'1'", "1.0", "2", "true", "0"]) if not gen.bad(0.3) else gen.pick(["'x'", "1.5", "~"])
         top.append(("version", _word(gen, word)))
     if gen.chance(0.65):
-        mode = gen.pick(["auto", "positional", "when_only"]) if not gen.bad(0.1) else gen.pick(
-            ["Auto", "'positional '", "when-only", "~", "5", "'auto\\n'"])
+        mode = (
+            gen.pick(["auto", "positional", "when_only"])
+            if not gen.bad(0.1)
+            else gen.pick(["Auto", "'positional '", "when-only", "~", "5", "'auto\\n'"])
+        )
         gen.tags.add(f"mode:{mode}")
         top.append(("mode", ("s", mode) if syntax == "yaml" else _json_literal(mode)))
     if not gen.bad(0.07):
@@ -765,8 +1142,12 @@ def script_text(
     elif gen.chance(0.6):
         gen.tags.add("responses:odd")
         if syntax == "yaml":
-            top.append(("responses", ("s", gen.pick(["~", "{}", "x", "!!set {}", "!!omap []",
-                                                     "!!pairs []", "5", "!!set {a}"]))))
+            top.append(
+                (
+                    "responses",
+                    ("s", gen.pick(["~", "{}", "x", "!!set {}", "!!omap []", "!!pairs []", "5", "!!set {a}"])),
+                )
+            )
         else:
             top.append(("responses", ("s", gen.pick(["null", "{}", '"x"', "5"]))))
     if gen.bad(0.04):

@@ -102,8 +102,7 @@ _TOOL_CALL_ID = re.compile(r"^call_[0-9a-f]{10}$")
 def canon(value: Any) -> Any:
     """A hashable, order-stable image of *value* that keeps types apart (nan equals nan)."""
     if isinstance(value, dict):
-        return ("dict", tuple(sorted(((repr(k), canon(v)) for k, v in value.items()),
-                                     key=lambda kv: kv[0])))
+        return ("dict", tuple(sorted(((repr(k), canon(v)) for k, v in value.items()), key=lambda kv: kv[0])))
     if isinstance(value, list | tuple):
         return (type(value).__name__, tuple(canon(v) for v in value))
     return (type(value).__name__, repr(value))
@@ -143,8 +142,9 @@ def canon_chunk(chunk: dict[str, Any], generated_tool_id: bool) -> Any:
     return canon(chunk)
 
 
-def summarize(completion: dict[str, Any] | None, chunks: list[dict[str, Any]] | None,
-              raises: tuple[Any, ...] | None) -> str | None:
+def summarize(
+    completion: dict[str, Any] | None, chunks: list[dict[str, Any]] | None, raises: tuple[Any, ...] | None
+) -> str | None:
     """The readable digest of one served call (see Served.summary)."""
     parts = []
     if chunks is not None:
@@ -185,11 +185,22 @@ class FormscriptEngine:
     # Codes of the core's rejecting problems by the runtime stage that would raise them.
     CODE_CATEGORY: ClassVar[dict[str, str]] = {
         "FS002": "load",
-        "FS001": "shape", "FS003": "shape", "FS004": "shape", "FS005": "shape",
-        "FS006": "field", "FS007": "field", "FS008": "field", "FS009": "field",
-        "FS010": "field", "FS011": "field", "FS020": "field", "FS021": "field",
+        "FS001": "shape",
+        "FS003": "shape",
+        "FS004": "shape",
+        "FS005": "shape",
+        "FS006": "field",
+        "FS007": "field",
+        "FS008": "field",
+        "FS009": "field",
+        "FS010": "field",
+        "FS011": "field",
+        "FS020": "field",
+        "FS021": "field",
         "FS019": "title",
-        "FS012": "validation", "FS013": "validation", "FS014": "validation",
+        "FS012": "validation",
+        "FS013": "validation",
+        "FS014": "validation",
         "RS100": "validation",
     }
 
@@ -301,8 +312,7 @@ class FormscriptEngine:
                 except Exception as exc:
                     return tuple(served), f"crash:{type(exc).__name__}"
                 recorded += 1
-            served.append(Served(call_index, match.entry, match.kind, value, entry.type, response,
-                                 summary))
+            served.append(Served(call_index, match.entry, match.kind, value, entry.type, response, summary))
         return tuple(served), None
 
 
@@ -311,7 +321,7 @@ class FormscriptEngine:
 
 def before_reset(transcript: tuple[dict[str, Any] | str, ...]) -> tuple[dict[str, Any] | str, ...]:
     """*transcript* up to its first RESET (the calls a simulation can replay)."""
-    return transcript[:transcript.index(RESET)] if RESET in transcript else transcript
+    return transcript[: transcript.index(RESET)] if RESET in transcript else transcript
 
 
 def up_to_reset(outcome: ScriptOutcome, transcript: tuple[dict[str, Any] | str, ...]) -> ScriptOutcome:
@@ -329,8 +339,9 @@ def up_to_reset(outcome: ScriptOutcome, transcript: tuple[dict[str, Any] | str, 
         served, terminal = served[:calls], None
     if len(s_served) >= calls:
         s_served, s_terminal = s_served[:calls], None
-    return dataclasses.replace(outcome, served=served, terminal=terminal, stream_served=s_served,
-                               stream_terminal=s_terminal)
+    return dataclasses.replace(
+        outcome, served=served, terminal=terminal, stream_served=s_served, stream_terminal=s_terminal
+    )
 
 
 class _Floats(ast.NodeTransformer):
@@ -366,8 +377,7 @@ class RunsEngine:
     name = "runs"
 
     #: Problem codes by the runtime stage that raises them (the core's, plus parse errors).
-    CODE_CATEGORY: ClassVar[dict[str, str]] = {
-        **FormscriptEngine.CODE_CATEGORY, "YM001": "load", "YM003": "load"}
+    CODE_CATEGORY: ClassVar[dict[str, str]] = {**FormscriptEngine.CODE_CATEGORY, "YM001": "load", "YM003": "load"}
     #: Codes of a script the runtime cannot load (YAML or JSON syntax), not its schema.
     PARSE_CODES = frozenset({"YM001", "YM003", "SC017"})
     #: The ``field`` of an error that is a field's validation failure (not a rule's).
@@ -381,8 +391,7 @@ class RunsEngine:
         codes = [e["code"] for e in dry["errors"]]
         category = None
         if verdict != "accepted":
-            category = self.CODE_CATEGORY.get(codes[0], f"unknown:{codes[0]}") if codes else (
-                "unknown:no-error")
+            category = self.CODE_CATEGORY.get(codes[0], f"unknown:{codes[0]}") if codes else ("unknown:no-error")
         if category not in (None, "validation") or dry["status"] is None:
             return FormOutcome(verdict, category)
         failing = [e["field"] for e in dry["errors"] if e["code"] in self.FIELD_FAILURE_CODES]
@@ -470,8 +479,7 @@ class RunsEngine:
                 response = canon(strip_ids(completion, generated))
                 summary = summarize(completion, None, None)
                 step = 1
-            served.append(Served(recorded, call["entry"], how["kind"], value, call["response_type"],
-                                 response, summary))
+            served.append(Served(recorded, call["entry"], how["kind"], value, call["response_type"], response, summary))
             recorded += step
         return tuple(served), None
 
@@ -552,12 +560,21 @@ class LionagiEngine:
         values = tuple((repr(k), repr(v)) for k, v in form.values.items())
         if form.status == "error":
             return FormOutcome(
-                "rejected", "validation", status=form.status, title=form.title, values=values,
-                failing_fields=frozenset(fields), error_fields=tuple(fields),
+                "rejected",
+                "validation",
+                status=form.status,
+                title=form.title,
+                values=values,
+                failing_fields=frozenset(fields),
+                error_fields=tuple(fields),
             )
         block = _form_to_context_block(form) if form.values else None
         return FormOutcome(
-            "accepted", None, status=form.status, title=form.title, values=values,
+            "accepted",
+            None,
+            status=form.status,
+            title=form.title,
+            values=values,
             context_block=block,
         )
 
@@ -605,10 +622,8 @@ class LionagiEngine:
         # A second endpoint from a deep copy of the untouched script, for the stream path.
         stream_endpoint = ScriptedEndpoint(script=endpoint.script)
         script = endpoint.script
-        served, terminal = self._loop.run_until_complete(
-            self._serve(endpoint, transcript, stream=False))
-        s_served, s_terminal = self._loop.run_until_complete(
-            self._serve(stream_endpoint, transcript, stream=True))
+        served, terminal = self._loop.run_until_complete(self._serve(endpoint, transcript, stream=False))
+        s_served, s_terminal = self._loop.run_until_complete(self._serve(stream_endpoint, transcript, stream=True))
         return ScriptOutcome(
             "accepted",
             mode=script.mode,
@@ -658,11 +673,13 @@ class LionagiEngine:
                 if entry.type == "error":
                     if failure is None:
                         return tuple(served), "crash:no-raise"
-                    message = getattr(failure, "message", None) or (
-                        failure.args[0] if failure.args else "")
-                    raises = ("raises", type(failure).__name__,
-                              getattr(failure, "status_code", None),
-                              message if recorded else "<runtime>")
+                    message = getattr(failure, "message", None) or (failure.args[0] if failure.args else "")
+                    raises = (
+                        "raises",
+                        type(failure).__name__,
+                        getattr(failure, "status_code", None),
+                        message if recorded else "<runtime>",
+                    )
                     response: Any = raises
                     if stream:
                         response = (tuple(canon_chunk(c, False) for c in chunks), raises)
@@ -675,8 +692,7 @@ class LionagiEngine:
                 else:
                     response = canon(strip_ids(result, generated))
                     summary = summarize(result, None, None)
-                served.append(Served(call_index, index, kind, value, entry.type, response,
-                                     summary))
+                served.append(Served(call_index, index, kind, value, entry.type, response, summary))
         return tuple(served), None
 
 

@@ -34,8 +34,7 @@ SCRIPT_CHUNKS = range((SCRIPT_CASES + CHUNK - 1) // CHUNK)
 CASES_FILE = Path(__file__).with_name("cases.yaml")
 
 
-def _differences(ours: Any, theirs: Any, names: tuple[str, str] = ("formscript", "lionagi")
-                 ) -> list[str]:
+def _differences(ours: Any, theirs: Any, names: tuple[str, str] = ("formscript", "lionagi")) -> list[str]:
     lines = []
     width = max(len(n) for n in names) + 1
     for item in dataclasses.fields(ours):
@@ -43,13 +42,13 @@ def _differences(ours: Any, theirs: Any, names: tuple[str, str] = ("formscript",
             continue
         a, b = getattr(ours, item.name), getattr(theirs, item.name)
         if a != b:
-            lines.append(f"  {item.name}:\n    {names[0] + ':':<{width}} {a!r}\n"
-                         f"    {names[1] + ':':<{width}} {b!r}")
+            lines.append(f"  {item.name}:\n    {names[0] + ':':<{width}} {a!r}\n    {names[1] + ':':<{width}} {b!r}")
     return lines
 
 
-def _describe(case: FormCase | ScriptCase, ours: Any, theirs: Any,
-              names: tuple[str, str] = ("formscript", "lionagi")) -> str:
+def _describe(
+    case: FormCase | ScriptCase, ours: Any, theirs: Any, names: tuple[str, str] = ("formscript", "lionagi")
+) -> str:
     head = f"{case.name} ({case.filename})\n--- text ---\n{case.text[:1200]}"
     if isinstance(case, ScriptCase):
         head += f"\n--- transcript ---\n{case.transcript!r}"[:2000]
@@ -61,10 +60,13 @@ def _describe(case: FormCase | ScriptCase, ours: Any, theirs: Any,
 
 @pytest.mark.parametrize("chunk", FORM_CHUNKS)
 def test_form_specs_agree_with_lionagi(
-    chunk: int, corpus: Corpus, formscript_engine: FormscriptEngine,
-    lionagi_engine: LionagiEngine, tally: Tally,
+    chunk: int,
+    corpus: Corpus,
+    formscript_engine: FormscriptEngine,
+    lionagi_engine: LionagiEngine,
+    tally: Tally,
 ) -> None:
-    cases = corpus.forms[chunk * CHUNK:(chunk + 1) * CHUNK]
+    cases = corpus.forms[chunk * CHUNK : (chunk + 1) * CHUNK]
     assert cases, "the corpus is smaller than the chunking expects"
     report = []
     for case in cases:
@@ -76,16 +78,18 @@ def test_form_specs_agree_with_lionagi(
         if ours != theirs:
             report.append(_describe(case, ours, theirs))
     tally.add("form", len(cases), len(report))
-    assert not report, f"{len(report)} of {len(cases)} form specs disagree:\n\n" + "\n\n".join(
-        report[:4])
+    assert not report, f"{len(report)} of {len(cases)} form specs disagree:\n\n" + "\n\n".join(report[:4])
 
 
 @pytest.mark.parametrize("chunk", SCRIPT_CHUNKS)
 def test_scripts_agree_with_lionagi(
-    chunk: int, corpus: Corpus, formscript_engine: FormscriptEngine,
-    lionagi_engine: LionagiEngine, tally: Tally,
+    chunk: int,
+    corpus: Corpus,
+    formscript_engine: FormscriptEngine,
+    lionagi_engine: LionagiEngine,
+    tally: Tally,
 ) -> None:
-    cases = corpus.scripts[chunk * CHUNK:(chunk + 1) * CHUNK]
+    cases = corpus.scripts[chunk * CHUNK : (chunk + 1) * CHUNK]
     assert cases, "the corpus is smaller than the chunking expects"
     report = []
     for case in cases:
@@ -95,8 +99,7 @@ def test_scripts_agree_with_lionagi(
         if ours != theirs:
             report.append(_describe(case, ours, theirs))
     tally.add("script", len(cases), len(report))
-    assert not report, f"{len(report)} of {len(cases)} scripts disagree:\n\n" + "\n\n".join(
-        report[:4])
+    assert not report, f"{len(report)} of {len(cases)} scripts disagree:\n\n" + "\n\n".join(report[:4])
 
 
 # ----------------------------------------------------------------------------- corpus, runs layer
@@ -104,11 +107,14 @@ def test_scripts_agree_with_lionagi(
 
 @pytest.mark.parametrize("chunk", FORM_CHUNKS)
 def test_dry_runs_agree_with_lionagi(
-    chunk: int, corpus: Corpus, runs_engine: RunsEngine,
-    reference_engine: FormscriptEngine | LionagiEngine, tally: Tally,
+    chunk: int,
+    corpus: Corpus,
+    runs_engine: RunsEngine,
+    reference_engine: FormscriptEngine | LionagiEngine,
+    tally: Tally,
 ) -> None:
     """``runs.dry_run_text`` (``formscript dry-run``) gives lionagi's verdict, values and block."""
-    cases = corpus.forms[chunk * CHUNK:(chunk + 1) * CHUNK]
+    cases = corpus.forms[chunk * CHUNK : (chunk + 1) * CHUNK]
     assert cases, "the corpus is smaller than the chunking expects"
     names = ("runs", reference_engine.name)
     report = []
@@ -119,17 +125,19 @@ def test_dry_runs_agree_with_lionagi(
         if ours != theirs:
             report.append(_describe(case, ours, theirs, names))
     tally.add("runs_form", len(cases), len(report))
-    assert not report, f"{len(report)} of {len(cases)} dry runs disagree:\n\n" + "\n\n".join(
-        report[:4])
+    assert not report, f"{len(report)} of {len(cases)} dry runs disagree:\n\n" + "\n\n".join(report[:4])
 
 
 @pytest.mark.parametrize("chunk", SCRIPT_CHUNKS)
 def test_simulations_agree_with_lionagi(
-    chunk: int, corpus: Corpus, runs_engine: RunsEngine,
-    reference_engine: FormscriptEngine | LionagiEngine, tally: Tally,
+    chunk: int,
+    corpus: Corpus,
+    runs_engine: RunsEngine,
+    reference_engine: FormscriptEngine | LionagiEngine,
+    tally: Tally,
 ) -> None:
     """``runs.simulate_text`` (``formscript simulate``) serves what lionagi serves, call by call."""
-    cases = corpus.scripts[chunk * CHUNK:(chunk + 1) * CHUNK]
+    cases = corpus.scripts[chunk * CHUNK : (chunk + 1) * CHUNK]
     assert cases, "the corpus is smaller than the chunking expects"
     names = ("runs", reference_engine.name)
     report = []
@@ -141,16 +149,13 @@ def test_simulations_agree_with_lionagi(
         if ours != theirs:
             report.append(_describe(case, ours, theirs, names))
     tally.add("runs_script", len(cases), len(report))
-    assert not report, f"{len(report)} of {len(cases)} simulations disagree:\n\n" + "\n\n".join(
-        report[:4])
+    assert not report, f"{len(report)} of {len(cases)} simulations disagree:\n\n" + "\n\n".join(report[:4])
 
 
 # ----------------------------------------------------------------------------- corpus, formscript only
 
 
-def test_formscript_engine_is_total_on_the_corpus(
-    corpus: Corpus, formscript_engine: FormscriptEngine
-) -> None:
+def test_formscript_engine_is_total_on_the_corpus(corpus: Corpus, formscript_engine: FormscriptEngine) -> None:
     """Every case gets a well-formed outcome, never a crash (the floor that holds even where
     no oracle is installed)."""
     for case in corpus.forms:
@@ -161,8 +166,11 @@ def test_formscript_engine_is_total_on_the_corpus(
     for script in corpus.scripts:
         result = formscript_engine.script_outcome(corpus.path(script), script.transcript)
         assert result.verdict in ("accepted", "rejected"), script.name
-        assert result.terminal is None or result.terminal in ("exhausted", "invalid_regex") or (
-            result.terminal.startswith("crash:")), script.name
+        assert (
+            result.terminal is None
+            or result.terminal in ("exhausted", "invalid_regex")
+            or (result.terminal.startswith("crash:"))
+        ), script.name
 
 
 # ----------------------------------------------------------------------------- named cases
@@ -183,8 +191,9 @@ def _engine(name: str, formscript_engine: FormscriptEngine, request: pytest.Fixt
     return request.getfixturevalue(f"{name}_engine")
 
 
-def _counterpart(engine_name: str, formscript_engine: FormscriptEngine,
-                 request: pytest.FixtureRequest) -> tuple[str, Any]:
+def _counterpart(
+    engine_name: str, formscript_engine: FormscriptEngine, request: pytest.FixtureRequest
+) -> tuple[str, Any]:
     """The engine a named case's outcome is also compared with (None: formscript itself)."""
     if engine_name == "lionagi":
         return "formscript", formscript_engine
@@ -221,8 +230,12 @@ def _expected_form(case: dict[str, Any], path: str) -> dict[str, Any]:
 @pytest.mark.parametrize("engine_name", ENGINES)
 @pytest.mark.parametrize("case", NAMED_FORMS, ids=[c["name"] for c in NAMED_FORMS])
 def test_named_form_case(
-    case: dict[str, Any], engine_name: str, tmp_path: Path,
-    formscript_engine: FormscriptEngine, request: pytest.FixtureRequest, tally: Tally,
+    case: dict[str, Any],
+    engine_name: str,
+    tmp_path: Path,
+    formscript_engine: FormscriptEngine,
+    request: pytest.FixtureRequest,
+    tally: Tally,
 ) -> None:
     engine = _engine(engine_name, formscript_engine, request)
     path = _write(tmp_path, case)
@@ -234,7 +247,8 @@ def test_named_form_case(
     tally.add("named", 1, int(got != expect or theirs != outcome))
     assert got == expect, f"{case['name']} ({case.get('quirk', '')})"
     assert theirs == outcome, f"{other_name} and {engine_name} disagree:\n" + "\n".join(
-        _differences(theirs, outcome, (other_name, engine_name)))
+        _differences(theirs, outcome, (other_name, engine_name))
+    )
 
 
 def _payload(item: Any) -> dict[str, Any] | str:
@@ -265,8 +279,12 @@ def _served_view(outcome: ScriptOutcome, expect: dict[str, Any]) -> dict[str, An
 @pytest.mark.parametrize("engine_name", ENGINES)
 @pytest.mark.parametrize("case", NAMED_SCRIPTS, ids=[c["name"] for c in NAMED_SCRIPTS])
 def test_named_script_case(
-    case: dict[str, Any], engine_name: str, tmp_path: Path,
-    formscript_engine: FormscriptEngine, request: pytest.FixtureRequest, tally: Tally,
+    case: dict[str, Any],
+    engine_name: str,
+    tmp_path: Path,
+    formscript_engine: FormscriptEngine,
+    request: pytest.FixtureRequest,
+    tally: Tally,
 ) -> None:
     engine = _engine(engine_name, formscript_engine, request)
     path = _write(tmp_path, {"file": "script.yaml", **case})
@@ -283,4 +301,5 @@ def test_named_script_case(
     tally.add("named", 1, int(got != expect or theirs != outcome))
     assert got == expect, f"{case['name']} ({case.get('quirk', '')})"
     assert theirs == outcome, f"{other_name} and {engine_name} disagree:\n" + "\n".join(
-        _differences(theirs, outcome, (other_name, engine_name)))
+        _differences(theirs, outcome, (other_name, engine_name))
+    )

@@ -19,24 +19,57 @@ from formscript.core.script_models import TextResponse, WhenMatcher
 
 from .engines import lionagi_missing_reason
 
-pytestmark = pytest.mark.skipif(lionagi_missing_reason() is not None,
-                                reason=str(lionagi_missing_reason()))
+pytestmark = pytest.mark.skipif(lionagi_missing_reason() is not None, reason=str(lionagi_missing_reason()))
 
-DETERMINISTIC = settings(derandomize=True, database=None, deadline=None, max_examples=250,
-                         suppress_health_check=[HealthCheck.too_slow])
+DETERMINISTIC = settings(
+    derandomize=True, database=None, deadline=None, max_examples=250, suppress_health_check=[HealthCheck.too_slow]
+)
 TYPES = ["str", "int", "float", "bool", "list", "dict"]
 
 #: Characters that make numeric and boolean words interesting: signs, separators, exponents,
 #: whitespace (ASCII and not), non-ASCII digits and letters with unusual case mappings.
 NUMERIC_ALPHABET = "0123456789_ +-.eExXoObBnNaAiIfFtTrRuUyYsSlL\t\n\u00a0\u0661\u0662\u0663İß½"
-WORDS = st.sampled_from(["true", "TRUE", "yes", "Yes", "no", "NO", "0", "1", "false", "on",
-                         "nan", "-inf", "Infinity", " 7 ", "1_000", "1e3", "0x1F", "\u0661\u0662",
-                         "İ", "ı", "ß", "ﬁ", "ǅ", "K", "k", "Σ", "ς", "σ"])
+WORDS = st.sampled_from(
+    [
+        "true",
+        "TRUE",
+        "yes",
+        "Yes",
+        "no",
+        "NO",
+        "0",
+        "1",
+        "false",
+        "on",
+        "nan",
+        "-inf",
+        "Infinity",
+        " 7 ",
+        "1_000",
+        "1e3",
+        "0x1F",
+        "\u0661\u0662",
+        "İ",
+        "ı",
+        "ß",
+        "ﬁ",
+        "ǅ",
+        "K",
+        "k",
+        "Σ",
+        "ς",
+        "σ",
+    ]
+)
 SCALARS = st.one_of(
-    st.none(), st.booleans(), st.integers(min_value=-10**20, max_value=10**20),
-    st.floats(allow_nan=True, allow_infinity=True), st.text(NUMERIC_ALPHABET, max_size=8), WORDS,
-    st.lists(st.integers(), max_size=2), st.dictionaries(st.text(max_size=2), st.integers(),
-                                                         max_size=2),
+    st.none(),
+    st.booleans(),
+    st.integers(min_value=-(10**20), max_value=10**20),
+    st.floats(allow_nan=True, allow_infinity=True),
+    st.text(NUMERIC_ALPHABET, max_size=8),
+    WORDS,
+    st.lists(st.integers(), max_size=2),
+    st.dictionaries(st.text(max_size=2), st.integers(), max_size=2),
 )
 
 
@@ -84,8 +117,7 @@ CASE_ALPHABET = "aAiIİıßSsKkΣσςﬁǅ \u0307"
 
 
 @DETERMINISTIC
-@given(needle=st.text(CASE_ALPHABET, max_size=3), prompt=st.text(CASE_ALPHABET, max_size=6),
-       as_parts=st.booleans())
+@given(needle=st.text(CASE_ALPHABET, max_size=3), prompt=st.text(CASE_ALPHABET, max_size=6), as_parts=st.booleans())
 def test_prompt_contains_agrees(needle: str, prompt: str, as_parts: bool) -> None:
     from lionagi.testing._script import ScriptExhaustedError, ScriptModel
 
@@ -93,7 +125,8 @@ def test_prompt_contains_agrees(needle: str, prompt: str, as_parts: bool) -> Non
     payload = {"messages": [{"role": "user", "content": content}]}
     when = {"prompt_contains": needle}
     model = ScriptModel.model_validate(
-        {"mode": "when_only", "responses": [{"type": "text", "content": "x", "when": when}]})
+        {"mode": "when_only", "responses": [{"type": "text", "content": "x", "when": when}]}
+    )
     try:
         model.next(payload, 0)
         theirs = True

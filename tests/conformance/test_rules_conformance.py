@@ -39,19 +39,37 @@ def _divide(v: Any) -> bool:
 
 
 CALLABLES: dict[str, Callable[[Any], Any]] = {
-    "positive": _positive,      # TypeError on text
+    "positive": _positive,  # TypeError on text
     "truthy": bool,
-    "divide": _divide,          # always raises
+    "divide": _divide,  # always raises
     "is_str": lambda v: isinstance(v, str),
-    "none": lambda v: None,     # falsy without being False
-    "text": lambda v: "ok",     # truthy without being True
-    "short": _short,            # TypeError on numbers
+    "none": lambda v: None,  # falsy without being False
+    "text": lambda v: "ok",  # truthy without being True
+    "short": _short,  # TypeError on numbers
 }
 
-VALUES: list[Any] = [None, 0, 5, -1, 3.5, True, False, "abc", "7", "A" * 5000, "A" * 4096,
-                     [1], {"a": 1}, math.nan, math.inf, "", "ABC", "a\nb", "b"]
-TYPE_PARAMS: list[Any] = ["str", "int", "float", "bool", "list", "dict", "decimal", 5, None,
-                          ["int"], "STR"]
+VALUES: list[Any] = [
+    None,
+    0,
+    5,
+    -1,
+    3.5,
+    True,
+    False,
+    "abc",
+    "7",
+    "A" * 5000,
+    "A" * 4096,
+    [1],
+    {"a": 1},
+    math.nan,
+    math.inf,
+    "",
+    "ABC",
+    "a\nb",
+    "b",
+]
+TYPE_PARAMS: list[Any] = ["str", "int", "float", "bool", "list", "dict", "decimal", 5, None, ["int"], "STR"]
 BOUNDS: list[Any] = [None, 0, 1, 5, 2.5, "3", True, -math.inf, math.nan]
 PATTERNS: list[Any] = ["^a", "\\d+", "(", "[", 5, "", "(?i)ABC", "b$", "a{2}", "^A+$", None]
 FLAGS: list[Any] = [0, 2, "2", "x", None, 2.7, 8]
@@ -97,17 +115,18 @@ def rule_cases(seed: int = SEED, count: int = RULE_CASES) -> list[RuleCase]:
         rules = []
         for _ in range(rng.randint(1, 6)):
             check = rng.choice(["required", "type", "range", "pattern", "custom"] * 4 + ["regex"])
-            rules.append({
-                "rule_id": rng.choice(["r1", "r2", "r3", "r4", "r5", "r6", "r7"]),
-                "field": rng.choice(["a", "b", "missing"]),
-                "check": check,
-                "params": _params(rng, check),
-                "message": rng.choice(MESSAGES),
-                "enabled": rng.random() < 0.85,
-            })
+            rules.append(
+                {
+                    "rule_id": rng.choice(["r1", "r2", "r3", "r4", "r5", "r6", "r7"]),
+                    "field": rng.choice(["a", "b", "missing"]),
+                    "check": check,
+                    "params": _params(rng, check),
+                    "message": rng.choice(MESSAGES),
+                    "enabled": rng.random() < 0.85,
+                }
+            )
         values = {name: rng.choice(VALUES) for name in ("a", "b") if rng.random() < 0.85}
-        fields = tuple((name, rng.choice(FIELD_TYPES), rng.random() < 0.5)
-                       for name in ("a", "b") if rng.random() < 0.5)
+        fields = tuple((name, rng.choice(FIELD_TYPES), rng.random() < 0.5) for name in ("a", "b") if rng.random() < 0.5)
         removals = tuple(rng.choice(["r1", "r3", "r9"]) for _ in range(rng.randint(0, 2)))
         cases.append(RuleCase(tuple(rules), values, fields, removals))
     return cases
@@ -163,8 +182,7 @@ class _Side:
         return out
 
     def _fill(self, case: RuleCase, ruleset: Any) -> Any:
-        specs = {name: self.FieldSpec(name=name, type=ftype, required=req)
-                 for name, ftype, req in case.fields}
+        specs = {name: self.FieldSpec(name=name, type=ftype, required=req) for name, ftype, req in case.fields}
         form = self.WorkForm(fields=specs)
         try:
             filled = self.fill_form(form, dict(case.values), ruleset=ruleset)
@@ -172,10 +190,15 @@ class _Side:
             return type(exc).__name__
         fields_only = self.fill_form(form, dict(case.values)).validation_errors
         errors = filled.validation_errors
-        return (filled.status, tuple((k, repr(v)) for k, v in filled.values.items()),
-                len(fields_only), len(errors),
-                errors[:len(fields_only)] == fields_only,  # field errors come first
-                form.status, dict(form.values))  # the source form is left alone
+        return (
+            filled.status,
+            tuple((k, repr(v)) for k, v in filled.values.items()),
+            len(fields_only),
+            len(errors),
+            errors[: len(fields_only)] == fields_only,  # field errors come first
+            form.status,
+            dict(form.values),
+        )  # the source form is left alone
 
 
 def _classify(rule: Any, form: Any) -> tuple[str, ...]:
@@ -202,8 +225,7 @@ def _short_repr(value: Any) -> str:
 
 
 def _formscript_side() -> _Side:
-    return _Side(fs_rules.Rule, fs_rules.RuleSet, fs_forms.WorkForm, fs_forms.FieldSpec,
-                 fs_forms.fill_form)
+    return _Side(fs_rules.Rule, fs_rules.RuleSet, fs_forms.WorkForm, fs_forms.FieldSpec, fs_forms.fill_form)
 
 
 @pytest.fixture(scope="module")
@@ -222,8 +244,7 @@ CASES = rule_cases()
 def test_rule_corpus_is_varied() -> None:
     """The generator reaches every check kind, disabled rules, duplicates and bad params."""
     rules = [rule for case in CASES for rule in case.rules]
-    assert {r["check"] for r in rules} == {"required", "type", "range", "pattern", "custom",
-                                           "regex"}
+    assert {r["check"] for r in rules} == {"required", "type", "range", "pattern", "custom", "regex"}
     assert any(not r["enabled"] for r in rules)
     assert any(r["params"].get("pattern") == "(" for r in rules)
     assert any(len({r["rule_id"] for r in c.rules}) < len(c.rules) for c in CASES)
@@ -237,11 +258,12 @@ def test_rules_agree_with_lionagi(lionagi_side: _Side, tally: Tally) -> None:
         ours, theirs = ours_side.run(case), lionagi_side.run(case)
         if ours != theirs:
             diff = {k: (ours[k], theirs[k]) for k in ours if ours[k] != theirs[k]}
-            report.append(f"case {index}: rules={_short_repr(case.rules)} "
-                          f"values={_short_repr(case.values)}\n  {_short_repr(diff)}")
+            report.append(
+                f"case {index}: rules={_short_repr(case.rules)} "
+                f"values={_short_repr(case.values)}\n  {_short_repr(diff)}"
+            )
     tally.add("rules", len(CASES), len(report))
-    assert not report, f"{len(report)} of {len(CASES)} rule cases disagree:\n" + "\n".join(
-        report[:5])
+    assert not report, f"{len(report)} of {len(CASES)} rule cases disagree:\n" + "\n".join(report[:5])
 
 
 # ----------------------------------------------------------------------------- formscript alone
@@ -279,8 +301,7 @@ def _one(check: str, value: Any, **params: Any) -> tuple[str, ...]:
         ("custom", 1, {"callable": _divide}, ("fail", "own")),
     ],
 )
-def test_rule_semantics(check: str, value: Any, params: dict[str, Any],
-                        expected: tuple[str, ...]) -> None:
+def test_rule_semantics(check: str, value: Any, params: dict[str, Any], expected: tuple[str, ...]) -> None:
     """Each documented rule behaviour, on formscript alone (these hold without lionagi)."""
     assert _one(check, value, **params) == expected
 
@@ -300,12 +321,13 @@ def test_apply_all_never_short_circuits_and_skips_disabled() -> None:
 
 
 def test_rules_see_coerced_values_after_field_errors() -> None:
-    form = fs_forms.WorkForm(fields={
-        "n": fs_forms.FieldSpec(name="n", type="int"),
-        "m": fs_forms.FieldSpec(name="m", type="int"),
-    })
-    ruleset = fs_rules.RuleSet().add(
-        fs_rules.Rule(rule_id="range", field="n", check="range", params={"max": 5}))
+    form = fs_forms.WorkForm(
+        fields={
+            "n": fs_forms.FieldSpec(name="n", type="int"),
+            "m": fs_forms.FieldSpec(name="m", type="int"),
+        }
+    )
+    ruleset = fs_rules.RuleSet().add(fs_rules.Rule(rule_id="range", field="n", check="range", params={"max": 5}))
     filled = fs_forms.fill_form(form, {"n": "7", "m": "x"}, ruleset=ruleset)
     assert [(f.source, f.field) for f in filled.failures] == [("field", "m"), ("rule", "n")]
     assert filled.values["n"] == 7 and filled.values["m"] == "x"

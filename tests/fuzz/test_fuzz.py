@@ -33,9 +33,41 @@ EXAMPLES = sorted(p for p in (Path(__file__).resolve().parents[2] / "examples").
 REAL = {"accepted", "rejected", "insufficient_evidence"}
 
 SCALARS = st.sampled_from(
-    ["yes", "no", "on", "off", "y", "n", "~", "null", "017", "0x1F", "0b101", "1_000", "12:30",
-     "1e3", "1.0e+3", "2024-01-01", "2024-01-01 10:00:00", ".nan", ".inf", "NaN", " 7 ", "nan",
-     "inf", "İstanbul", "straße", "true", "7", "3.5", "", "'quoted'", '"dq"', "[1, 2]", "{a: 1}"]
+    [
+        "yes",
+        "no",
+        "on",
+        "off",
+        "y",
+        "n",
+        "~",
+        "null",
+        "017",
+        "0x1F",
+        "0b101",
+        "1_000",
+        "12:30",
+        "1e3",
+        "1.0e+3",
+        "2024-01-01",
+        "2024-01-01 10:00:00",
+        ".nan",
+        ".inf",
+        "NaN",
+        " 7 ",
+        "nan",
+        "inf",
+        "İstanbul",
+        "straße",
+        "true",
+        "7",
+        "3.5",
+        "",
+        "'quoted'",
+        '"dq"',
+        "[1, 2]",
+        "{a: 1}",
+    ]
 )
 TYPES = st.sampled_from(["str", "int", "float", "bool", "list", "dict", "integer", "string", 5])
 
@@ -97,10 +129,10 @@ def _check(text: str, path: str) -> None:
 
 @st.composite
 def form_specs(draw: st.DrawFn) -> dict[str, Any]:
-    names = draw(st.lists(st.sampled_from(["age", "name", "ok", "first-name", "_x", "1a", "name"]),
-                          max_size=5, unique=True))
-    fields = {n: {"type": draw(TYPES), "required": draw(st.sampled_from([True, False, "yes", 2]))}
-              for n in names}
+    names = draw(
+        st.lists(st.sampled_from(["age", "name", "ok", "first-name", "_x", "1a", "name"]), max_size=5, unique=True)
+    )
+    fields = {n: {"type": draw(TYPES), "required": draw(st.sampled_from([True, False, "yes", 2]))} for n in names}
     values = {n: draw(SCALARS) for n in draw(st.lists(st.sampled_from([*names, "extra"]), max_size=5))}
     spec: dict[str, Any] = {"fields": fields, "values": values}
     if draw(st.booleans()):
@@ -115,11 +147,15 @@ def scripts(draw: st.DrawFn) -> dict[str, Any]:
         kind = draw(st.sampled_from(["text", "tool_call", "structured", "stream", "error", "txt"]))
         entry: dict[str, Any] = {"type": kind, "content": draw(SCALARS)}
         if draw(st.booleans()):
-            entry["when"] = {draw(st.sampled_from(["prompt_contains", "prompt_regex", "has_tool",
-                                                   "call_index", "after_calls", "promt"])): draw(SCALARS)}
+            entry["when"] = {
+                draw(
+                    st.sampled_from(
+                        ["prompt_contains", "prompt_regex", "has_tool", "call_index", "after_calls", "promt"]
+                    )
+                ): draw(SCALARS)
+            }
         entries.append(entry)
-    return {"mode": draw(st.sampled_from(["auto", "positional", "when_only", "other"])),
-            "responses": entries}
+    return {"mode": draw(st.sampled_from(["auto", "positional", "when_only", "other"])), "responses": entries}
 
 
 @settings(max_examples=CASES, deadline=None, suppress_health_check=list(HealthCheck))

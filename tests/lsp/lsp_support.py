@@ -46,11 +46,9 @@ def make_client() -> Client:
     return client
 
 
-def config(command: list[str] | None = None, env: dict[str, str] | None = None
-           ) -> ClientServerConfig:
+def config(command: list[str] | None = None, env: dict[str, str] | None = None) -> ClientServerConfig:
     """Start the server (``python -m formscript.lsp``) with our client."""
-    return ClientServerConfig(server_command=command or SERVER, client_factory=make_client,
-                              server_env=env)
+    return ClientServerConfig(server_command=command or SERVER, client_factory=make_client, server_env=env)
 
 
 def capabilities(
@@ -67,23 +65,34 @@ def capabilities(
     text = types.TextDocumentClientCapabilities(
         synchronization=types.TextDocumentSyncClientCapabilities(did_save=True),
         publish_diagnostics=types.PublishDiagnosticsClientCapabilities(
-            version_support=True, related_information=True, code_description_support=True,
-            tag_support=types.ClientDiagnosticsTagOptions(
-                value_set=[types.DiagnosticTag.Unnecessary])),
+            version_support=True,
+            related_information=True,
+            code_description_support=True,
+            tag_support=types.ClientDiagnosticsTagOptions(value_set=[types.DiagnosticTag.Unnecessary]),
+        ),
         hover=types.HoverClientCapabilities(content_format=[types.MarkupKind.Markdown]),
         completion=types.CompletionClientCapabilities(
             completion_item=types.ClientCompletionItemOptions(
-                snippet_support=snippets, documentation_format=[types.MarkupKind.Markdown],
+                snippet_support=snippets,
+                documentation_format=[types.MarkupKind.Markdown],
                 insert_text_mode_support=types.ClientCompletionItemInsertTextModeOptions(
-                    value_set=[types.InsertTextMode.AsIs]))),
-        document_symbol=types.DocumentSymbolClientCapabilities(
-            hierarchical_document_symbol_support=hierarchical),
+                    value_set=[types.InsertTextMode.AsIs]
+                ),
+            )
+        ),
+        document_symbol=types.DocumentSymbolClientCapabilities(hierarchical_document_symbol_support=hierarchical),
         code_action=types.CodeActionClientCapabilities(
             code_action_literal_support=types.ClientCodeActionLiteralOptions(
                 code_action_kind=types.ClientCodeActionKindOptions(
-                    value_set=[types.CodeActionKind.QuickFix, types.CodeActionKind.Source,
-                               types.CodeActionKind.SourceFixAll])),
-            is_preferred_support=True),
+                    value_set=[
+                        types.CodeActionKind.QuickFix,
+                        types.CodeActionKind.Source,
+                        types.CodeActionKind.SourceFixAll,
+                    ]
+                )
+            ),
+            is_preferred_support=True,
+        ),
         rename=types.RenameClientCapabilities(prepare_support=True),
         folding_range=types.FoldingRangeClientCapabilities(line_folding_only=True),
         code_lens=types.CodeLensClientCapabilities(),
@@ -96,30 +105,26 @@ def capabilities(
         text_document=text,
         workspace=types.WorkspaceClientCapabilities(
             configuration=configuration,
-            workspace_edit=types.WorkspaceEditClientCapabilities(
-                document_changes=document_changes),
-            diagnostics=types.DiagnosticWorkspaceClientCapabilities(refresh_support=True)
-            if pull else None,
-            did_change_configuration=types.DidChangeConfigurationClientCapabilities(
-                dynamic_registration=True),
-            did_change_watched_files=types.DidChangeWatchedFilesClientCapabilities(
-                dynamic_registration=True),
+            workspace_edit=types.WorkspaceEditClientCapabilities(document_changes=document_changes),
+            diagnostics=types.DiagnosticWorkspaceClientCapabilities(refresh_support=True) if pull else None,
+            did_change_configuration=types.DidChangeConfigurationClientCapabilities(dynamic_registration=True),
+            did_change_watched_files=types.DidChangeWatchedFilesClientCapabilities(dynamic_registration=True),
         ),
         window=types.WindowClientCapabilities(work_done_progress=progress),
-        general=types.GeneralClientCapabilities(position_encodings=encodings)
-        if encodings else None,
+        general=types.GeneralClientCapabilities(position_encodings=encodings) if encodings else None,
     )
 
 
-async def start(client: LanguageClient, root: Path, *,
-                options: Any = None, **caps: Any) -> types.InitializeResult:
+async def start(client: LanguageClient, root: Path, *, options: Any = None, **caps: Any) -> types.InitializeResult:
     """Initialize a session rooted at *root*."""
-    return await client.initialize_session(types.InitializeParams(
-        capabilities=capabilities(**caps),
-        root_uri=root.as_uri(),
-        workspace_folders=[types.WorkspaceFolder(uri=root.as_uri(), name=root.name)],
-        initialization_options=options,
-    ))
+    return await client.initialize_session(
+        types.InitializeParams(
+            capabilities=capabilities(**caps),
+            root_uri=root.as_uri(),
+            workspace_folders=[types.WorkspaceFolder(uri=root.as_uri(), name=root.name)],
+            initialization_options=options,
+        )
+    )
 
 
 def write(root: Path, name: str, text: str) -> str:
@@ -132,16 +137,21 @@ def write(root: Path, name: str, text: str) -> str:
 
 def open_doc(client: LanguageClient, uri: str, text: str, version: int = 1) -> None:
     """Open a document in the server."""
-    client.text_document_did_open(types.DidOpenTextDocumentParams(
-        text_document=types.TextDocumentItem(uri=uri, language_id="yaml", version=version,
-                                             text=text)))
+    client.text_document_did_open(
+        types.DidOpenTextDocumentParams(
+            text_document=types.TextDocumentItem(uri=uri, language_id="yaml", version=version, text=text)
+        )
+    )
 
 
 def change_doc(client: LanguageClient, uri: str, text: str, version: int) -> None:
     """Replace a document's whole text."""
-    client.text_document_did_change(types.DidChangeTextDocumentParams(
-        text_document=types.VersionedTextDocumentIdentifier(uri=uri, version=version),
-        content_changes=[types.TextDocumentContentChangeWholeDocument(text=text)]))
+    client.text_document_did_change(
+        types.DidChangeTextDocumentParams(
+            text_document=types.VersionedTextDocumentIdentifier(uri=uri, version=version),
+            content_changes=[types.TextDocumentContentChangeWholeDocument(text=text)],
+        )
+    )
 
 
 async def until(predicate: Callable[[], Any], timeout: float = 10.0) -> Any:
@@ -156,9 +166,11 @@ async def until(predicate: Callable[[], Any], timeout: float = 10.0) -> Any:
         await asyncio.sleep(0.01)
 
 
-async def published(client: Client, uri: str, version: int | None = None,
-                    timeout: float = 10.0) -> list[types.Diagnostic]:
+async def published(
+    client: Client, uri: str, version: int | None = None, timeout: float = 10.0
+) -> list[types.Diagnostic]:
     """The diagnostics published for *uri* (at *version*, when given)."""
+
     def hit() -> types.PublishDiagnosticsParams | None:
         for params in reversed(client.published.get(uri, [])):
             if version is None or params.version == version:

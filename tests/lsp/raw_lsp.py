@@ -40,14 +40,13 @@ class ServerGone(AssertionError):
 class RawServer:
     """The language server as a subprocess, spoken to in raw frames."""
 
-    def __init__(self, root: Path, command: list[str] | None = None,
-                 env: dict[str, str] | None = None) -> None:
+    def __init__(self, root: Path, command: list[str] | None = None, env: dict[str, str] | None = None) -> None:
         self.root = root
         self.stderr_path = root / f"server-{next(_SERVERS)}.stderr"
         self._stderr: IO[bytes] = self.stderr_path.open("wb")
         self.proc = subprocess.Popen(
-            command or SERVE, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-            stderr=self._stderr, cwd=root, env=env)
+            command or SERVE, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self._stderr, cwd=root, env=env
+        )
         self.responses: dict[Any, dict[str, Any]] = {}
         self.notifications: list[dict[str, Any]] = []
         self.server_requests: list[dict[str, Any]] = []
@@ -164,13 +163,14 @@ class RawServer:
                 if value:
                     return value
                 if self.closed:
-                    raise ServerGone(f"the server closed its output while waiting for {what} "
-                                     f"(exit code {self.proc.poll()}, reader: {self.reader_error})"
-                                     f"\n--- server stderr ---\n{self.stderr_tail()}")
+                    raise ServerGone(
+                        f"the server closed its output while waiting for {what} "
+                        f"(exit code {self.proc.poll()}, reader: {self.reader_error})"
+                        f"\n--- server stderr ---\n{self.stderr_tail()}"
+                    )
                 left = deadline - time.monotonic()
                 if left <= 0:
-                    raise ServerGone(f"no {what} within {timeout:.0f}s"
-                                     f"\n--- server stderr ---\n{self.stderr_tail()}")
+                    raise ServerGone(f"no {what} within {timeout:.0f}s\n--- server stderr ---\n{self.stderr_tail()}")
                 self._cond.wait(min(left, 0.5))
 
     # -- writing ---------------------------------------------------------------------------
@@ -184,8 +184,9 @@ class RawServer:
                 stdin.write(data)
                 stdin.flush()
             except (BrokenPipeError, ValueError) as exc:
-                raise ServerGone(f"the server's stdin is closed: {exc}"
-                                 f"\n--- server stderr ---\n{self.stderr_tail()}") from exc
+                raise ServerGone(
+                    f"the server's stdin is closed: {exc}\n--- server stderr ---\n{self.stderr_tail()}"
+                ) from exc
 
     def send(self, message: Any) -> None:
         self.send_bytes(frame(message))
@@ -206,8 +207,9 @@ class RawServer:
 
     def response(self, msg_id: Any, timeout: float = 30) -> dict[str, Any]:
         """The whole response message for *msg_id*."""
-        found: dict[str, Any] = self.wait(lambda: self.responses.get(msg_id), timeout,
-                                          f"response to request {msg_id!r}")
+        found: dict[str, Any] = self.wait(
+            lambda: self.responses.get(msg_id), timeout, f"response to request {msg_id!r}"
+        )
         return found
 
     def request(self, method: str, params: Any, timeout: float = 30) -> Any:
@@ -221,39 +223,51 @@ class RawServer:
 
     def initialize(self) -> dict[str, Any]:
         """initialize/initialized with modest capabilities (UTF-16, pushed diagnostics)."""
-        result: dict[str, Any] = self.request("initialize", {
-            "processId": None,
-            "rootUri": self.root.as_uri(),
-            "workspaceFolders": [{"uri": self.root.as_uri(), "name": "ws"}],
-            "capabilities": {
-                "textDocument": {
-                    "publishDiagnostics": {"versionSupport": True},
-                    "hover": {"contentFormat": ["markdown"]},
-                    "documentSymbol": {"hierarchicalDocumentSymbolSupport": True},
+        result: dict[str, Any] = self.request(
+            "initialize",
+            {
+                "processId": None,
+                "rootUri": self.root.as_uri(),
+                "workspaceFolders": [{"uri": self.root.as_uri(), "name": "ws"}],
+                "capabilities": {
+                    "textDocument": {
+                        "publishDiagnostics": {"versionSupport": True},
+                        "hover": {"contentFormat": ["markdown"]},
+                        "documentSymbol": {"hierarchicalDocumentSymbolSupport": True},
+                    },
                 },
             },
-        }, timeout=60)
+            timeout=60,
+        )
         self.notify("initialized", {})
         return result
 
     def open(self, uri: str, text: str, version: int = 1) -> None:
-        self.notify("textDocument/didOpen", {"textDocument": {
-            "uri": uri, "languageId": "yaml", "version": version, "text": text}})
+        self.notify(
+            "textDocument/didOpen",
+            {"textDocument": {"uri": uri, "languageId": "yaml", "version": version, "text": text}},
+        )
 
     def publishes(self, uri: str) -> list[dict[str, Any]]:
         """The publishDiagnostics params received for *uri*, in order."""
         with self._cond:
-            return [n["params"] for n in self.notifications
-                    if n["method"] == "textDocument/publishDiagnostics"
-                    and n["params"]["uri"] == uri]
+            return [
+                n["params"]
+                for n in self.notifications
+                if n["method"] == "textDocument/publishDiagnostics" and n["params"]["uri"] == uri
+            ]
 
     def published(self, uri: str, version: int, timeout: float = 60) -> list[dict[str, Any]]:
         """The diagnostics published for *uri* at *version*."""
+
         def hit() -> dict[str, Any] | None:
             for message in reversed(self.notifications):
                 params = message.get("params") or {}
-                if (message["method"] == "textDocument/publishDiagnostics"
-                        and params.get("uri") == uri and params.get("version") == version):
+                if (
+                    message["method"] == "textDocument/publishDiagnostics"
+                    and params.get("uri") == uri
+                    and params.get("version") == version
+                ):
                     return params
             return None
 

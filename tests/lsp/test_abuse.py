@@ -52,27 +52,77 @@ FORMS = [
     "    type: list\n    required: false\nvalues:\n  repository: khive-ai/lionagi\n"
     "  pull_request: 1024\n  reviewers: [ocean, alex]\n",
     "title: Customer onboarding\nfields:\n  country:\n    type: str\n  seats:\n    type: int\n"
-    "    requried: true\n  trial_days:\n    type: int\n    default: \"14\"\n  note: {type: str}\n"
-    "values:\n  country: no\n  seats: \"25\"\n  note: \"😀 café\"\n  contcat: ada@example.com\n",
+    '    requried: true\n  trial_days:\n    type: int\n    default: "14"\n  note: {type: str}\n'
+    'values:\n  country: no\n  seats: "25"\n  note: "😀 café"\n  contcat: ada@example.com\n',
 ]
 SCRIPTS = [
     "mode: auto\nresponses:\n  - type: text\n    content: Let me look up your order.\n    when:\n"
     "      prompt_contains: order\n      has_tool: lookup_order\n  - type: text\n"
-    "    content: Refunds take five days.\n    when:\n      prompt_regex: \"refund(s\"\n"
-    "  - type: stream\n    chunks:\n      - {type: text, content: \"Working on it\"}\n"
+    '    content: Refunds take five days.\n    when:\n      prompt_regex: "refund(s"\n'
+    '  - type: stream\n    chunks:\n      - {type: text, content: "Working on it"}\n'
     "      - {type: tool_use}\n  - type: error\n    kind: rate_limit\n    message: slow down\n"
     "    when: {call_index: 0, after_calls: 2}\n",
-    "mode: positional\nresponses:\n  - type: text\n    content: \"héllo 😀\"\n"
+    'mode: positional\nresponses:\n  - type: text\n    content: "héllo 😀"\n'
     "  - type: text\n    content: hi\n    when: {prompt_contains: x}\n",
 ]
 #: What the fuzz types: YAML indicators, breaks (YAML 1.1 and LSP ones), quotes, keys that
 #: mean something to forms and scripts, and characters outside ASCII and the BMP.
 SNIPPETS = [
-    ":", ": ", " ", "  ", "-", "- ", "#", "# c", "'", '"', "{", "}", "[", "]", ",", "|", ">",
-    "&a ", "*a", "!!str ", "%", "@", "`", "?", "~", "\t", "\n", "\r\n", "\r", "\n  ", "\n  - ",
-    "\n    ", "\x85", "\u2028", "\ufeff", "é", "😀", "yes", "no", "null", "0x1F", "1e3", "<<: ",
-    "---\n", "...\n", "type: int", "type: text", "when: ", "content: x", "values:\n",
-    "fields:\n", "responses:\n", "title: T\n", "prompt_contains: a", "required: false",
+    ":",
+    ": ",
+    " ",
+    "  ",
+    "-",
+    "- ",
+    "#",
+    "# c",
+    "'",
+    '"',
+    "{",
+    "}",
+    "[",
+    "]",
+    ",",
+    "|",
+    ">",
+    "&a ",
+    "*a",
+    "!!str ",
+    "%",
+    "@",
+    "`",
+    "?",
+    "~",
+    "\t",
+    "\n",
+    "\r\n",
+    "\r",
+    "\n  ",
+    "\n  - ",
+    "\n    ",
+    "\x85",
+    "\u2028",
+    "\ufeff",
+    "é",
+    "😀",
+    "yes",
+    "no",
+    "null",
+    "0x1F",
+    "1e3",
+    "<<: ",
+    "---\n",
+    "...\n",
+    "type: int",
+    "type: text",
+    "when: ",
+    "content: x",
+    "values:\n",
+    "fields:\n",
+    "responses:\n",
+    "title: T\n",
+    "prompt_contains: a",
+    "required: false",
 ]
 
 _LSP_BREAK = re.compile(r"\r\n|\r|\n")
@@ -102,7 +152,7 @@ def lsp_position(text: str, offset: int) -> types.Position:
     lines = _lines(text, _LSP_BREAK)
     line = bisect.bisect_right([s for s, _ in lines], offset) - 1
     start, end = lines[line]
-    return types.Position(line=line, character=_utf16(text[start:min(offset, end)]))
+    return types.Position(line=line, character=_utf16(text[start : min(offset, end)]))
 
 
 Key = tuple[str, tuple[int, int, int, int], int, str]
@@ -124,16 +174,28 @@ def fresh_lint(text: str, path: str) -> list[Key]:
         where = lsp_position(text, offset)
         return where.line, where.character
 
-    return [(d.code, (*convert(d.span.start.line, d.span.start.column),
-                      *convert(d.span.end.line, d.span.end.column)),
-             _SEVERITY[d.severity], d.message) for d in report.diagnostics]
+    return [
+        (
+            d.code,
+            (*convert(d.span.start.line, d.span.start.column), *convert(d.span.end.line, d.span.end.column)),
+            _SEVERITY[d.severity],
+            d.message,
+        )
+        for d in report.diagnostics
+    ]
 
 
 def keys(diagnostics: list[types.Diagnostic]) -> list[Key]:
     """What ``fresh_lint`` gives, of published diagnostics."""
-    return [(str(d.code), (d.range.start.line, d.range.start.character, d.range.end.line,
-                           d.range.end.character), int(d.severity or 0), d.message)
-            for d in diagnostics]
+    return [
+        (
+            str(d.code),
+            (d.range.start.line, d.range.start.character, d.range.end.line, d.range.end.character),
+            int(d.severity or 0),
+            d.message,
+        )
+        for d in diagnostics
+    ]
 
 
 class Doc:
@@ -146,13 +208,13 @@ class Doc:
     def offset(self, rand: random.Random) -> int:
         """A random offset that does not split a CRLF (no LSP position lies there)."""
         at = rand.randint(0, len(self.text))
-        return at - 1 if 0 < at < len(self.text) and self.text[at - 1:at + 1] == "\r\n" else at
+        return at - 1 if 0 < at < len(self.text) and self.text[at - 1 : at + 1] == "\r\n" else at
 
     def change(self, start: int, end: int, new: str) -> types.TextDocumentContentChangePartial:
         """Replace [start, end) with *new*; the change as the client sends it."""
         change = types.TextDocumentContentChangePartial(
-            range=types.Range(start=lsp_position(self.text, start),
-                              end=lsp_position(self.text, end)), text=new)
+            range=types.Range(start=lsp_position(self.text, start), end=lsp_position(self.text, end)), text=new
+        )
         self.previous, self.text = self.text, self.text[:start] + new + self.text[end:]
         return change
 
@@ -164,8 +226,7 @@ class Doc:
         end = start
         if kind != "insert":
             end = self.offset_near(rand, start)
-        new = "" if kind == "delete" else "".join(
-            rand.choice(SNIPPETS) for _ in range(rand.randint(1, 3)))
+        new = "" if kind == "delete" else "".join(rand.choice(SNIPPETS) for _ in range(rand.randint(1, 3)))
         return self.change(start, end, new)
 
     def offset_near(self, rand: random.Random, start: int) -> int:
@@ -175,7 +236,7 @@ class Doc:
         else:
             end = start + rand.randint(1, 12)
         end = min(end, len(self.text))
-        return end + 1 if 0 < end < len(self.text) and self.text[end - 1:end + 1] == "\r\n" else end
+        return end + 1 if 0 < end < len(self.text) and self.text[end - 1 : end + 1] == "\r\n" else end
 
 
 # -------------------------------------------------------------------------------- fixtures
@@ -200,12 +261,14 @@ async def assert_alive(client: Client, workspace: Path) -> None:
     if not getattr(client, "alive_open", False):
         open_doc(client, uri, ALIVE)
         client.alive_open = True  # type: ignore[attr-defined]
-    hover = await asyncio.wait_for(client.text_document_hover_async(types.HoverParams(
-        text_document=doc_id(uri), position=pos(2, 9))), PATIENCE)
+    hover = await asyncio.wait_for(
+        client.text_document_hover_async(types.HoverParams(text_document=doc_id(uri), position=pos(2, 9))), PATIENCE
+    )
     assert hover is not None and hover.range == rng(2, 8, 2, 12)
     assert "**`type`** (field declaration)" in hover.contents.value  # type: ignore[union-attr]
-    symbols = await asyncio.wait_for(client.text_document_document_symbol_async(
-        types.DocumentSymbolParams(text_document=doc_id(uri))), PATIENCE)
+    symbols = await asyncio.wait_for(
+        client.text_document_document_symbol_async(types.DocumentSymbolParams(text_document=doc_id(uri))), PATIENCE
+    )
     outline = [(s.name, [c.name for c in s.children or []]) for s in symbols or []]
     assert outline == [("title", []), ("fields", ["age"]), ("values", ["age"])]
 
@@ -220,9 +283,7 @@ def _sequence_ids() -> Iterator[Any]:
 
 @on_module_loop
 @pytest.mark.parametrize("seed", list(_sequence_ids()))
-async def test_random_edits_end_in_the_diagnostics_of_a_fresh_lint(
-    client: Client, workspace: Path, seed: int
-) -> None:
+async def test_random_edits_end_in_the_diagnostics_of_a_fresh_lint(client: Client, workspace: Path, seed: int) -> None:
     rand = random.Random(seed)
     docs = []
     for kind, seeds in (("form", FORMS), ("script", SCRIPTS)):
@@ -234,9 +295,12 @@ async def test_random_edits_end_in_the_diagnostics_of_a_fresh_lint(
         doc = rand.choice(docs)
         doc.version += 1
         changes = [doc.random_change(rand) for _ in range(rand.choice([1, 1, 1, 2, 3]))]
-        client.text_document_did_change(types.DidChangeTextDocumentParams(
-            text_document=types.VersionedTextDocumentIdentifier(uri=doc.uri, version=doc.version),
-            content_changes=changes))
+        client.text_document_did_change(
+            types.DidChangeTextDocumentParams(
+                text_document=types.VersionedTextDocumentIdentifier(uri=doc.uri, version=doc.version),
+                content_changes=changes,
+            )
+        )
         pause = rand.choice([0, 0, 0, 0.001, 0.015])  # lints overlap the edits, or do not
         if pause:
             await asyncio.sleep(pause)
@@ -244,13 +308,14 @@ async def test_random_edits_end_in_the_diagnostics_of_a_fresh_lint(
         got = await published(client, doc.uri, version=doc.version, timeout=PATIENCE)
         expected = fresh_lint(doc.text, doc.path)
         versions = [p.version for p in client.published[doc.uri]]
-        where = (f"reproduce with FORMSCRIPT_LSP_FUZZ_SEED={seed} FORMSCRIPT_LSP_FUZZ_SEQUENCES=1 "
-                 f"FORMSCRIPT_LSP_FUZZ_EDITS={MAX_EDITS} pytest {__file__} -k random; "
-                 f"{doc.uri} version {doc.version}, final text {doc.text!r}")
+        where = (
+            f"reproduce with FORMSCRIPT_LSP_FUZZ_SEED={seed} FORMSCRIPT_LSP_FUZZ_SEQUENCES=1 "
+            f"FORMSCRIPT_LSP_FUZZ_EDITS={MAX_EDITS} pytest {__file__} -k random; "
+            f"{doc.uri} version {doc.version}, final text {doc.text!r}"
+        )
         assert keys(got) == expected, where
         assert versions == sorted(versions), f"an older version was published last: {where}"
-        client.text_document_did_close(types.DidCloseTextDocumentParams(
-            text_document=doc_id(doc.uri)))
+        client.text_document_did_close(types.DidCloseTextDocumentParams(text_document=doc_id(doc.uri)))
 
 
 # ---------------------------------------------------------------------------------- abuse
@@ -282,39 +347,50 @@ async def test_documents_never_opened_answer_empty(client: Client, workspace: Pa
     shown = len(client.messages)
     for uri in never:
         ident = doc_id(uri)
-        hover = await asyncio.wait_for(client.text_document_hover_async(
-            types.HoverParams(text_document=ident, position=pos(0, 0))), PATIENCE)
+        hover = await asyncio.wait_for(
+            client.text_document_hover_async(types.HoverParams(text_document=ident, position=pos(0, 0))), PATIENCE
+        )
         assert hover is None, uri
-        symbols = await asyncio.wait_for(client.text_document_document_symbol_async(
-            types.DocumentSymbolParams(text_document=ident)), PATIENCE)
+        symbols = await asyncio.wait_for(
+            client.text_document_document_symbol_async(types.DocumentSymbolParams(text_document=ident)), PATIENCE
+        )
         assert not symbols, uri
-        completion = await asyncio.wait_for(client.text_document_completion_async(
-            types.CompletionParams(text_document=ident, position=pos(3, 7))), PATIENCE)
+        completion = await asyncio.wait_for(
+            client.text_document_completion_async(types.CompletionParams(text_document=ident, position=pos(3, 7))),
+            PATIENCE,
+        )
         assert isinstance(completion, types.CompletionList) and not completion.items, uri
         for request, params in [
-            (client.text_document_folding_range_async,
-             types.FoldingRangeParams(text_document=ident)),
-            (client.text_document_definition_async,
-             types.DefinitionParams(text_document=ident, position=pos(0, 0))),
-            (client.text_document_references_async, types.ReferenceParams(
-                text_document=ident, position=pos(0, 0),
-                context=types.ReferenceContext(include_declaration=True))),
-            (client.text_document_code_action_async, types.CodeActionParams(
-                text_document=ident, range=whole,
-                context=types.CodeActionContext(diagnostics=[]))),
+            (client.text_document_folding_range_async, types.FoldingRangeParams(text_document=ident)),
+            (client.text_document_definition_async, types.DefinitionParams(text_document=ident, position=pos(0, 0))),
+            (
+                client.text_document_references_async,
+                types.ReferenceParams(
+                    text_document=ident, position=pos(0, 0), context=types.ReferenceContext(include_declaration=True)
+                ),
+            ),
+            (
+                client.text_document_code_action_async,
+                types.CodeActionParams(
+                    text_document=ident, range=whole, context=types.CodeActionContext(diagnostics=[])
+                ),
+            ),
             (client.text_document_code_lens_async, types.CodeLensParams(text_document=ident)),
-            (client.text_document_inlay_hint_async,
-             types.InlayHintParams(text_document=ident, range=whole)),
-            (client.text_document_prepare_rename_async,
-             types.PrepareRenameParams(text_document=ident, position=pos(0, 0))),
+            (client.text_document_inlay_hint_async, types.InlayHintParams(text_document=ident, range=whole)),
+            (
+                client.text_document_prepare_rename_async,
+                types.PrepareRenameParams(text_document=ident, position=pos(0, 0)),
+            ),
         ]:
             answer = await asyncio.wait_for(request(params), PATIENCE)  # type: ignore[operator]
             assert not answer, (uri, request)
         # notifications for documents the client never opened are ignored
-        client.text_document_did_change(types.DidChangeTextDocumentParams(
-            text_document=types.VersionedTextDocumentIdentifier(uri=uri, version=2),
-            content_changes=[types.TextDocumentContentChangePartial(range=rng(0, 0, 0, 0),
-                                                                    text="x")]))
+        client.text_document_did_change(
+            types.DidChangeTextDocumentParams(
+                text_document=types.VersionedTextDocumentIdentifier(uri=uri, version=2),
+                content_changes=[types.TextDocumentContentChangePartial(range=rng(0, 0, 0, 0), text="x")],
+            )
+        )
         client.text_document_did_save(types.DidSaveTextDocumentParams(text_document=ident))
         client.text_document_did_close(types.DidCloseTextDocumentParams(text_document=ident))
         await assert_alive(client, workspace)
@@ -337,9 +413,12 @@ async def test_a_thousand_rapid_edits_settle_on_the_last(client: Client, workspa
             change = doc.change(at, at, rand.choice("abc :-#'\"{}[]é😀") + rand.choice(["", "\n"]))
         else:
             change = doc.random_change(rand)
-        client.text_document_did_change(types.DidChangeTextDocumentParams(
-            text_document=types.VersionedTextDocumentIdentifier(uri=doc.uri, version=doc.version),
-            content_changes=[change]))
+        client.text_document_did_change(
+            types.DidChangeTextDocumentParams(
+                text_document=types.VersionedTextDocumentIdentifier(uri=doc.uri, version=doc.version),
+                content_changes=[change],
+            )
+        )
     got = await published(client, doc.uri, version=doc.version, timeout=PATIENCE)
     assert keys(got) == fresh_lint(doc.text, doc.path), f"final text {doc.text!r}"
     await assert_alive(client, workspace)  # a round trip: anything still pending has landed
@@ -367,17 +446,20 @@ async def test_a_five_megabyte_document(client: Client, workspace: Path) -> None
     uri = (workspace / "big.form.yaml").as_uri()
     open_doc(client, uri, text)
     await assert_alive(client, workspace)  # answered while (or after) 5 MB is linted
-    hover = await asyncio.wait_for(client.text_document_hover_async(types.HoverParams(
-        text_document=doc_id(uri), position=pos(3, 5))), PATIENCE)
+    hover = await asyncio.wait_for(
+        client.text_document_hover_async(types.HoverParams(text_document=doc_id(uri), position=pos(3, 5))), PATIENCE
+    )
     assert hover is not None and "**`type`**" in hover.contents.value  # type: ignore[union-attr]
     found = await published(client, uri, version=1, timeout=PATIENCE)
     last = text.count("\n") - 1
     assert [(d.code, d.range.start.line) for d in found] == [("FS005", last)]
     # deleting the typo at the very end is linted again; the document stays usable
-    client.text_document_did_change(types.DidChangeTextDocumentParams(
-        text_document=types.VersionedTextDocumentIdentifier(uri=uri, version=2),
-        content_changes=[types.TextDocumentContentChangePartial(
-            range=rng(last, 0, last + 1, 0), text="")]))
+    client.text_document_did_change(
+        types.DidChangeTextDocumentParams(
+            text_document=types.VersionedTextDocumentIdentifier(uri=uri, version=2),
+            content_changes=[types.TextDocumentContentChangePartial(range=rng(last, 0, last + 1, 0), text="")],
+        )
+    )
     assert await published(client, uri, version=2, timeout=PATIENCE) == []
     client.text_document_did_close(types.DidCloseTextDocumentParams(text_document=doc_id(uri)))
     await assert_alive(client, workspace)
@@ -391,15 +473,19 @@ async def test_cancelled_requests(client: Client, workspace: Path) -> None:
     open_doc(client, uri, text)
     for version in (2, 3):
         # a new text to lint, a request that needs it, and its cancellation at once
-        client.text_document_did_change(types.DidChangeTextDocumentParams(
-            text_document=types.VersionedTextDocumentIdentifier(uri=uri, version=version),
-            content_changes=[types.TextDocumentContentChangePartial(
-                range=rng(0, 7, 0, 7), text=f" {version}")]))
+        client.text_document_did_change(
+            types.DidChangeTextDocumentParams(
+                text_document=types.VersionedTextDocumentIdentifier(uri=uri, version=version),
+                content_changes=[types.TextDocumentContentChangePartial(range=rng(0, 7, 0, 7), text=f" {version}")],
+            )
+        )
         msg_id = f"to-cancel-{uuid.uuid4()}"
-        method = (types.TEXT_DOCUMENT_DOCUMENT_SYMBOL if version == 2
-                  else types.TEXT_DOCUMENT_HOVER)
-        params: Any = (types.DocumentSymbolParams(text_document=doc_id(uri)) if version == 2
-                       else types.HoverParams(text_document=doc_id(uri), position=pos(3, 5)))
+        method = types.TEXT_DOCUMENT_DOCUMENT_SYMBOL if version == 2 else types.TEXT_DOCUMENT_HOVER
+        params: Any = (
+            types.DocumentSymbolParams(text_document=doc_id(uri))
+            if version == 2
+            else types.HoverParams(text_document=doc_id(uri), position=pos(3, 5))
+        )
         future = client.protocol.send_request(method, params, msg_id=msg_id)
         client.protocol.notify(types.CANCEL_REQUEST, types.CancelParams(id=msg_id))
         try:  # still answered: cancelled (-32800) or, had it finished already, its result
@@ -434,8 +520,7 @@ def raw(raw_servers: list[RawServer], workspace: Path) -> RawServer:
     if raw_servers:
         server = raw_servers[-1]
         try:
-            answer = server.response(server.send_request("formscript/ping", None),
-                                     min(PATIENCE, 30))
+            answer = server.response(server.send_request("formscript/ping", None), min(PATIENCE, 30))
             if answer.get("error", {}).get("code") == -32601:
                 return server
         except AssertionError:
@@ -453,13 +538,12 @@ def raw_alive(server: RawServer, workspace: Path) -> None:
     if not server.publishes(uri):
         server.open(uri, ALIVE)
         server.published(uri, 1, timeout=PATIENCE)
-    hover = server.request("textDocument/hover", {
-        "textDocument": {"uri": uri}, "position": {"line": 2, "character": 9}}, PATIENCE)
-    assert hover["range"] == {"start": {"line": 2, "character": 8},
-                              "end": {"line": 2, "character": 12}}
+    hover = server.request(
+        "textDocument/hover", {"textDocument": {"uri": uri}, "position": {"line": 2, "character": 9}}, PATIENCE
+    )
+    assert hover["range"] == {"start": {"line": 2, "character": 8}, "end": {"line": 2, "character": 12}}
     assert "**`type`** (field declaration)" in hover["contents"]["value"]
-    symbols = server.request("textDocument/documentSymbol", {"textDocument": {"uri": uri}},
-                             PATIENCE)
+    symbols = server.request("textDocument/documentSymbol", {"textDocument": {"uri": uri}}, PATIENCE)
     assert [s["name"] for s in symbols] == ["title", "fields", "values"]
 
 
@@ -496,16 +580,18 @@ def test_broken_frames_lose_only_themselves(raw: RawServer, workspace: Path, dat
     assert raw.proc.poll() is None
 
 
-@pytest.mark.parametrize("params", [
-    {"textDocument": {"uri": "file:///x.form.yaml"}, "position": "nope"},
-    {"textDocument": {"uri": "file:///x.form.yaml"}},
-    {"position": {"line": 0, "character": 0}},
-    None,
-    [1, 2],
-], ids=["position-a-string", "no-position", "no-document", "no-params", "params-a-list"])
-def test_requests_with_broken_params_are_answered_with_an_error(
-    raw: RawServer, workspace: Path, params: Any
-) -> None:
+@pytest.mark.parametrize(
+    "params",
+    [
+        {"textDocument": {"uri": "file:///x.form.yaml"}, "position": "nope"},
+        {"textDocument": {"uri": "file:///x.form.yaml"}},
+        {"position": {"line": 0, "character": 0}},
+        None,
+        [1, 2],
+    ],
+    ids=["position-a-string", "no-position", "no-document", "no-params", "params-a-list"],
+)
+def test_requests_with_broken_params_are_answered_with_an_error(raw: RawServer, workspace: Path, params: Any) -> None:
     msg_id = raw.new_id()
     raw.send({"jsonrpc": "2.0", "id": msg_id, "method": "textDocument/hover", "params": params})
     answer = raw.response(msg_id, PATIENCE)
@@ -521,8 +607,11 @@ def test_memory_stays_flat_across_a_thousand_edits(raw: RawServer, workspace: Pa
     uri = (workspace / "memory.form.yaml").as_uri()
     raw.open(uri, text)
     raw.published(uri, 1, PATIENCE)
-    value_lines = [n for n, line in enumerate(text.split("\n")) if line.endswith(tuple("0123456789"))
-                   and line.startswith("  field_") and ": value" in line]
+    value_lines = [
+        n
+        for n, line in enumerate(text.split("\n"))
+        if line.endswith(tuple("0123456789")) and line.startswith("  field_") and ": value" in line
+    ]
     version = 1
 
     def edits(count: int) -> None:
@@ -534,14 +623,20 @@ def test_memory_stays_flat_across_a_thousand_edits(raw: RawServer, workspace: Pa
             line = value_lines[(version // 2) % len(value_lines)]
             start = {"line": line, "character": 2}
             end = {"line": line, "character": 2 if version % 2 == 0 else 3}
-            raw.notify("textDocument/didChange", {
-                "textDocument": {"uri": uri, "version": version},
-                "contentChanges": [{"range": {"start": start, "end": end},
-                                    "text": "x" if version % 2 == 0 else ""}]})
+            raw.notify(
+                "textDocument/didChange",
+                {
+                    "textDocument": {"uri": uri, "version": version},
+                    "contentChanges": [
+                        {"range": {"start": start, "end": end}, "text": "x" if version % 2 == 0 else ""}
+                    ],
+                },
+            )
             if version % 10 == 0:  # a text not linted before: a lint, not the cache
                 raw.published(uri, version, PATIENCE)
-                raw.request("textDocument/hover", {"textDocument": {"uri": uri},
-                                                   "position": {"line": line, "character": 3}})
+                raw.request(
+                    "textDocument/hover", {"textDocument": {"uri": uri}, "position": {"line": line, "character": 3}}
+                )
 
     edits(200)  # warm-up: caches, arenas, the collector's first generations
     before = raw.rss_kib()
@@ -568,15 +663,19 @@ async def test_notifications_leave_nothing_behind(workspace: Path) -> None:
     protocol.set_writer(_NullWriter())  # type: ignore[arg-type]
 
     def receive(message: dict[str, Any]) -> None:
-        protocol.handle_message(json.loads(json.dumps({"jsonrpc": "2.0", **message}),
-                                           object_hook=protocol.structure_message))
+        protocol.handle_message(
+            json.loads(json.dumps({"jsonrpc": "2.0", **message}), object_hook=protocol.structure_message)
+        )
 
     uri = (workspace / "in-process.form.yaml").as_uri()
-    receive({"id": 1, "method": "initialize", "params": {
-        "capabilities": {}, "rootUri": workspace.as_uri()}})
+    receive({"id": 1, "method": "initialize", "params": {"capabilities": {}, "rootUri": workspace.as_uri()}})
     receive({"method": "initialized", "params": {}})
-    receive({"method": "textDocument/didOpen", "params": {"textDocument": {
-        "uri": uri, "languageId": "yaml", "version": 1, "text": ALIVE}}})
+    receive(
+        {
+            "method": "textDocument/didOpen",
+            "params": {"textDocument": {"uri": uri, "languageId": "yaml", "version": 1, "text": ALIVE}},
+        }
+    )
     version = 1
 
     async def edits(count: int) -> None:
@@ -584,11 +683,20 @@ async def test_notifications_leave_nothing_behind(workspace: Path) -> None:
         for _ in range(count):
             version += 1
             end = 0 if version % 2 == 0 else 1
-            receive({"method": "textDocument/didChange", "params": {
-                "textDocument": {"uri": uri, "version": version},
-                "contentChanges": [{"range": {"start": {"line": 0, "character": 0},
-                                              "end": {"line": 0, "character": end}},
-                                    "text": "#" if version % 2 == 0 else ""}]}})
+            receive(
+                {
+                    "method": "textDocument/didChange",
+                    "params": {
+                        "textDocument": {"uri": uri, "version": version},
+                        "contentChanges": [
+                            {
+                                "range": {"start": {"line": 0, "character": 0}, "end": {"line": 0, "character": end}},
+                                "text": "#" if version % 2 == 0 else "",
+                            }
+                        ],
+                    },
+                }
+            )
             if version % 50 == 0:
                 await asyncio.sleep(0.01)  # lints run now and then
 

@@ -21,7 +21,7 @@ from lsp_support import (
 )
 from lsprotocol import types
 
-FORM = "title: Review\nfields:\n  age: {type: int}\n  ok: {type: str}\nvalues:\n  age: \"7\"\n  ok: no\n  aeg: 3\n"
+FORM = 'title: Review\nfields:\n  age: {type: int}\n  ok: {type: str}\nvalues:\n  age: "7"\n  ok: no\n  aeg: 3\n'
 
 
 @pytest_lsp.fixture(scope="module", config=config())
@@ -40,21 +40,29 @@ async def test_open_publishes_lint_diagnostics(client: Client, workspace: Path) 
     found = await published(client, uri, version=1)
     assert found == [
         types.Diagnostic(
-            range=rng(5, 7, 5, 10), severity=types.DiagnosticSeverity.Information,
-            code="FS016", source="formscript",
+            range=rng(5, 7, 5, 10),
+            severity=types.DiagnosticSeverity.Information,
+            code="FS016",
+            source="formscript",
             code_description=types.CodeDescription(href="https://formscript.dev/rules/FS016"),
-            message="'7' is a string; the runtime converts it to int 7"),
+            message="'7' is a string; the runtime converts it to int 7",
+        ),
         types.Diagnostic(
-            range=rng(6, 6, 6, 8), severity=types.DiagnosticSeverity.Error,
-            code="FS015", source="formscript",
+            range=rng(6, 6, 6, 8),
+            severity=types.DiagnosticSeverity.Error,
+            code="FS015",
+            source="formscript",
             code_description=types.CodeDescription(href="https://formscript.dev/rules/FS015"),
-            message="YAML 1.1 reads unquoted 'no' as the boolean False, not a string; quote it "
-                    "to keep the text 'no'"),
+            message="YAML 1.1 reads unquoted 'no' as the boolean False, not a string; quote it to keep the text 'no'",
+        ),
         types.Diagnostic(
-            range=rng(7, 2, 7, 5), severity=types.DiagnosticSeverity.Error,
-            code="FS005", source="formscript",
+            range=rng(7, 2, 7, 5),
+            severity=types.DiagnosticSeverity.Error,
+            code="FS005",
+            source="formscript",
             code_description=types.CodeDescription(href="https://formscript.dev/rules/FS005"),
-            message="value 'aeg' has no field declaration; did you mean 'age'?"),
+            message="value 'aeg' has no field declaration; did you mean 'age'?",
+        ),
     ]
 
 
@@ -72,18 +80,17 @@ async def test_incremental_change(client: Client, workspace: Path) -> None:
     uri = write(workspace, "incremental.form.yaml", FORM)
     open_doc(client, uri, FORM)
     await published(client, uri, version=1)
-    client.text_document_did_change(types.DidChangeTextDocumentParams(
-        text_document=types.VersionedTextDocumentIdentifier(uri=uri, version=2),
-        content_changes=[types.TextDocumentContentChangePartial(range=rng(7, 2, 7, 5),
-                                                                text="age")]))
+    client.text_document_did_change(
+        types.DidChangeTextDocumentParams(
+            text_document=types.VersionedTextDocumentIdentifier(uri=uri, version=2),
+            content_changes=[types.TextDocumentContentChangePartial(range=rng(7, 2, 7, 5), text="age")],
+        )
+    )
     found = await published(client, uri, version=2)
-    assert [(d.code, d.range) for d in found] == [("YM002", rng(5, 2, 5, 5)),
-                                                  ("FS015", rng(6, 6, 6, 8))]
+    assert [(d.code, d.range) for d in found] == [("YM002", rng(5, 2, 5, 5)), ("FS015", rng(6, 6, 6, 8))]
 
 
-async def test_burst_of_changes_publishes_the_newest_only_once_settled(
-    client: Client, workspace: Path
-) -> None:
+async def test_burst_of_changes_publishes_the_newest_only_once_settled(client: Client, workspace: Path) -> None:
     uri = write(workspace, "burst.form.yaml", FORM)
     open_doc(client, uri, FORM)
     await published(client, uri, version=1)
@@ -102,22 +109,19 @@ async def test_save_publishes_again(client: Client, workspace: Path) -> None:
     open_doc(client, uri, FORM)
     await published(client, uri, version=1)
     before = len(client.published[uri])
-    client.text_document_did_save(types.DidSaveTextDocumentParams(
-        text_document=types.TextDocumentIdentifier(uri=uri)))
+    client.text_document_did_save(types.DidSaveTextDocumentParams(text_document=types.TextDocumentIdentifier(uri=uri)))
     await until(lambda: len(client.published[uri]) > before)
-    assert [d.code for d in client.published[uri][-1].diagnostics] == ["FS016", "FS015",
-                                                                        "FS005"]
+    assert [d.code for d in client.published[uri][-1].diagnostics] == ["FS016", "FS015", "FS005"]
 
 
-async def test_close_clears_and_nothing_is_published_afterwards(
-    client: Client, workspace: Path
-) -> None:
+async def test_close_clears_and_nothing_is_published_afterwards(client: Client, workspace: Path) -> None:
     uri = write(workspace, "close.form.yaml", FORM)
     open_doc(client, uri, FORM)
     await published(client, uri, version=1)
     change_doc(client, uri, FORM + "extra: 1\n", 2)  # still pending when the close arrives
-    client.text_document_did_close(types.DidCloseTextDocumentParams(
-        text_document=types.TextDocumentIdentifier(uri=uri)))
+    client.text_document_did_close(
+        types.DidCloseTextDocumentParams(text_document=types.TextDocumentIdentifier(uri=uri))
+    )
     await until(lambda: not client.published[uri][-1].diagnostics)
     count = len(client.published[uri])
     await asyncio.sleep(0.3)
@@ -131,7 +135,8 @@ async def test_other_kinds_are_linted(client: Client, workspace: Path) -> None:
     open_doc(client, uri, script)
     found = await published(client, uri, version=1)
     assert [(d.code, d.severity, d.range) for d in found] == [
-        ("SC011", types.DiagnosticSeverity.Warning, rng(4, 4, 4, 8))]
+        ("SC011", types.DiagnosticSeverity.Warning, rng(4, 4, 4, 8))
+    ]
     unknown = "just: text\n"
     other = write(workspace, "notes.yaml", unknown)
     open_doc(client, other, unknown)
@@ -144,4 +149,5 @@ async def test_unused_suppression_is_faded(client: Client, workspace: Path) -> N
     open_doc(client, uri, text)
     found = await published(client, uri, version=1)
     assert [(d.code, d.tags, d.range) for d in found] == [
-        ("FSX001", (types.DiagnosticTag.Unnecessary,), rng(0, 0, 0, 48))]
+        ("FSX001", (types.DiagnosticTag.Unnecessary,), rng(0, 0, 0, 48))
+    ]

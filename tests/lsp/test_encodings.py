@@ -41,7 +41,8 @@ async def test_ranges_are_in_the_negotiated_encoding(client: Client) -> None:
     start_col, end_col = BAD[expected]
     assert [(d.code, d.range) for d in found] == [("FS005", rng(2, start_col, 2, end_col))]
     # and positions coming in are read in the same encoding
-    hover = await client.text_document_hover_async(types.HoverParams(
-        text_document=doc_id(uri), position=pos(2, start_col + 1)))
+    hover = await client.text_document_hover_async(
+        types.HoverParams(text_document=doc_id(uri), position=pos(2, start_col + 1))
+    )
     assert hover is not None and hover.range == rng(2, start_col, 2, end_col)
     assert "no field declares it" in hover.contents.value  # type: ignore[union-attr]

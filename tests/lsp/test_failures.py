@@ -24,17 +24,18 @@ async def test_failing_handlers_answer_empty_and_the_server_keeps_serving(client
     uri = write(client.root, "f.form.yaml", text)  # type: ignore[attr-defined]
     open_doc(client, uri, text)
     assert await published(client, uri, version=1) == []
-    assert await client.text_document_hover_async(types.HoverParams(
-        text_document=doc_id(uri), position=pos(0, 1))) is None
-    folds = await client.text_document_folding_range_async(
-        types.FoldingRangeParams(text_document=doc_id(uri)))
+    assert (
+        await client.text_document_hover_async(types.HoverParams(text_document=doc_id(uri), position=pos(0, 1))) is None
+    )
+    folds = await client.text_document_folding_range_async(types.FoldingRangeParams(text_document=doc_id(uri)))
     assert list(folds or []) == []
     logged = [m for m in client.log_messages if m.type == types.MessageType.Error]
     assert [m.message for m in logged] == [
         "formscript failed while on_hover: RuntimeError: boom",
         "formscript failed while on_folding_range: RuntimeError: boom",
     ]
-    items = await client.text_document_completion_async(types.CompletionParams(
-        text_document=doc_id(uri), position=pos(3, 0)))
+    items = await client.text_document_completion_async(
+        types.CompletionParams(text_document=doc_id(uri), position=pos(3, 0))
+    )
     assert isinstance(items, types.CompletionList)
     assert [i.label for i in items.items] == ["values"]

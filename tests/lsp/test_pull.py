@@ -37,18 +37,20 @@ pytestmark = pytest.mark.asyncio(loop_scope="module")
 async def test_document_pull_full_then_unchanged(client: Client, workspace: Path) -> None:
     uri = (workspace / "a.form.yaml").as_uri()
     open_doc(client, uri, FORM)
-    report = await client.text_document_diagnostic_async(
-        types.DocumentDiagnosticParams(text_document=doc_id(uri)))
+    report = await client.text_document_diagnostic_async(types.DocumentDiagnosticParams(text_document=doc_id(uri)))
     assert isinstance(report, types.RelatedFullDocumentDiagnosticReport)
     assert [(d.code, d.severity, d.range, d.source) for d in report.items] == [
-        ("FS014", types.DiagnosticSeverity.Error, rng(3, 7, 3, 12), "formscript")]
-    again = await client.text_document_diagnostic_async(types.DocumentDiagnosticParams(
-        text_document=doc_id(uri), previous_result_id=report.result_id))
+        ("FS014", types.DiagnosticSeverity.Error, rng(3, 7, 3, 12), "formscript")
+    ]
+    again = await client.text_document_diagnostic_async(
+        types.DocumentDiagnosticParams(text_document=doc_id(uri), previous_result_id=report.result_id)
+    )
     assert isinstance(again, types.RelatedUnchangedDocumentDiagnosticReport)
     assert again.result_id == report.result_id
     change_doc(client, uri, GOOD, 2)
-    fresh = await client.text_document_diagnostic_async(types.DocumentDiagnosticParams(
-        text_document=doc_id(uri), previous_result_id=report.result_id))
+    fresh = await client.text_document_diagnostic_async(
+        types.DocumentDiagnosticParams(text_document=doc_id(uri), previous_result_id=report.result_id)
+    )
     assert isinstance(fresh, types.RelatedFullDocumentDiagnosticReport)
     assert list(fresh.items) == []
     await asyncio.sleep(0.2)
@@ -58,8 +60,9 @@ async def test_document_pull_full_then_unchanged(client: Client, workspace: Path
 async def test_workspace_pull_with_progress(client: Client, workspace: Path) -> None:
     token = "ws-" + uuid.uuid4().hex
     client.progress_reports[token] = []
-    report = await client.workspace_diagnostic_async(types.WorkspaceDiagnosticParams(
-        previous_result_ids=[], work_done_token=token))
+    report = await client.workspace_diagnostic_async(
+        types.WorkspaceDiagnosticParams(previous_result_ids=[], work_done_token=token)
+    )
     by_uri = {item.uri: item for item in report.items}
     assert len(by_uri) == 153  # a, b, c and the 150 others; node_modules and notes skipped
     script = by_uri[(workspace / "sub" / "b.script.yaml").as_uri()]
@@ -68,10 +71,8 @@ async def test_workspace_pull_with_progress(client: Client, workspace: Path) -> 
     kinds = [p.kind for p in client.progress_reports[token]]
     assert kinds[0] == "begin" and kinds[-1] == "end" and "report" in kinds
     # unchanged files come back as unchanged
-    previous = [types.PreviousResultId(uri=i.uri, value=i.result_id) for i in report.items
-                if i.result_id]
-    again = await client.workspace_diagnostic_async(types.WorkspaceDiagnosticParams(
-        previous_result_ids=previous))
+    previous = [types.PreviousResultId(uri=i.uri, value=i.result_id) for i in report.items if i.result_id]
+    again = await client.workspace_diagnostic_async(types.WorkspaceDiagnosticParams(previous_result_ids=previous))
     assert {i.kind for i in again.items} == {"unchanged"}
 
 
@@ -82,22 +83,24 @@ async def test_workspace_pull_honours_progress_cancel(client: Client) -> None:
     client.progress_reports[token] = []
     client.window_work_done_progress_cancel(types.WorkDoneProgressCancelParams(token=token))
     report = await client.workspace_diagnostic_async(
-        types.WorkspaceDiagnosticParams(previous_result_ids=[], work_done_token=token))
+        types.WorkspaceDiagnosticParams(previous_result_ids=[], work_done_token=token)
+    )
     assert list(report.items) == []
 
 
 async def test_workspace_pull_honours_cancel_request(client: Client, workspace: Path) -> None:
     msg_id = "req-" + uuid.uuid4().hex
-    pending = asyncio.ensure_future(client.protocol.send_request_async(
-        types.WORKSPACE_DIAGNOSTIC, types.WorkspaceDiagnosticParams(previous_result_ids=[]),
-        msg_id=msg_id))
+    pending = asyncio.ensure_future(
+        client.protocol.send_request_async(
+            types.WORKSPACE_DIAGNOSTIC, types.WorkspaceDiagnosticParams(previous_result_ids=[]), msg_id=msg_id
+        )
+    )
     await asyncio.sleep(0)
     client.protocol.notify(types.CANCEL_REQUEST, types.CancelParams(id=msg_id))
     with pytest.raises(JsonRpcRequestCancelled):
         await pending
     # the server keeps serving
     uri = (workspace / "c.form.yaml").as_uri()
-    report = await client.text_document_diagnostic_async(
-        types.DocumentDiagnosticParams(text_document=doc_id(uri)))
+    report = await client.text_document_diagnostic_async(types.DocumentDiagnosticParams(text_document=doc_id(uri)))
     assert isinstance(report, types.RelatedFullDocumentDiagnosticReport)
     assert list(report.items) == []

@@ -20,9 +20,13 @@ CLIENTS = ["visual-studio-code@v1.65.2", "neovim@v0.11.0", "neovim@v0.7.0", "ema
 @pytest_lsp.fixture(config=config(), params=CLIENTS)
 async def client(lsp_client: Client, request: pytest.FixtureRequest, tmp_path: Path):
     capabilities = client_capabilities(request.param)
-    result = await lsp_client.initialize_session(types.InitializeParams(
-        capabilities=capabilities, root_uri=tmp_path.as_uri(),
-        workspace_folders=[types.WorkspaceFolder(uri=tmp_path.as_uri(), name="ws")]))
+    result = await lsp_client.initialize_session(
+        types.InitializeParams(
+            capabilities=capabilities,
+            root_uri=tmp_path.as_uri(),
+            workspace_folders=[types.WorkspaceFolder(uri=tmp_path.as_uri(), name="ws")],
+        )
+    )
     lsp_client.result = result  # type: ignore[attr-defined]
     lsp_client.root = tmp_path  # type: ignore[attr-defined]
     yield
@@ -37,8 +41,7 @@ async def test_features_answer_within_the_client_capabilities(client: Client) ->
     open_doc(client, uri, FORM)
     pull = caps.text_document is not None and caps.text_document.diagnostic is not None
     if pull:
-        report = await client.text_document_diagnostic_async(
-            types.DocumentDiagnosticParams(text_document=doc_id(uri)))
+        report = await client.text_document_diagnostic_async(types.DocumentDiagnosticParams(text_document=doc_id(uri)))
         items = list(report.items)  # type: ignore[union-attr]
     else:
         items = await published(client, uri, version=1)
@@ -46,19 +49,21 @@ async def test_features_answer_within_the_client_capabilities(client: Client) ->
     encoding = client.result.capabilities.position_encoding  # type: ignore[attr-defined]
     offered = caps.general.position_encodings if caps.general else None
     assert encoding == (offered[0] if offered else "utf-16")
-    hover = await client.text_document_hover_async(types.HoverParams(
-        text_document=doc_id(uri), position=pos(1, 3)))
+    hover = await client.text_document_hover_async(types.HoverParams(text_document=doc_id(uri), position=pos(1, 3)))
     assert hover is not None
-    completion = await client.text_document_completion_async(types.CompletionParams(
-        text_document=doc_id(uri), position=pos(4, 0)))
+    completion = await client.text_document_completion_async(
+        types.CompletionParams(text_document=doc_id(uri), position=pos(4, 0))
+    )
     assert completion is not None
-    symbols = await client.text_document_document_symbol_async(
-        types.DocumentSymbolParams(text_document=doc_id(uri)))
+    symbols = await client.text_document_document_symbol_async(types.DocumentSymbolParams(text_document=doc_id(uri)))
     assert symbols
-    actions = await client.text_document_code_action_async(types.CodeActionParams(
-        text_document=doc_id(uri), range=types.Range(start=pos(3, 0), end=pos(3, 40)),
-        context=types.CodeActionContext(diagnostics=[])))
+    actions = await client.text_document_code_action_async(
+        types.CodeActionParams(
+            text_document=doc_id(uri),
+            range=types.Range(start=pos(3, 0), end=pos(3, 40)),
+            context=types.CodeActionContext(diagnostics=[]),
+        )
+    )
     assert actions
-    folds = await client.text_document_folding_range_async(
-        types.FoldingRangeParams(text_document=doc_id(uri)))
+    folds = await client.text_document_folding_range_async(types.FoldingRangeParams(text_document=doc_id(uri)))
     assert folds is not None

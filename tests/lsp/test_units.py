@@ -66,31 +66,51 @@ def _context(text: str):  # type: ignore[no-untyped-def]
     raise AssertionError("no cursor")
 
 
-@pytest.mark.parametrize(("text", "where", "path", "present"), [
-    ("responses:\n  - type: text\n    con|\n", "key", ("responses", 0), {"type": "text"}),
-    ("responses:\n  - type: text\n  - |\n", "key", ("responses", 1), {}),
-    ("responses:\n- type: text\n- type: error\n  kind: |\n", "value", ("responses", 1),
-     {"type": "error", "kind": ""}),
-    ("responses:\n  - type: stream\n    chunks:\n      - type: text\n        |\n", "key",
-     ("responses", 0, "chunks", 0), {"type": "text"}),
-    ("fields:\n  age:\n    type: int\nvalues:\n  age: 3\n  |\n", "key", ("values",),
-     {"age": "3"}),
-    ("rules:\n  - rule_id: a\n    check: range\n    params:\n      |\n", "key",
-     ("rules", 0, "params"), {}),
-    ("responses:\n  - type: tool_call\n    |\n    name: x\n", "key", ("responses", 0),
-     {"type": "tool_call", "name": "x"}),
-])
-def test_cursor_context_from_indentation(text: str, where: str, path: tuple[object, ...],
-                                         present: dict[str, str]) -> None:
+@pytest.mark.parametrize(
+    ("text", "where", "path", "present"),
+    [
+        ("responses:\n  - type: text\n    con|\n", "key", ("responses", 0), {"type": "text"}),
+        ("responses:\n  - type: text\n  - |\n", "key", ("responses", 1), {}),
+        (
+            "responses:\n- type: text\n- type: error\n  kind: |\n",
+            "value",
+            ("responses", 1),
+            {"type": "error", "kind": ""},
+        ),
+        (
+            "responses:\n  - type: stream\n    chunks:\n      - type: text\n        |\n",
+            "key",
+            ("responses", 0, "chunks", 0),
+            {"type": "text"},
+        ),
+        ("fields:\n  age:\n    type: int\nvalues:\n  age: 3\n  |\n", "key", ("values",), {"age": "3"}),
+        ("rules:\n  - rule_id: a\n    check: range\n    params:\n      |\n", "key", ("rules", 0, "params"), {}),
+        (
+            "responses:\n  - type: tool_call\n    |\n    name: x\n",
+            "key",
+            ("responses", 0),
+            {"type": "tool_call", "name": "x"},
+        ),
+    ],
+)
+def test_cursor_context_from_indentation(
+    text: str, where: str, path: tuple[object, ...], present: dict[str, str]
+) -> None:
     found = _context(text)
     assert found is not None
     assert (found.where, found.path, found.present) == (where, path, present)
 
 
 def test_every_runtime_key_is_documented() -> None:
-    tables = {"form": keydocs.FORM, "field": keydocs.FIELD, "script": keydocs.SCRIPT,
-              "when": keydocs.WHEN, "chunk": keydocs.CHUNK, "rule": keydocs.RULE,
-              "call": keydocs.CALL}
+    tables = {
+        "form": keydocs.FORM,
+        "field": keydocs.FIELD,
+        "script": keydocs.SCRIPT,
+        "when": keydocs.WHEN,
+        "chunk": keydocs.CHUNK,
+        "rule": keydocs.RULE,
+        "call": keydocs.CALL,
+    }
     entry = {"type", "when", *(k for table in keydocs.ENTRY.values() for k in table)}
     for owner, keys in keydocs.model_keys().items():
         documented = entry if owner == "entry" else set(tables[owner])
@@ -98,21 +118,26 @@ def test_every_runtime_key_is_documented() -> None:
 
 
 def test_plain_snippets() -> None:
-    assert plain("kind: ${1|a,b|}\nmessage: ${2:scripted error}$0 {${3}}") == (
-        "kind: a\nmessage: scripted error {}")
+    assert plain("kind: ${1|a,b|}\nmessage: ${2:scripted error}$0 {${3}}") == ("kind: a\nmessage: scripted error {}")
 
 
 def test_editor_table_drops_unset_values() -> None:
-    raw = {"formscript": {"select": [], "extendSelect": ["FS"], "ignore": [], "severity": {},
-                          "kinds": {"form": [], "script": ["*.s.yaml"]}, "unknown": 1}}
-    assert editor_table(raw) == {"select": [], "extend_select": ["FS"],
-                                 "kinds": {"script": ["*.s.yaml"]}}
+    raw = {
+        "formscript": {
+            "select": [],
+            "extendSelect": ["FS"],
+            "ignore": [],
+            "severity": {},
+            "kinds": {"form": [], "script": ["*.s.yaml"]},
+            "unknown": 1,
+        }
+    }
+    assert editor_table(raw) == {"select": [], "extend_select": ["FS"], "kinds": {"script": ["*.s.yaml"]}}
     assert editor_table(None) == {}
 
 
 def test_analysis_values() -> None:
-    found = analyse("file:///w/a.form.yaml", "values:\n  a: [1, {b: 2}]\n", 1, Settings(),
-                    "utf-16", 0)
+    found = analyse("file:///w/a.form.yaml", "values:\n  a: [1, {b: 2}]\n", 1, Settings(), "utf-16", 0)
     assert found.value_at(("values", "a", 1, "b")) == 2
     assert found.value_at(("values", "zz", 3)) is None
     assert found.entry(("values", "a")) is not None
@@ -124,7 +149,8 @@ ALL_KEYS = {
     "x.form.yaml": (
         "title: T\nfields:\n  age:\n    type: int\n    required: true\n    default: 1\n"
         "    description: d\n    id: 6f1c2d3e-0000-4000-8000-000000000000\n"
-        "    created_at: 0\n    metadata: {}\nvalues:\n  age: 2\n"),
+        "    created_at: 0\n    metadata: {}\nvalues:\n  age: 2\n"
+    ),
     "x.script.yaml": (
         "version: 1\nmode: auto\nresponses:\n"
         "  - type: text\n    content: c\n    when:\n      prompt_contains: a\n"
@@ -135,13 +161,15 @@ ALL_KEYS = {
         "        tool_name: t\n        tool_id: i\n        tool_input: {}\n"
         "        tool_output: o\n        is_error: false\n        is_delta: false\n"
         "        metadata: {}\n"
-        "  - type: error\n    kind: timeout\n    message: m\n    delay_ms: 0\n"),
+        "  - type: error\n    kind: timeout\n    message: m\n    delay_ms: 0\n"
+    ),
     "x.rules.yaml": (
         "rules:\n  - rule_id: a\n    field: f\n    check: range\n    params: {min: 0, max: 1}\n"
         "    message: m\n    enabled: true\n"
         "  - rule_id: b\n    field: f\n    check: pattern\n    params: {pattern: x, flags: 0}\n"
         "  - rule_id: c\n    field: f\n    check: type\n    params: {type: int}\n"
-        "  - rule_id: d\n    field: f\n    check: custom\n    params: {callable: x, error: e}\n"),
+        "  - rule_id: d\n    field: f\n    check: custom\n    params: {callable: x, error: e}\n"
+    ),
     "x.calls.yaml": "- prompt: p\n  tools: [t]\n- payload: {messages: []}\n",
 }
 
@@ -187,8 +215,7 @@ def test_other_yaml_gets_no_answers() -> None:
     from formscript.lsp.hover import hover
     from formscript.lsp.navigation import folding, symbols
 
-    found = analyse("file:///w/compose.yaml", "services:\n  web:\n    image: x\n", 1,
-                    Settings(), "utf-16", 0)
+    found = analyse("file:///w/compose.yaml", "services:\n  web:\n    image: x\n", 1, Settings(), "utf-16", 0)
     assert found.kind is None
     assert hover(found, Pos(0, 2)) is None
     assert symbols(found) == [] and folding(found) == []

@@ -41,17 +41,28 @@ def test_neovim_shows_diagnostics_and_hover(tmp_path: Path) -> None:
     def byte(word: str) -> int:
         return raw.index(word.encode("utf-8"))
 
-    env = {**os.environ, "FORMSCRIPT_PYTHON": sys.executable, "FORMSCRIPT_FIXTURE": str(fixture),
-           "FORMSCRIPT_OUT": str(out), "FORMSCRIPT_HOVER_LINE": "5",
-           "FORMSCRIPT_HOVER_BYTE": str(byte(" no}") + 1)}
-    subprocess.run([nvim, "--headless", "--clean", "-n", "-i", "NONE", "-u", "NONE",
-                    "-c", f"luafile {HERE / 'drive.lua'}"],
-                   env=env, cwd=tmp_path, timeout=90, check=False, capture_output=True)
+    env = {
+        **os.environ,
+        "FORMSCRIPT_PYTHON": sys.executable,
+        "FORMSCRIPT_FIXTURE": str(fixture),
+        "FORMSCRIPT_OUT": str(out),
+        "FORMSCRIPT_HOVER_LINE": "5",
+        "FORMSCRIPT_HOVER_BYTE": str(byte(" no}") + 1),
+    }
+    subprocess.run(
+        [nvim, "--headless", "--clean", "-n", "-i", "NONE", "-u", "NONE", "-c", f"luafile {HERE / 'drive.lua'}"],
+        env=env,
+        cwd=tmp_path,
+        timeout=90,
+        check=False,
+        capture_output=True,
+    )
     seen = json.loads(out.read_text(encoding="utf-8"))
     assert seen["errors"] == []
     assert seen["offset_encoding"] == "utf-16"
-    found = sorted((d["lnum"], d["col"], d["end_col"], d["severity"], d["code"], d["source"])
-                   for d in seen["diagnostics"])
+    found = sorted(
+        (d["lnum"], d["col"], d["end_col"], d["severity"], d["code"], d["source"]) for d in seen["diagnostics"]
+    )
     # vim.diagnostic columns are bytes: the server's UTF-16 ranges after the emoji convert
     assert found == [
         (5, byte("aeg"), byte("aeg") + 3, 1, "FS005", "formscript"),
@@ -64,6 +75,6 @@ def test_neovim_shows_diagnostics_and_hover(tmp_path: Path) -> None:
     assert seen["hover_position"] == {"line": 5, "character": utf16}
     assert seen["hover"] == (
         "The runtime sees `False` (bool), which is not a `str`: the form is refused\n\n"
-        "YAML 1.1 reads the unquoted `no` as a boolean; quote it to keep the text.")
-    assert seen["hover_range"] == {"start": {"line": 5, "character": utf16},
-                                   "end": {"line": 5, "character": utf16 + 2}}
+        "YAML 1.1 reads the unquoted `no` as a boolean; quote it to keep the text."
+    )
+    assert seen["hover_range"] == {"start": {"line": 5, "character": utf16}, "end": {"line": 5, "character": utf16 + 2}}

@@ -32,8 +32,7 @@ class LspError(RuntimeError):
 class YamlLanguageServer:
     """One yaml-language-server process and the state this client has seen from it."""
 
-    def __init__(self, settings: dict[str, Any], *, node: str | None = None,
-                 root: Path | None = None) -> None:
+    def __init__(self, settings: dict[str, Any], *, node: str | None = None, root: Path | None = None) -> None:
         self.settings = settings
         self.root = root or HERE
         node = node or shutil.which("node")
@@ -98,16 +97,15 @@ class YamlLanguageServer:
     def _dispatch(self, message: dict[str, Any]) -> None:
         method = message.get("method")
         if method is not None and "id" in message:
-            self._send({"jsonrpc": "2.0", "id": message["id"],
-                        "result": self._answer(method, message.get("params") or {})})
+            self._send(
+                {"jsonrpc": "2.0", "id": message["id"], "result": self._answer(method, message.get("params") or {})}
+            )
             return
         if method == "textDocument/publishDiagnostics":
             params = message["params"]
             with self._lock:
                 self._diagnostics[params["uri"]] = params["diagnostics"]
-                self._diagnostic_versions[params["uri"]] = (
-                    self._diagnostic_versions.get(params["uri"], 0) + 1
-                )
+                self._diagnostic_versions[params["uri"]] = self._diagnostic_versions.get(params["uri"], 0) + 1
                 self._lock.notify_all()
             return
         if method == "window/logMessage":
@@ -159,24 +157,29 @@ class YamlLanguageServer:
 
     def initialize(self) -> dict[str, Any]:
         """The initialize handshake, then the settings pushed as a configuration change."""
-        result = self.request("initialize", {
-            "processId": os.getpid(),
-            "rootUri": self.root.as_uri(),
-            "workspaceFolders": [{"uri": self.root.as_uri(), "name": self.root.name}],
-            "capabilities": {
-                "workspace": {"configuration": True,
-                              "didChangeConfiguration": {"dynamicRegistration": True}},
-                "textDocument": {
-                    "publishDiagnostics": {"relatedInformation": True},
-                    "completion": {"completionItem": {
-                        "snippetSupport": True,
-                        "documentationFormat": ["markdown", "plaintext"],
-                    }},
-                    "hover": {"contentFormat": ["markdown", "plaintext"]},
+        result = self.request(
+            "initialize",
+            {
+                "processId": os.getpid(),
+                "rootUri": self.root.as_uri(),
+                "workspaceFolders": [{"uri": self.root.as_uri(), "name": self.root.name}],
+                "capabilities": {
+                    "workspace": {"configuration": True, "didChangeConfiguration": {"dynamicRegistration": True}},
+                    "textDocument": {
+                        "publishDiagnostics": {"relatedInformation": True},
+                        "completion": {
+                            "completionItem": {
+                                "snippetSupport": True,
+                                "documentationFormat": ["markdown", "plaintext"],
+                            }
+                        },
+                        "hover": {"contentFormat": ["markdown", "plaintext"]},
+                    },
                 },
+                "initializationOptions": {},
             },
-            "initializationOptions": {},
-        }, timeout=20.0)
+            timeout=20.0,
+        )
         self.notify("initialized", {})
         self.notify("workspace/didChangeConfiguration", {"settings": self.settings})
         return dict(result or {})
@@ -187,14 +190,20 @@ class YamlLanguageServer:
         self._versions[uri] = 1
         with self._lock:
             self._diagnostics.pop(uri, None)
-        self.notify("textDocument/didOpen", {"textDocument": {
-            "uri": uri, "languageId": "yaml", "version": 1,
-            "text": path.read_text("utf-8") if text is None else text,
-        }})
+        self.notify(
+            "textDocument/didOpen",
+            {
+                "textDocument": {
+                    "uri": uri,
+                    "languageId": "yaml",
+                    "version": 1,
+                    "text": path.read_text("utf-8") if text is None else text,
+                }
+            },
+        )
         return uri
 
-    def diagnostics(self, uri: str, timeout: float = 10.0, *,
-                    settle: float = 0.4) -> list[dict[str, Any]]:
+    def diagnostics(self, uri: str, timeout: float = 10.0, *, settle: float = 0.4) -> list[dict[str, Any]]:
         """The diagnostics last published for *uri*, once they stop changing for *settle* s.
 
         The server may publish more than once (e.g. before and after a schema loads), so the
@@ -215,18 +224,26 @@ class YamlLanguageServer:
 
     def completion(self, uri: str, line: int, character: int) -> list[dict[str, Any]]:
         """Completion items at a 0-based position."""
-        result = self.request("textDocument/completion", {
-            "textDocument": {"uri": uri}, "position": {"line": line, "character": character},
-        })
+        result = self.request(
+            "textDocument/completion",
+            {
+                "textDocument": {"uri": uri},
+                "position": {"line": line, "character": character},
+            },
+        )
         if isinstance(result, dict):
             return list(result.get("items", []))
         return list(result or [])
 
     def hover(self, uri: str, line: int, character: int) -> Any:
         """Hover content at a 0-based position."""
-        return self.request("textDocument/hover", {
-            "textDocument": {"uri": uri}, "position": {"line": line, "character": character},
-        })
+        return self.request(
+            "textDocument/hover",
+            {
+                "textDocument": {"uri": uri},
+                "position": {"line": line, "character": character},
+            },
+        )
 
     def close(self) -> None:
         """Shut the server down politely, then make sure it is gone."""
@@ -266,8 +283,12 @@ def yaml_settings(schemas: dict[str, list[str]], **extra: Any) -> dict[str, Any]
         "kubernetesCRDStore": {"enable": False},
     }
     yaml.update(extra)
-    return {"yaml": yaml, "http": {"proxy": "", "proxyStrictSSL": False},
-            "[yaml]": {"editor.tabSize": 2}, "editor": {"tabSize": 2}}
+    return {
+        "yaml": yaml,
+        "http": {"proxy": "", "proxyStrictSSL": False},
+        "[yaml]": {"editor.tabSize": 2},
+        "editor": {"tabSize": 2},
+    }
 
 
 def _main(argv: list[str]) -> int:
@@ -278,8 +299,7 @@ def _main(argv: list[str]) -> int:
     mapping: dict[str, list[str]] = {}
     for schema, glob in zip(argv[1::2], argv[2::2], strict=False):
         mapping.setdefault(Path(schema).resolve().as_uri(), []).append(glob)
-    with YamlLanguageServer(yaml_settings(mapping, yamlVersion="1.1"),
-                            root=target.resolve().parent) as server:
+    with YamlLanguageServer(yaml_settings(mapping, yamlVersion="1.1"), root=target.resolve().parent) as server:
         server.initialize()
         uri = server.open(target)
         for diagnostic in server.diagnostics(uri):

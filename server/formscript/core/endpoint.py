@@ -126,14 +126,20 @@ def raised_for(entry: ErrorEntry) -> dict[str, Any]:
     own, the call unrecorded, though the entry is used up.
     """
     if entry.delay_ms < 0:
-        return {"exception": "ValueError", "status_code": None, "recorded": False,
-                "message": f"delay_ms {entry.delay_ms} is negative; the runtime cannot sleep "
-                "for it and raises before serving the scripted error"}
+        return {
+            "exception": "ValueError",
+            "status_code": None,
+            "recorded": False,
+            "message": f"delay_ms {entry.delay_ms} is negative; the runtime cannot sleep "
+            "for it and raises before serving the scripted error",
+        }
     if entry.kind in ERROR_STATUS:
-        return {"exception": "APIClientError", "status_code": ERROR_STATUS[entry.kind],
-                "message": entry.message, "recorded": True}
+        return {
+            "exception": "APIClientError",
+            "status_code": ERROR_STATUS[entry.kind],
+            "message": entry.message,
+            "recorded": True,
+        }
     if entry.kind == "timeout":
-        return {"exception": "TimeoutError", "status_code": None, "message": entry.message,
-                "recorded": True}
-    return {"exception": "ValueError", "status_code": None, "message": entry.message,
-            "recorded": True}
+        return {"exception": "TimeoutError", "status_code": None, "message": entry.message, "recorded": True}
+    return {"exception": "ValueError", "status_code": None, "message": entry.message, "recorded": True}

@@ -15,7 +15,13 @@ from typing import Any, Literal
 RESPONSE_TYPES: tuple[str, ...] = ("text", "tool_call", "structured", "stream", "error")
 ERROR_KINDS: tuple[str, ...] = ("rate_limit", "timeout", "server_error", "bad_request", "value_error")
 CHUNK_TYPES: tuple[str, ...] = (
-    "system", "thinking", "text", "tool_use", "tool_result", "result", "error",
+    "system",
+    "thinking",
+    "text",
+    "tool_use",
+    "tool_result",
+    "result",
+    "error",
 )
 MODES: tuple[str, ...] = ("auto", "positional", "when_only")
 #: Content predicates in the order the runtime consults them; only the first set one counts.
@@ -23,7 +29,14 @@ CONTENT_PREDICATES: tuple[str, ...] = ("prompt_contains", "prompt_regex", "has_t
 GATES: tuple[str, ...] = ("call_index", "after_calls")
 MATCHER_KEYS: tuple[str, ...] = ("prompt_contains", "prompt_regex", "has_tool", "after_calls", "call_index")
 CHUNK_KEYS: tuple[str, ...] = (
-    "type", "content", "tool_name", "tool_id", "tool_input", "tool_output", "is_error", "is_delta",
+    "type",
+    "content",
+    "tool_name",
+    "tool_id",
+    "tool_input",
+    "tool_output",
+    "is_error",
+    "is_delta",
     "metadata",
 )
 ENTRY_KEYS: dict[str, tuple[str, ...]] = {
@@ -47,8 +60,13 @@ class Matcher:
 
     def is_empty(self) -> bool:
         """No condition set: the entry is positional."""
-        return (self.prompt_contains is None and self.prompt_regex is None and self.has_tool is None
-                and self.after_calls is None and self.call_index is None)
+        return (
+            self.prompt_contains is None
+            and self.prompt_regex is None
+            and self.has_tool is None
+            and self.after_calls is None
+            and self.call_index is None
+        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -182,8 +200,17 @@ def _plain_chunk(raw: Any) -> Chunk | None:
         return None
     if type(is_error) is not bool or type(is_delta) is not bool or not _str_keyed(metadata):
         return None
-    return Chunk(kind, content, name, tool_id, None if tool_input is None else dict(tool_input),
-                 raw.get("tool_output"), is_error, is_delta, dict(metadata))
+    return Chunk(
+        kind,
+        content,
+        name,
+        tool_id,
+        None if tool_input is None else dict(tool_input),
+        raw.get("tool_output"),
+        is_error,
+        is_delta,
+        dict(metadata),
+    )
 
 
 def plain_entry(raw: Mapping[Any, Any]) -> Entry | None:
@@ -241,7 +268,21 @@ def from_model(model: Any) -> Entry:
     if kind == "structured":
         return StructuredEntry(model.data, when)
     if kind == "stream":
-        return StreamEntry(tuple(Chunk(c.type, c.content, c.tool_name, c.tool_id, c.tool_input,
-                                       c.tool_output, c.is_error, c.is_delta, c.metadata)
-                                 for c in model.chunks), when)
+        return StreamEntry(
+            tuple(
+                Chunk(
+                    c.type,
+                    c.content,
+                    c.tool_name,
+                    c.tool_id,
+                    c.tool_input,
+                    c.tool_output,
+                    c.is_error,
+                    c.is_delta,
+                    c.metadata,
+                )
+                for c in model.chunks
+            ),
+            when,
+        )
     return ErrorEntry(model.kind, model.message, model.delay_ms, when)

@@ -60,9 +60,7 @@ class CoercionError(TypeError):
         self.field = field
         self.expected = expected
         self.value = value
-        super().__init__(
-            f"field {field!r} expects {expected}, found {type_label(value)} {value!r}"
-        )
+        super().__init__(f"field {field!r} expects {expected}, found {type_label(value)} {value!r}")
 
 
 def default_fits(field_type: str, default: Any) -> bool:
@@ -104,8 +102,6 @@ class Failure:
     field: str
     rule_id: str | None = None
     message: str = ""
-
-
 
 
 class Declared(Protocol):
@@ -200,9 +196,7 @@ def check_values(
     for name, spec in fields.items():
         value = values.get(name)
         if spec.required and value is None:
-            failures.append(
-                Failure("field", "required", name, message=f"field {name!r} is required but has no value")
-            )
+            failures.append(Failure("field", "required", name, message=f"field {name!r} is required but has no value"))
             continue
         if value is not None:
             try:

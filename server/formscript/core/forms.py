@@ -61,6 +61,7 @@ __all__ = [
     "validate_form",
 ]
 
+
 class _ElementBase(BaseModel):
     """The identity fields every lionagi Element carries (id, created_at, metadata).
 
@@ -139,8 +140,7 @@ def _loose_mapping(value: Any) -> dict[Any, Any]:
             return {}
         if not isinstance(loaded, dict):
             raise ValueError(
-                f"metadata text holds JSON {type_label(loaded)}, and only a JSON object can "
-                "become metadata"
+                f"metadata text holds JSON {type_label(loaded)}, and only a JSON object can become metadata"
             )
         return dict(loaded)
     if isinstance(value, set | frozenset):
@@ -168,8 +168,7 @@ class FieldSpec(_ElementBase):
             )
         if self.default is not None and not default_fits(self.type, self.default):
             raise ValueError(
-                f"default {self.default!r} ({type_label(self.default)}) does not fit "
-                f"the declared type {self.type!r}"
+                f"default {self.default!r} ({type_label(self.default)}) does not fit the declared type {self.type!r}"
             )
         return self
 
@@ -214,8 +213,7 @@ class WorkForm(_ElementBase):
         if new_status not in allowed:
             targets = ", ".join(sorted(allowed)) or "none, it is terminal"
             raise ValueError(
-                f"cannot move a form from {self.status!r} to {new_status!r}; "
-                f"allowed from {self.status!r}: {targets}"
+                f"cannot move a form from {self.status!r} to {new_status!r}; allowed from {self.status!r}: {targets}"
             )
         return self.model_copy(update={"status": new_status})
 
@@ -226,8 +224,12 @@ WorkForm.model_rebuild()
 def fill_form(form: WorkForm, values: dict[Any, Any], *, ruleset: RuleSet | None = None) -> WorkForm:
     """Merge *values* (declared fields first, then defaults, then extras) and validate."""
     filled = form.model_copy(
-        update={"values": merge_values(form.fields, values), "status": "filled",
-                "validation_errors": [], "failures": []}
+        update={
+            "values": merge_values(form.fields, values),
+            "status": "filled",
+            "validation_errors": [],
+            "failures": [],
+        }
     )
     return validate_form(filled, ruleset=ruleset)
 

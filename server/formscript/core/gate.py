@@ -38,6 +38,7 @@ DECLARATION_KEYS: tuple[str, ...] = ("type", "required", "default", "description
 #: Keys a declaration may also carry because the runtime's FieldSpec is an Element.
 ELEMENT_KEYS: tuple[str, ...] = ("id", "created_at", "metadata")
 
+
 @dataclass
 class GateResult:
     """The runtime's verdict on a form spec, with every problem found and the rendered block."""
@@ -67,14 +68,26 @@ class GateResult:
         from formscript.core.forms import FieldSpec, WorkForm
 
         fields = {
-            key: spec if isinstance(spec, FieldSpec) else FieldSpec.model_validate(
-                {"name": spec.name, "type": spec.type, "required": spec.required,
-                 "default": spec.default, "description": spec.description})
+            key: spec
+            if isinstance(spec, FieldSpec)
+            else FieldSpec.model_validate(
+                {
+                    "name": spec.name,
+                    "type": spec.type,
+                    "required": spec.required,
+                    "default": spec.default,
+                    "description": spec.description,
+                }
+            )
             for key, spec in self.declarations.items()
         }
         return WorkForm.model_construct(
-            title=self.title, fields=fields, values=self.values, status=self.status,
-            validation_errors=[f.message for f in self.failures], failures=self.failures,
+            title=self.title,
+            fields=fields,
+            values=self.values,
+            status=self.status,
+            validation_errors=[f.message for f in self.failures],
+            failures=self.failures,
         )
 
 
@@ -268,8 +281,16 @@ def check_form_spec(spec: Any, spec_path: str, *, ruleset: RuleSet | None = None
             )
         else:
             block = render_context_block(title, values)
-    return GateResult(verdict, problems, context_block=block, declarations=declarations, title=title,
-                      values=values, status=status, failures=failures)
+    return GateResult(
+        verdict,
+        problems,
+        context_block=block,
+        declarations=declarations,
+        title=title,
+        values=values,
+        status=status,
+        failures=failures,
+    )
 
 
 def _title(raw: Any) -> str | None:
@@ -306,8 +327,7 @@ def _build_declaration(key: Any, declaration: Any, problems: list[Problem]) -> D
         problems.append(
             Problem(
                 "FS006",
-                f"field name {key!r} is not an identifier (letters, digits and underscores, "
-                "not starting with a digit)",
+                f"field name {key!r} is not an identifier (letters, digits and underscores, not starting with a digit)",
                 path=where,
                 on_key=True,
                 rejects=True,

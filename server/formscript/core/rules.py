@@ -66,9 +66,7 @@ def _check_type(rule: Rule, value: Any) -> tuple[str, str] | None:
     if expected == "float" and isinstance(value, int):
         return None
     if not isinstance(value, target):
-        return "type", rule._own(
-            f"field {rule.field!r} should be {expected}, found {type_label(value)}"
-        )
+        return "type", rule._own(f"field {rule.field!r} should be {expected}, found {type_label(value)}")
     return None
 
 
@@ -97,8 +95,7 @@ def _check_pattern(rule: Rule, value: Any) -> tuple[str, str] | None:
         )
     if len(value) > PATTERN_INPUT_CAP:
         return "too_long", rule._own(
-            f"field {rule.field!r} is {len(value)} characters long; pattern checks stop at "
-            f"{PATTERN_INPUT_CAP}"
+            f"field {rule.field!r} is {len(value)} characters long; pattern checks stop at {PATTERN_INPUT_CAP}"
         )
     pattern = rule.params.get("pattern", "")
     flags = int(rule.params.get("flags", 0))
@@ -107,9 +104,7 @@ def _check_pattern(rule: Rule, value: Any) -> tuple[str, str] | None:
     except re.error as exc:
         return "invalid_regex", f"rule {rule.rule_id!r} has an invalid pattern: {exc}"
     if not re.search(pattern, value, flags):
-        return "no_match", rule._own(
-            f"field {rule.field!r} value {value!r} does not match pattern {pattern!r}"
-        )
+        return "no_match", rule._own(f"field {rule.field!r} value {value!r} does not match pattern {pattern!r}")
     return None
 
 

@@ -64,8 +64,7 @@ def check_script(data: Any) -> ScriptResult:
         problems.append(
             Problem(
                 "SC001",
-                f"a script must be a mapping with 'responses' at the top level, found "
-                f"{type_label(data)}",
+                f"a script must be a mapping with 'responses' at the top level, found {type_label(data)}",
                 rejects=True,
             )
         )
@@ -76,8 +75,7 @@ def check_script(data: Any) -> ScriptResult:
             problems.append(
                 Problem(
                     "SC001",
-                    f"unknown top-level key {key!r}; a script has version, mode and responses"
-                    + hint(key, SCRIPT_KEYS),
+                    f"unknown top-level key {key!r}; a script has version, mode and responses" + hint(key, SCRIPT_KEYS),
                     path=(key,),
                     on_key=True,
                     rejects=True,
@@ -111,8 +109,7 @@ def check_script(data: Any) -> ScriptResult:
     else:
         for index, raw in enumerate(raw_entries):
             entries.append(_build_entry(index, raw, problems))
-    return ScriptResult(verdict_from(problems), problems, mode=str(mode), version=version,
-                        entries=entries)
+    return ScriptResult(verdict_from(problems), problems, mode=str(mode), version=version, entries=entries)
 
 
 def _check_header(data: dict[Any, Any], problems: list[Problem]) -> None:
@@ -132,8 +129,7 @@ def _check_header(data: dict[Any, Any], problems: list[Problem]) -> None:
                 problems.append(
                     Problem(
                         "SC006",
-                        f"mode {value!r} is not one of auto, positional, when_only"
-                        + hint(value, MODES),
+                        f"mode {value!r} is not one of auto, positional, when_only" + hint(value, MODES),
                         path=("mode",),
                         rejects=True,
                         data=suggestion(value, MODES),
@@ -172,9 +168,7 @@ def _build_entry(index: int, raw: Any, problems: list[Problem]) -> Entry | None:
         known = False
     if not known:
         if "type" not in raw:
-            message = f"response #{index} has no 'type'; expected one of " + ", ".join(
-                RESPONSE_TYPES
-            )
+            message = f"response #{index} has no 'type'; expected one of " + ", ".join(RESPONSE_TYPES)
             path: tuple[object, ...] = where
         else:
             message = (
@@ -183,8 +177,16 @@ def _build_entry(index: int, raw: Any, problems: list[Problem]) -> Entry | None:
                 + hint(response_type, RESPONSE_TYPES)
             )
             path = (*where, "type")
-        problems.append(Problem("SC002", message, path=path, on_key="type" not in raw,
-                                rejects=True, data=suggestion(response_type, RESPONSE_TYPES)))
+        problems.append(
+            Problem(
+                "SC002",
+                message,
+                path=path,
+                on_key="type" not in raw,
+                rejects=True,
+                data=suggestion(response_type, RESPONSE_TYPES),
+            )
+        )
         return None
     from pydantic import ValidationError
 
@@ -344,8 +346,7 @@ class Replayer:
                     return found
         if self.mode == "when_only":
             raise ScriptExhausted(
-                f"no when: matcher matches call {call_index} "
-                f"(last user message {last_user_message(payload)!r})"
+                f"no when: matcher matches call {call_index} (last user message {last_user_message(payload)!r})"
             )
         while self.cursor < len(self.entries):
             index = self.cursor
@@ -359,9 +360,7 @@ class Replayer:
             f"(last user message {last_user_message(payload)!r})"
         )
 
-    def _matches(
-        self, index: int, when: Matcher, payload: dict[str, Any], call_index: int
-    ) -> Match | None:
+    def _matches(self, index: int, when: Matcher, payload: dict[str, Any], call_index: int) -> Match | None:
         if when.call_index is not None and call_index != when.call_index:
             return None
         if when.after_calls is not None and call_index < when.after_calls:

@@ -278,9 +278,7 @@ def _fallback_pure(doc: Document, libyaml_error: yaml.YAMLError) -> None:
         return
     except RecursionError:
         doc.ok = False
-        doc.problems.append(
-            _too_deep()
-        )
+        doc.problems.append(_too_deep())
         return
     except (ValueError, TypeError, OverflowError) as exc:
         doc.ok = False
@@ -425,9 +423,7 @@ def _parse_json(doc: Document) -> None:
         return
     except RecursionError:
         doc.ok = False
-        doc.problems.append(
-            _too_deep()
-        )
+        doc.problems.append(_too_deep())
         return
     try:
         loader = _safe_loader_class()(doc.text)

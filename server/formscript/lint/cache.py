@@ -45,9 +45,15 @@ def dump_report(report: FileReport) -> dict[str, Any]:
         "verdict": report.verdict.value if report.verdict is not None else None,
         "note": report.note,
         "diagnostics": [
-            [d.code, d.severity, d.message, _flat(d.span),
-             None if d.fix is None else [d.fix.description, d.fix.safe,
-                                         [[_flat(e.span), e.new_text] for e in d.fix.edits]]]
+            [
+                d.code,
+                d.severity,
+                d.message,
+                _flat(d.span),
+                None
+                if d.fix is None
+                else [d.fix.description, d.fix.safe, [[_flat(e.span), e.new_text] for e in d.fix.edits]],
+            ]
             for d in report.diagnostics
         ],
     }
@@ -62,8 +68,7 @@ def load_report(path: str, text: str, data: dict[str, Any]) -> FileReport:
             built_fix = Fix(fix[0], tuple(TextEdit(_span(s), t) for s, t in fix[2]), safe=fix[1])
         diagnostics.append(Diagnostic(code, severity, message, _span(span), built_fix))
     verdict = Verdict(data["verdict"]) if data["verdict"] is not None else None
-    return FileReport(path, data["kind"], verdict, diagnostics, note=data["note"],
-                      document=Document(text=text))
+    return FileReport(path, data["kind"], verdict, diagnostics, note=data["note"], document=Document(text=text))
 
 
 class LintCache:

@@ -137,9 +137,7 @@ def _parse_table(table: dict[str, Any], source: str) -> Settings:
 
 
 def _calls(value: Any, source: str) -> dict[str, str]:
-    if not isinstance(value, dict) or not all(
-        isinstance(k, str) and isinstance(v, str) for k, v in value.items()
-    ):
+    if not isinstance(value, dict) or not all(isinstance(k, str) and isinstance(v, str) for k, v in value.items()):
         raise ConfigError(f"{source}: calls must be a table of script glob = calls transcript path")
     return dict(value)
 

@@ -49,13 +49,16 @@ def lint_text(
     except Exception as exc:  # a bug of ours must not crash the run: report it for this file
         span = Span(Pos(0, 0), Pos(0, 0))
         message = f"formscript failed on this file ({type(exc).__name__}: {exc}); please report it"
-        return FileReport(path, kind, Verdict.VALIDATOR_ERROR,
-                          [Diagnostic("FSX000", "error", message, span)])
+        return FileReport(path, kind, Verdict.VALIDATOR_ERROR, [Diagnostic("FSX000", "error", message, span)])
     return report
 
 
 def _lint(
-    text: str, path: str, settings: Settings, kind: str | None, paired: PairedForm | None,
+    text: str,
+    path: str,
+    settings: Settings,
+    kind: str | None,
+    paired: PairedForm | None,
     fixes: bool = True,
 ) -> FileReport:
     kind = kind or kind_from_name(path, settings)
@@ -111,17 +114,21 @@ def _form(doc: Document, text: str, path: str) -> tuple[list[Problem], GateResul
     return result.problems + form_checks(doc, result), result
 
 
-def _script(
-    doc: Document, text: str, path: str, json_syntax: bool
-) -> tuple[list[Problem], ScriptResult | None]:
+def _script(doc: Document, text: str, path: str, json_syntax: bool) -> tuple[list[Problem], ScriptResult | None]:
     if not doc.ok:
         if json_syntax:
             yaml_doc = parse_document(text, "yaml")
             if yaml_doc.ok:
                 doc.problems.clear()
-                return [Problem("SC017", "this file is read with json.load because its name does "
-                                "not end in .yaml or .yml, and it is not strict JSON; rename it "
-                                "or write JSON", rejects=True)], None
+                return [
+                    Problem(
+                        "SC017",
+                        "this file is read with json.load because its name does "
+                        "not end in .yaml or .yml, and it is not strict JSON; rename it "
+                        "or write JSON",
+                        rejects=True,
+                    )
+                ], None
         return [], None
     from formscript.core.script import check_script
     from formscript.lint.script_checks import script_checks
@@ -142,8 +149,7 @@ def _rules(doc: Document, paired: PairedForm | None) -> tuple[list[Problem], boo
         gate = check_form_spec(form_doc.value, paired.path) if form_doc.ok else None
         if gate is not None:
             values = form_doc.value.get("values") if isinstance(form_doc.value, dict) else None
-            problems.extend(paired_rule_checks(rules, gate.declarations,
-                                               values if isinstance(values, dict) else {}))
+            problems.extend(paired_rule_checks(rules, gate.declarations, values if isinstance(values, dict) else {}))
             decidable = [(i, r) for i, r in rules if r.check != "custom"]
             ruleset = RuleSet()
             for _, rule in decidable:
@@ -152,23 +158,22 @@ def _rules(doc: Document, paired: PairedForm | None) -> tuple[list[Problem], boo
             try:
                 ruled = check_form_spec(form_doc.value, paired.path, ruleset=ruleset)
             except Exception as exc:  # a rule the runtime itself would crash on
-                problems.append(Problem("RS100", f"applying the rules raises {type(exc).__name__}:"
-                                        f" {exc}", rejects=True))
+                problems.append(
+                    Problem("RS100", f"applying the rules raises {type(exc).__name__}: {exc}", rejects=True)
+                )
             else:
                 for problem in ruled.problems:
                     if problem.code == "RS100":
                         rule_id = problem.data.get("rule_id")
                         where = ("rules", index_of.get(str(rule_id), 0))
-                        problems.append(Problem("RS100", problem.message, path=where,
-                                                rejects=True, data=problem.data))
+                        problems.append(Problem("RS100", problem.message, path=where, rejects=True, data=problem.data))
     return problems, undecidable
 
 
 def _parse_problems(doc: Document, kind: str, problems: list[Problem]) -> list[Diagnostic]:
     out = []
     for problem in doc.problems:
-        out.append(Diagnostic(problem.code, _default_severity(problem.code),
-                              problem.message, problem.span))
+        out.append(Diagnostic(problem.code, _default_severity(problem.code), problem.message, problem.span))
     return out
 
 
@@ -189,8 +194,7 @@ def _dedupe(problems: list[Problem]) -> list[Problem]:
 
 def _to_diagnostic(doc: Document, problem: Problem, fixes: bool = True) -> Diagnostic:
     span = doc.locate(problem.path, on_key=problem.on_key)
-    severity = problem.severity or ("error" if problem.rejects else
-                                    _default_severity(problem.code))
+    severity = problem.severity or ("error" if problem.rejects else _default_severity(problem.code))
     return Diagnostic(problem.code, severity, problem.message, span, _fix(doc, problem) if fixes else None)
 
 
@@ -205,8 +209,9 @@ def _fix(doc: Document, problem: Problem) -> Fix | None:
             return None
         text = str(spec["text"])
         quoted = "'" + text.replace("'", "''") + "'"
-        return Fix(f"quote {text!r} so it stays a string", (TextEdit(entry.value, quoted),),
-                   safe=bool(spec.get("safe")))
+        return Fix(
+            f"quote {text!r} so it stays a string", (TextEdit(entry.value, quoted),), safe=bool(spec.get("safe"))
+        )
     if isinstance(suggestion, str):
         entry = doc.entry(tuple(problem.path))
         if entry is None:
@@ -232,9 +237,7 @@ def _remove_key_fix(doc: Document, spec: dict[str, Any]) -> Fix | None:
     return Fix(str(spec.get("description", "remove the key")), edits, safe=bool(spec.get("safe")))
 
 
-def _finish(
-    diagnostics: list[Diagnostic], doc: Document, settings: Settings, path: str
-) -> list[Diagnostic]:
+def _finish(diagnostics: list[Diagnostic], doc: Document, settings: Settings, path: str) -> list[Diagnostic]:
     suppressions = []
     if "formscript:" in doc.text:
         from formscript.lint.suppress import find_suppressions
@@ -251,22 +254,35 @@ def _finish(
             continue
         severity = settings.severity_of(diagnostic.code, diagnostic.severity)
         if severity != diagnostic.severity:
-            diagnostic = Diagnostic(diagnostic.code, severity, diagnostic.message, diagnostic.span,
-                                    diagnostic.fix, diagnostic.related)
+            diagnostic = Diagnostic(
+                diagnostic.code, severity, diagnostic.message, diagnostic.span, diagnostic.fix, diagnostic.related
+            )
         kept.append(diagnostic)
     for suppression in suppressions:
         unused = [c for c in suppression.codes if c not in suppression.used]
         extra: list[Diagnostic] = []
         if unused:
-            extra.append(Diagnostic("FSX001", "warning", "suppression of "
-                                    + ", ".join(unused) + " matches nothing here",
-                                    suppression.span))
+            extra.append(
+                Diagnostic(
+                    "FSX001",
+                    "warning",
+                    "suppression of " + ", ".join(unused) + " matches nothing here",
+                    suppression.span,
+                )
+            )
         if not suppression.reason:
-            extra.append(Diagnostic("FSX002", "warning", "suppression gives no reason; add one "
-                                    "after the closing bracket", suppression.span))
+            extra.append(
+                Diagnostic(
+                    "FSX002",
+                    "warning",
+                    "suppression gives no reason; add one after the closing bracket",
+                    suppression.span,
+                )
+            )
         for item in extra:
             if settings.enabled(item.code, path):
-                kept.append(Diagnostic(item.code, settings.severity_of(item.code, item.severity),
-                                       item.message, item.span))
+                kept.append(
+                    Diagnostic(item.code, settings.severity_of(item.code, item.severity), item.message, item.span)
+                )
     unique = {(d.sort_key(), d.span.end): d for d in kept}
     return sorted(unique.values(), key=lambda d: (d.sort_key(), d.span.end.line, d.span.end.column))

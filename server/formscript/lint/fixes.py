@@ -27,8 +27,7 @@ def apply_edits(text: str, edits: Iterable[TextEdit]) -> str:
     """*text* with *edits* applied; overlapping edits after the first are dropped."""
     starts = _offsets(text)
     spans = sorted(
-        ((_offset(starts, e.span.start, len(text)), _offset(starts, e.span.end, len(text)), e.new_text)
-         for e in edits),
+        ((_offset(starts, e.span.start, len(text)), _offset(starts, e.span.end, len(text)), e.new_text) for e in edits),
         key=lambda item: (item[0], item[1]),
     )
     out: list[str] = []
@@ -55,6 +54,7 @@ def fix_edits(diagnostics: Iterable[Diagnostic], *, unsafe: bool) -> list[TextEd
 def unified_diff(before: str, after: str, path: str) -> str:
     """A unified diff of a fix."""
     return "".join(
-        difflib.unified_diff(before.splitlines(keepends=True), after.splitlines(keepends=True),
-                             fromfile=f"a/{path}", tofile=f"b/{path}")
+        difflib.unified_diff(
+            before.splitlines(keepends=True), after.splitlines(keepends=True), fromfile=f"a/{path}", tofile=f"b/{path}"
+        )
     )

@@ -76,8 +76,7 @@ def form_checks(doc: Document, result: GateResult) -> list[Problem]:
             found.append(
                 Problem(
                     "FS016",
-                    f"{raw!r} is a string; the runtime converts it to {declaration.type} "
-                    f"{coerced!r}",
+                    f"{raw!r} is a string; the runtime converts it to {declaration.type} {coerced!r}",
                     path=path,
                     field=str(key),
                 )
@@ -106,5 +105,3 @@ def _yaml11_surprise(declaration: Declared, text: str, tag: str, value: Any) -> 
         if tag == _TIMESTAMP:
             return f"YAML 1.1 reads unquoted {text!r} as a {type_label(value)}, not a number"
     return None
-
-

@@ -20,8 +20,7 @@ FORMATS = ("text", "concise", "json", "sarif", "github", "junit")
 
 
 def _pos(d: Diagnostic) -> tuple[int, int, int, int]:
-    return (d.span.start.line + 1, d.span.start.column + 1, d.span.end.line + 1,
-            d.span.end.column + 1)
+    return (d.span.start.line + 1, d.span.start.column + 1, d.span.end.line + 1, d.span.end.column + 1)
 
 
 def summary(reports: Sequence[FileReport]) -> dict[str, Any]:
@@ -34,8 +33,9 @@ def summary(reports: Sequence[FileReport]) -> dict[str, Any]:
         "skipped": sum(1 for r in reports if r.skipped),
         "diagnostics": sum(severities.values()),
         "by_severity": {k: severities.get(k, 0) for k in ("error", "warning", "info", "hint")},
-        "by_verdict": {k: verdicts.get(k, 0) for k in
-                       ("accepted", "rejected", "insufficient_evidence", "validator_error")},
+        "by_verdict": {
+            k: verdicts.get(k, 0) for k in ("accepted", "rejected", "insufficient_evidence", "validator_error")
+        },
         "fixable": sum(1 for r in reports for d in r.diagnostics if d.fix is not None),
     }
 
@@ -51,19 +51,20 @@ def render_json(reports: Sequence[FileReport]) -> str:
                 "code": d.code,
                 "severity": d.severity,
                 "message": d.message,
-                "range": {"start": {"line": line, "column": col},
-                          "end": {"line": end_line, "column": end_col}},
+                "range": {"start": {"line": line, "column": col}, "end": {"line": end_line, "column": end_col}},
             }
             if d.fix is not None:
                 item["fix"] = {
                     "description": d.fix.description,
                     "safe": d.fix.safe,
                     "edits": [
-                        {"range": {"start": {"line": e.span.start.line + 1,
-                                             "column": e.span.start.column + 1},
-                                   "end": {"line": e.span.end.line + 1,
-                                           "column": e.span.end.column + 1}},
-                         "new_text": e.new_text}
+                        {
+                            "range": {
+                                "start": {"line": e.span.start.line + 1, "column": e.span.start.column + 1},
+                                "end": {"line": e.span.end.line + 1, "column": e.span.end.column + 1},
+                            },
+                            "new_text": e.new_text,
+                        }
                         for e in d.fix.edits
                     ],
                 }
@@ -91,8 +92,7 @@ def render_concise(reports: Sequence[FileReport]) -> str:
     return "".join(f"{line}\n" for line in lines)
 
 
-def render_text(reports: Sequence[FileReport], *, color: bool = False,
-                show_verdicts: bool = True) -> str:
+def render_text(reports: Sequence[FileReport], *, color: bool = False, show_verdicts: bool = True) -> str:
     """Each diagnostic with its source line and a caret underline, then a summary."""
     out: list[str] = []
     colours = {"error": "\x1b[31m", "warning": "\x1b[33m", "info": "\x1b[36m", "hint": "\x1b[2m"}
@@ -104,8 +104,7 @@ def render_text(reports: Sequence[FileReport], *, color: bool = False,
         for d in report.diagnostics:
             line, col, end_line, end_col = _pos(d)
             tint = colours.get(d.severity, "") if color else ""
-            out.append(f"{bold}{report.path}:{line}:{col}:{reset} {tint}{d.severity}[{d.code}]"
-                       f"{reset} {d.message}")
+            out.append(f"{bold}{report.path}:{line}:{col}:{reset} {tint}{d.severity}[{d.code}]{reset} {d.message}")
             if 0 <= d.span.start.line < len(lines):
                 source = lines[d.span.start.line].replace("\t", " ")
                 width = (end_col - col) if end_line == line else len(source) - col + 1
@@ -138,8 +137,10 @@ def render_github(reports: Sequence[FileReport]) -> str:
             line, col, end_line, end_col = _pos(d)
             message = d.message.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
             path = report.path.replace("%", "%25").replace(",", "%2C").replace(":", "%3A")
-            lines.append(f"::{level[d.severity]} file={path},line={line},col={col},"
-                         f"endLine={end_line},endColumn={end_col},title={d.code}::{message}")
+            lines.append(
+                f"::{level[d.severity]} file={path},line={line},col={col},"
+                f"endLine={end_line},endColumn={end_col},title={d.code}::{message}"
+            )
     return "".join(f"{line}\n" for line in lines)
 
 
@@ -153,42 +154,60 @@ def render_sarif(reports: Sequence[FileReport]) -> str:
         doc = catalogue.get(code)
         rule: dict[str, Any] = {"id": code}
         if doc is not None:
-            rule.update({
-                "name": doc.name,
-                "shortDescription": {"text": doc.summary},
-                "fullDescription": {"text": doc.why},
-                "helpUri": doc.url,
-                "help": {"text": doc.why, "markdown": doc.markdown()},
-                "defaultConfiguration": {"level": _sarif_level(doc.severity)},
-            })
+            rule.update(
+                {
+                    "name": doc.name,
+                    "shortDescription": {"text": doc.summary},
+                    "fullDescription": {"text": doc.why},
+                    "helpUri": doc.url,
+                    "help": {"text": doc.why, "markdown": doc.markdown()},
+                    "defaultConfiguration": {"level": _sarif_level(doc.severity)},
+                }
+            )
         rules.append(rule)
     index = {code: i for i, code in enumerate(used)}
     results = []
     for report in reports:
         for d in report.diagnostics:
             line, col, end_line, end_col = _pos(d)
-            results.append({
-                "ruleId": d.code,
-                "ruleIndex": index[d.code],
-                "level": _sarif_level(d.severity),
-                "message": {"text": d.message},
-                "locations": [{
-                    "physicalLocation": {
-                        "artifactLocation": {"uri": report.path.replace("\\", "/")},
-                        "region": {"startLine": line, "startColumn": col,
-                                   "endLine": end_line, "endColumn": max(end_col, col)},
-                    }
-                }],
-            })
+            results.append(
+                {
+                    "ruleId": d.code,
+                    "ruleIndex": index[d.code],
+                    "level": _sarif_level(d.severity),
+                    "message": {"text": d.message},
+                    "locations": [
+                        {
+                            "physicalLocation": {
+                                "artifactLocation": {"uri": report.path.replace("\\", "/")},
+                                "region": {
+                                    "startLine": line,
+                                    "startColumn": col,
+                                    "endLine": end_line,
+                                    "endColumn": max(end_col, col),
+                                },
+                            }
+                        }
+                    ],
+                }
+            )
     sarif = {
         "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
         "version": "2.1.0",
-        "runs": [{
-            "tool": {"driver": {"name": "formscript", "version": __version__,
-                                "informationUri": "https://formscript.dev", "rules": rules}},
-            "columnKind": "unicodeCodePoints",
-            "results": results,
-        }],
+        "runs": [
+            {
+                "tool": {
+                    "driver": {
+                        "name": "formscript",
+                        "version": __version__,
+                        "informationUri": "https://formscript.dev",
+                        "rules": rules,
+                    }
+                },
+                "columnKind": "unicodeCodePoints",
+                "results": results,
+            }
+        ],
     }
     return json.dumps(sarif, indent=2, ensure_ascii=False) + "\n"
 
@@ -213,16 +232,18 @@ def render_junit(reports: Sequence[FileReport]) -> str:
         name = quoteattr(report.path)
         if errors:
             failures += 1
-            body = "\n".join(
-                f"{report.path}:{_pos(d)[0]}:{_pos(d)[1]}: [{d.code}] {d.message}" for d in errors
+            body = "\n".join(f"{report.path}:{_pos(d)[0]}:{_pos(d)[1]}: [{d.code}] {d.message}" for d in errors)
+            cases.append(
+                f'  <testcase classname="formscript" name={name}>\n'
+                f"    <failure message={quoteattr(f'{len(errors)} error(s)')}>"
+                f"{escape(body, quote=False)}</failure>\n  </testcase>"
             )
-            cases.append(f'  <testcase classname="formscript" name={name}>\n'
-                         f'    <failure message={quoteattr(f"{len(errors)} error(s)")}>'
-                         f"{escape(body, quote=False)}</failure>\n  </testcase>")
         else:
             cases.append(f'  <testcase classname="formscript" name={name}/>')
-    head = (f'<?xml version="1.0" encoding="UTF-8"?>\n<testsuite name="formscript" '
-            f'tests="{len(cases)}" failures="{failures}" errors="0">')
+    head = (
+        f'<?xml version="1.0" encoding="UTF-8"?>\n<testsuite name="formscript" '
+        f'tests="{len(cases)}" failures="{failures}" errors="0">'
+    )
     return head + "\n" + "\n".join(cases) + ("\n" if cases else "") + "</testsuite>\n"
 
 

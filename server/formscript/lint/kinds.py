@@ -43,9 +43,12 @@ def sniff(value: Any) -> str | None:
         if keys & {"fields", "values"}:
             return "form"
         return None
-    if isinstance(value, list) and value and all(
-        isinstance(item, str) or (isinstance(item, dict) and set(item) & {"prompt", "payload"})
-        for item in value
+    if (
+        isinstance(value, list)
+        and value
+        and all(
+            isinstance(item, str) or (isinstance(item, dict) and set(item) & {"prompt", "payload"}) for item in value
+        )
     ):
         return "calls"
     return None

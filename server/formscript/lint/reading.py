@@ -16,9 +16,7 @@ from formscript.lint.report import FileReport
 MAX_BYTES = 64 * 1024 * 1024
 
 
-def read_report_or_text(
-    path: str, kind: str | None, settings: Settings
-) -> tuple[str | None, FileReport | None]:
+def read_report_or_text(path: str, kind: str | None, settings: Settings) -> tuple[str | None, FileReport | None]:
     """The file's text, or a report saying why it cannot be read (the runtime fails too)."""
     origin = Span(Pos(0, 0), Pos(0, 0))
     guessed = kind or kind_from_name(path, settings)
@@ -43,6 +41,5 @@ def read_report_or_text(
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
-        return refused(f"the file is not valid UTF-8 (byte {exc.start}); the runtime reads it as "
-                       "UTF-8 and fails")
+        return refused(f"the file is not valid UTF-8 (byte {exc.start}); the runtime reads it as UTF-8 and fails")
     return text, None

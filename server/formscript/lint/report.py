@@ -31,5 +31,3 @@ class FileReport:
     def skipped(self) -> bool:
         """True when the file is of no known kind."""
         return self.kind is None
-
-

@@ -36,8 +36,9 @@ def quick_fixes(analysis: Analysis, span: Span) -> list[Action]:
         fix = diagnostic.fix
         if fix is None or not touches(diagnostic.span, span):
             continue
-        found.append(Action(f"{fix.description} ({diagnostic.code})", QUICK_FIX, fix.edits,
-                            (diagnostic,), preferred=fix.safe))
+        found.append(
+            Action(f"{fix.description} ({diagnostic.code})", QUICK_FIX, fix.edits, (diagnostic,), preferred=fix.safe)
+        )
     return found
 
 
@@ -54,8 +55,9 @@ def suppressions(analysis: Analysis, span: Span) -> list[Action]:
             continue  # suppressions cannot silence themselves or a file that does not load
         seen.add((diagnostic.code, line))
         edit = _suppression_edit(lines, line, diagnostic.code)
-        found.append(Action(f"Suppress {diagnostic.code} on this line (with a reason)",
-                            QUICK_FIX, (edit,), (diagnostic,)))
+        found.append(
+            Action(f"Suppress {diagnostic.code} on this line (with a reason)", QUICK_FIX, (edit,), (diagnostic,))
+        )
     return found
 
 
@@ -69,8 +71,7 @@ def _suppression_edit(lines: list[str], line: int, code: str) -> TextEdit:
             return TextEdit(Span(Pos(above, close), Pos(above, close)), f", {code}")
     text = lines[line] if line < len(lines) else ""
     indent = text[: len(text) - len(text.lstrip(" \t"))]
-    return TextEdit(Span(Pos(line, 0), Pos(line, 0)), f"{indent}# formscript: ignore[{code}] "
-                    "reason\n")
+    return TextEdit(Span(Pos(line, 0), Pos(line, 0)), f"{indent}# formscript: ignore[{code}] reason\n")
 
 
 def fix_all(analysis: Analysis) -> Action | None:

@@ -42,19 +42,18 @@ ENTRY_SNIPPETS: dict[str, tuple[str, ...]] = {
     "text": ("type: text", "content: ${1:Hello}"),
     "tool_call": ("type: tool_call", "name: ${1:tool_name}", "arguments: {${2}}"),
     "structured": ("type: structured", "data:", "  ${1:key}: ${2:value}"),
-    "stream": ("type: stream", "chunks:", "  - type: text", "    content: ${1:Hello}",
-               "  - type: result"),
+    "stream": ("type: stream", "chunks:", "  - type: text", "    content: ${1:Hello}", "  - type: result"),
     "error": ("type: error", "kind: " + _choice(ERROR_KINDS), "message: ${2:scripted error}"),
 }
 _ITEM_SNIPPETS: dict[str, dict[str, tuple[str, ...]]] = {
     "chunks": {"stream chunk": ("type: " + _choice(CHUNK_TYPES), "content: ${2}")},
-    "rules": {"rule": ("rule_id: ${1:rule_id}", "field: ${2:field}",
-                       "check: ${3|" + ",".join(CHECK_KINDS) + "|}")},
+    "rules": {"rule": ("rule_id: ${1:rule_id}", "field: ${2:field}", "check: ${3|" + ",".join(CHECK_KINDS) + "|}")},
     "calls": {"call": ("prompt: ${1:prompt}",)},
 }
 _FIELD_SNIPPET = ("${1:name}:", "  type: ${2|" + ",".join(FIELD_TYPES) + "|}")
-_MAPPING_KEYS = frozenset({"fields", "values", "when", "params", "data", "arguments",
-                           "metadata", "tool_input", "payload"})
+_MAPPING_KEYS = frozenset(
+    {"fields", "values", "when", "params", "data", "arguments", "metadata", "tool_input", "payload"}
+)
 _LIST_KEYS = frozenset({"responses", "chunks", "rules"})
 _SEQUENCE_OWNERS = frozenset({"responses", "chunks", "rules", "calls"})
 
@@ -95,8 +94,7 @@ def complete(analysis: Analysis, pos: Pos, *, snippets: bool = True) -> list[Sug
             found += _entry_snippets(context, replace, dashed=True)
     if not snippets:
         found = [
-            Suggestion(s.label, s.kind, plain(s.insert), s.replace, False, s.detail,
-                       s.documentation, s.sort)
+            Suggestion(s.label, s.kind, plain(s.insert), s.replace, False, s.detail, s.documentation, s.sort)
             for s in found
         ]
     return found
@@ -123,8 +121,18 @@ def _keys(owner: str, context: CursorContext, replace: Span) -> list[Suggestion]
             insert = f"{name}:\n" + " " * (context.column + 2) + "$0"
         else:
             insert = f"{name}: $0"
-        found.append(Suggestion(name, "key", insert, replace, snippet=True, detail=doc.type,
-                                documentation=doc.markdown(owner), sort=f"{order:03d}"))
+        found.append(
+            Suggestion(
+                name,
+                "key",
+                insert,
+                replace,
+                snippet=True,
+                detail=doc.type,
+                documentation=doc.markdown(owner),
+                sort=f"{order:03d}",
+            )
+        )
     return found
 
 
@@ -137,8 +145,15 @@ def _values(owner: str, context: CursorContext, replace: Span) -> list[Suggestio
         return []
     meanings = keydocs.VALUE_DOCS.get(context.key, {})
     return [
-        Suggestion(choice, "value", choice, replace, detail=doc.type,
-                   documentation=meanings.get(choice, ""), sort=f"{order:03d}")
+        Suggestion(
+            choice,
+            "value",
+            choice,
+            replace,
+            detail=doc.type,
+            documentation=meanings.get(choice, ""),
+            sort=f"{order:03d}",
+        )
         for order, choice in enumerate(doc.choices)
     ]
 
@@ -146,12 +161,19 @@ def _values(owner: str, context: CursorContext, replace: Span) -> list[Suggestio
 def _entry_snippets(context: CursorContext, replace: Span, *, dashed: bool) -> list[Suggestion]:
     found = []
     for order, (name, body) in enumerate(ENTRY_SNIPPETS.items()):
-        insert = (_indent_lines(body, context.column) if dashed
-                  else "- " + _indent_lines(body, context.column + 2))
-        found.append(Suggestion(f"{name} response", "snippet", insert, replace, snippet=True,
-                                detail=f"a whole `{name}` entry",
-                                documentation="```yaml\n" + plain(insert) + "\n```",
-                                sort=f"1{order:02d}"))
+        insert = _indent_lines(body, context.column) if dashed else "- " + _indent_lines(body, context.column + 2)
+        found.append(
+            Suggestion(
+                f"{name} response",
+                "snippet",
+                insert,
+                replace,
+                snippet=True,
+                detail=f"a whole `{name}` entry",
+                documentation="```yaml\n" + plain(insert) + "\n```",
+                sort=f"1{order:02d}",
+            )
+        )
     return found
 
 
@@ -164,17 +186,33 @@ def _items(owner: str, context: CursorContext, replace: Span) -> list[Suggestion
             insert = _indent_lines(body, context.column)
         else:
             insert = "- " + _indent_lines(body, context.column + 2)
-        found.append(Suggestion(label, "snippet", insert, replace, snippet=True,
-                                detail=f"a new {label}",
-                                documentation="```yaml\n" + plain(insert) + "\n```"))
+        found.append(
+            Suggestion(
+                label,
+                "snippet",
+                insert,
+                replace,
+                snippet=True,
+                detail=f"a new {label}",
+                documentation="```yaml\n" + plain(insert) + "\n```",
+            )
+        )
     return found
 
 
 def _new_field(context: CursorContext, replace: Span) -> list[Suggestion]:
     insert = _indent_lines(_FIELD_SNIPPET, context.column)
-    return [Suggestion("field declaration", "snippet", insert, replace, snippet=True,
-                       detail="a new field", documentation="```yaml\n" + plain(insert)
-                       + "\n```")]
+    return [
+        Suggestion(
+            "field declaration",
+            "snippet",
+            insert,
+            replace,
+            snippet=True,
+            detail="a new field",
+            documentation="```yaml\n" + plain(insert) + "\n```",
+        )
+    ]
 
 
 def _value_keys(analysis: Analysis, context: CursorContext, replace: Span) -> list[Suggestion]:
@@ -191,9 +229,18 @@ def _value_keys(analysis: Analysis, context: CursorContext, replace: Span) -> li
     for order, (name, field_type) in enumerate(declared.items()):
         if name in context.present:
             continue
-        found.append(Suggestion(name, "field", f"{name}: $0", replace, snippet=True,
-                                detail=field_type, documentation=f"declared field `{name}` "
-                                f"(`{field_type}`)", sort=f"{order:03d}"))
+        found.append(
+            Suggestion(
+                name,
+                "field",
+                f"{name}: $0",
+                replace,
+                snippet=True,
+                detail=field_type,
+                documentation=f"declared field `{name}` (`{field_type}`)",
+                sort=f"{order:03d}",
+            )
+        )
     return found
 
 

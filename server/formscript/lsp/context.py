@@ -137,7 +137,7 @@ def read_line(number: int, text: str) -> Line:
     match = _KEY.match(rest)
     if match is not None:
         key = _unquote(match.group("key"))
-        value = rest[match.end():]
+        value = rest[match.end() :]
         hash_at = value.find(" #")
         if value.lstrip().startswith("#"):
             value = ""
@@ -295,9 +295,7 @@ class CursorContext:
     in_flow: bool = False
 
 
-def cursor_context(
-    lines: list[str], line: int, column: int, doc: Document | None = None
-) -> CursorContext | None:
+def cursor_context(lines: list[str], line: int, column: int, doc: Document | None = None) -> CursorContext | None:
     """The completion context at code-point *column* of *line*."""
     if line >= len(lines):
         return None
@@ -327,16 +325,15 @@ def cursor_context(
         key = _unquote(key_match.group("key"))
         parent = _parent_with_item(outline, line, key_column, indent if dashed else None)
         present = {k: v for k, (_, v) in outline.block(line, key_column, above=not dashed).items()}
-        present.setdefault(key, rest[key_match.end():].strip())
-        return CursorContext("value", parent, key=key, present=present, column=key_column,
-                             dashed=dashed, word_start=word_start)
+        present.setdefault(key, rest[key_match.end() :].strip())
+        return CursorContext(
+            "value", parent, key=key, present=present, column=key_column, dashed=dashed, word_start=word_start
+        )
     if rest and not _WORD.fullmatch(rest):
         return None
     parent = _parent_with_item(outline, line, key_column, indent if dashed else None)
-    present = {k: v for k, (n, v) in outline.block(line, key_column, above=not dashed).items()
-               if n != line}
-    return CursorContext("key", parent, present=present, column=key_column, dashed=dashed,
-                         word_start=word_start)
+    present = {k: v for k, (n, v) in outline.block(line, key_column, above=not dashed).items() if n != line}
+    return CursorContext("key", parent, present=present, column=key_column, dashed=dashed, word_start=word_start)
 
 
 def _parent_with_item(outline: Outline, line: int, column: int, dash: int | None) -> KeyPath:
@@ -347,9 +344,7 @@ def _parent_with_item(outline: Outline, line: int, column: int, dash: int | None
     return (*owner, outline.item_index(line, dash))
 
 
-def _flow_context(
-    doc: Document, lines: list[str], line: int, column: int, word_start: int
-) -> CursorContext | None:
+def _flow_context(doc: Document, lines: list[str], line: int, column: int, word_start: int) -> CursorContext | None:
     """Inside a one-line flow mapping (``{type: int, |}``) of a parsed document."""
     pos = Pos(line, column)
     best: tuple[KeyPath, Entry] | None = None
@@ -357,7 +352,7 @@ def _flow_context(
         span = entry.value
         if on_key or entry.scalar is not None or span.start.line != line:
             continue
-        if span.end.line == line and lines[line][span.start.column:span.start.column + 1] == "{":
+        if span.end.line == line and lines[line][span.start.column : span.start.column + 1] == "{":
             best = (path, entry)
     if best is None or not (best[1].value.start < pos < best[1].value.end):
         return None
@@ -366,10 +361,9 @@ def _flow_context(
     for part in path:
         value = value[part]
     present = {str(k): str(v) for k, v in value.items()} if isinstance(value, dict) else {}
-    segment = lines[line][entry.value.start.column + 1:column]
+    segment = lines[line][entry.value.start.column + 1 : column]
     piece = re.split(r"[,{]", segment)[-1]
     if ":" in piece:
         key = piece.split(":", 1)[0].strip()
-        return CursorContext("value", path, key=key, present=present, word_start=word_start,
-                             in_flow=True)
+        return CursorContext("value", path, key=key, present=present, word_start=word_start, in_flow=True)
     return CursorContext("key", path, present=present, word_start=word_start, in_flow=True)

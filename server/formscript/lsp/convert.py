@@ -99,7 +99,7 @@ class Positions:
             column = pos.column + (self._bom if pos.line == 0 else 0)
             return pos.line, column
         if self._yaml_starts is None:
-            self._yaml_starts = _line_starts(self.text[self._bom:], _YAML_BREAK)
+            self._yaml_starts = _line_starts(self.text[self._bom :], _YAML_BREAK)
             self._lsp_starts = _line_starts(self.text, _LSP_BREAK)
         assert self._lsp_starts is not None
         line = min(pos.line, len(self._yaml_starts) - 1)
@@ -145,7 +145,7 @@ class Positions:
                 column = max(column - self._bom, 0)
             return Pos(line, column)
         if self._yaml_starts is None:
-            self._yaml_starts = _line_starts(self.text[self._bom:], _YAML_BREAK)
+            self._yaml_starts = _line_starts(self.text[self._bom :], _YAML_BREAK)
             self._lsp_starts = _line_starts(self.text, _LSP_BREAK)
         assert self._lsp_starts is not None
         offset = max(self._lsp_starts[line] + column - self._bom, 0)
@@ -182,9 +182,7 @@ def diagnostic(found: Diagnostic, positions: Positions, uri: str) -> types.Diagn
     )
 
 
-def diagnostics(
-    found: Iterable[Diagnostic], positions: Positions, uri: str
-) -> list[types.Diagnostic]:
+def diagnostics(found: Iterable[Diagnostic], positions: Positions, uri: str) -> list[types.Diagnostic]:
     """Every diagnostic of a report, converted."""
     return [diagnostic(d, positions, uri) for d in found]
 
@@ -194,17 +192,13 @@ def text_edits(fix: Fix, positions: Positions) -> list[types.TextEdit]:
     return [types.TextEdit(range=positions.range(e.span), new_text=e.new_text) for e in fix.edits]
 
 
-def workspace_edit(
-    uri: str, edits: list[types.TextEdit], version: int | None, versioned: bool
-) -> types.WorkspaceEdit:
+def workspace_edit(uri: str, edits: list[types.TextEdit], version: int | None, versioned: bool) -> types.WorkspaceEdit:
     """A workspace edit of one document; versioned when the client supports documentChanges."""
     if versioned:
         return types.WorkspaceEdit(
             document_changes=[
                 types.TextDocumentEdit(
-                    text_document=types.OptionalVersionedTextDocumentIdentifier(
-                        uri=uri, version=version
-                    ),
+                    text_document=types.OptionalVersionedTextDocumentIdentifier(uri=uri, version=version),
                     edits=list(edits),
                 )
             ]
@@ -233,7 +227,10 @@ def plain_text(text: str) -> str:
 def same_range(a: types.Range, b: types.Range) -> bool:
     """Whether two ranges are equal."""
     return (a.start.line, a.start.character, a.end.line, a.end.character) == (
-        b.start.line, b.start.character, b.end.line, b.end.character
+        b.start.line,
+        b.start.character,
+        b.end.line,
+        b.end.character,
     )
 
 
@@ -276,13 +273,12 @@ _COMPLETION_KINDS = {
 def hover(found: HoverText, positions: Positions, md: bool = True) -> types.Hover:
     """A hover from a ``hover.HoverText``."""
     span = found.span
-    return types.Hover(contents=documentation(found.markdown, md),
-                       range=positions.range(span) if span is not None else None)
+    return types.Hover(
+        contents=documentation(found.markdown, md), range=positions.range(span) if span is not None else None
+    )
 
 
-def completion_item(
-    found: Suggestion, positions: Positions, md: bool = True
-) -> types.CompletionItem:
+def completion_item(found: Suggestion, positions: Positions, md: bool = True) -> types.CompletionItem:
     """A completion item from a ``completion.Suggestion``."""
     return types.CompletionItem(
         label=found.label,
@@ -291,8 +287,7 @@ def completion_item(
         documentation=documentation(found.documentation, md) if found.documentation else None,
         sort_text=found.sort or None,
         filter_text=found.label if found.kind != "snippet" else None,
-        insert_text_format=(types.InsertTextFormat.Snippet if found.snippet
-                            else types.InsertTextFormat.PlainText),
+        insert_text_format=(types.InsertTextFormat.Snippet if found.snippet else types.InsertTextFormat.PlainText),
         insert_text_mode=types.InsertTextMode.AsIs,
         text_edit=types.TextEdit(range=positions.range(found.replace), new_text=found.insert),
     )
@@ -314,10 +309,14 @@ def symbol_information(
     found: Symbol, positions: Positions, uri: str, container: str | None = None
 ) -> list[types.SymbolInformation]:
     """Flat symbols, for clients without hierarchical document symbols."""
-    out = [types.SymbolInformation(
-        name=found.name, kind=_SYMBOL_KINDS.get(found.kind, types.SymbolKind.Object),
-        location=types.Location(uri=uri, range=positions.range(found.span)),
-        container_name=container)]
+    out = [
+        types.SymbolInformation(
+            name=found.name,
+            kind=_SYMBOL_KINDS.get(found.kind, types.SymbolKind.Object),
+            location=types.Location(uri=uri, range=positions.range(found.span)),
+            container_name=container,
+        )
+    ]
     for child in found.children:
         out.extend(symbol_information(child, positions, uri, found.name))
     return out
@@ -332,8 +331,7 @@ def code_lens(found: Lens, positions: Positions) -> types.CodeLens:
     """A code lens from a ``lenses.Lens``."""
     return types.CodeLens(
         range=positions.range(found.span),
-        command=types.Command(title=found.title, command=found.command,
-                              arguments=list(found.arguments)),
+        command=types.Command(title=found.title, command=found.command, arguments=list(found.arguments)),
     )
 
 
@@ -351,8 +349,7 @@ def code_action(
     found: Action, positions: Positions, uri: str, version: int | None, versioned: bool
 ) -> types.CodeAction:
     """A code action from an ``actions.Action``."""
-    edits = [types.TextEdit(range=positions.range(e.span), new_text=e.new_text)
-             for e in found.edits]
+    edits = [types.TextEdit(range=positions.range(e.span), new_text=e.new_text) for e in found.edits]
     return types.CodeAction(
         title=found.title,
         kind=found.kind,

@@ -109,8 +109,7 @@ def _value_key_markdown(analysis: Analysis, name: str) -> str:
     spec = _declaration(analysis, name)
     if spec is None:
         return f"**value `{name}`**: no field declares it, so the gate refuses the form."
-    return (f"**value of field `{name}`** (`{spec.type}`)\n\nThe runtime sees "
-            + _runtime_value(analysis, name))
+    return f"**value of field `{name}`** (`{spec.type}`)\n\nThe runtime sees " + _runtime_value(analysis, name)
 
 
 def _runtime_value(analysis: Analysis, name: Any) -> str:
@@ -125,8 +124,7 @@ def _runtime_value(analysis: Analysis, name: Any) -> str:
     if failed and raw is not None:
         return f"{shown(raw)}, which is not a `{spec.type}`: the form is refused"
     if raw is None:
-        return "`None` (NoneType): missing, " + (
-            "so the required field fails" if spec.required else "which is allowed")
+        return "`None` (NoneType): missing, " + ("so the required field fails" if spec.required else "which is allowed")
     stored = form.values.get(name, raw)
     if type(stored) is not type(raw) or stored != raw:
         return f"{shown(stored)}, coerced from {shown(raw)}"
@@ -146,8 +144,9 @@ def value_markdown(analysis: Analysis, path: KeyPath) -> str | None:
     scalar = entry.scalar if entry is not None else None
     surprising = scalar is not None and scalar.style == "" and scalar.tag in _YAML11_TAGS
     if scalar is not None and surprising and not isinstance(raw, str) and scalar.text != repr(raw):
-        notes.append(f"YAML 1.1 reads the unquoted `{scalar.text}` as "
-                     f"{_YAML11_TAGS[scalar.tag]}; quote it to keep the text.")
+        notes.append(
+            f"YAML 1.1 reads the unquoted `{scalar.text}` as {_YAML11_TAGS[scalar.tag]}; quote it to keep the text."
+        )
     key = path[-1] if path else None
     if isinstance(key, str) and isinstance(raw, str):
         meaning = keydocs.VALUE_DOCS.get(key, {}).get(raw)

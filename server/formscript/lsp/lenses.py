@@ -86,7 +86,7 @@ def calls_for(analysis: Analysis, reader: Reader) -> tuple[str, str] | None:
 
 
 def lenses(analysis: Analysis, reader: Reader) -> list[Lens]:
-    """"Dry run" above a form, "Simulate" above a script."""
+    """ "Dry run" above a form, "Simulate" above a script."""
     doc = analysis.document
     first = Span(Pos(0, 0), Pos(0, 0))
     if doc is not None:
@@ -115,8 +115,7 @@ def dry_run(analysis: Analysis, reader: Reader) -> str:
     """The dry run of a form (with its sibling ruleset, if any), as text."""
     runs = _runs()
     rules = sibling(analysis.path, "rules", reader)
-    result = runs.dry_run_text(analysis.text, analysis.path,
-                               rules[1] if rules else None, rules[0] if rules else None)
+    result = runs.dry_run_text(analysis.text, analysis.path, rules[1] if rules else None, rules[0] if rules else None)
     return str(runs.render_dry_run(result))
 
 
@@ -124,7 +123,8 @@ def simulation(analysis: Analysis, reader: Reader) -> dict[str, Any]:
     """The simulation of a script against its calls transcript (settings, or sibling), if any."""
     calls = calls_for(analysis, reader)
     result: dict[str, Any] = _runs().simulate_text(
-        analysis.text, analysis.path, calls[1] if calls else None, calls[0] if calls else None)
+        analysis.text, analysis.path, calls[1] if calls else None, calls[0] if calls else None
+    )
     result["calls_path"] = calls[0] if calls else None
     return result
 
@@ -161,8 +161,7 @@ def form_hints(analysis: Analysis) -> list[Hint]:
             continue
         if spec is None:
             label, tip = "✗ undeclared", "no field declares this value; the gate refuses it"
-        elif form is not None and any(f.field == name and f.source == "field"
-                                      for f in form.failures):
+        elif form is not None and any(f.field == name and f.source == "field" for f in form.failures):
             label = f"✗ not {spec.type}" if raw is not None else "✗ missing"
             tip = f"field {name!r} is {spec.type}; the form is refused"
         else:
@@ -180,7 +179,7 @@ def _short(value: Any) -> str:
 
 
 def script_hints(simulated: dict[str, Any], analysis: Analysis) -> list[Hint]:
-    """"served at call N" / "never served" beside each entry, from a simulation."""
+    """ "served at call N" / "never served" beside each entry, from a simulation."""
     doc = analysis.document
     if doc is None or simulated.get("calls_path") is None:
         return []
@@ -199,8 +198,7 @@ def script_hints(simulated: dict[str, Any], analysis: Analysis) -> list[Hint]:
         line = entry.value.start.line
         calls = served.get(index)
         if calls:
-            label = ("served at call " if len(calls) == 1 else "served at calls ") + ", ".join(
-                str(c) for c in calls)
+            label = ("served at call " if len(calls) == 1 else "served at calls ") + ", ".join(str(c) for c in calls)
         else:
             label = "never served"
         tip = f"simulated with {Path(simulated['calls_path']).name}"

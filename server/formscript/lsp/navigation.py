@@ -67,8 +67,9 @@ def symbols(analysis: Analysis) -> list[Symbol]:
             entry = doc.entry((index,))
             if entry is None:
                 continue
-            prompt = item if isinstance(item, str) else (
-                item.get("prompt", "payload") if isinstance(item, dict) else item)
+            prompt = (
+                item if isinstance(item, str) else (item.get("prompt", "payload") if isinstance(item, dict) else item)
+            )
             span = _whole(entry, lines)
             found.append(Symbol(f"#{index}", "call", span, span, _preview(prompt)))
         return found
@@ -78,16 +79,19 @@ def symbols(analysis: Analysis) -> list[Symbol]:
         entry = doc.entry((key,))
         if entry is None or entry.key is None:
             continue
-        top = Symbol(str(key), "section" if entry.scalar is None else "setting",
-                     _whole(entry, lines), entry.key,
-                     _preview(child) if entry.scalar is not None else "")
+        top = Symbol(
+            str(key),
+            "section" if entry.scalar is None else "setting",
+            _whole(entry, lines),
+            entry.key,
+            _preview(child) if entry.scalar is not None else "",
+        )
         top.children = _children(doc, kind, key, child, lines)
         found.append(top)
     return found
 
 
-def _children(doc: Document, kind: str | None, key: Any, value: Any,
-              lines: list[str]) -> list[Symbol]:
+def _children(doc: Document, kind: str | None, key: Any, value: Any, lines: list[str]) -> list[Symbol]:
     out: list[Symbol] = []
     if kind == "form" and key in ("fields", "values") and isinstance(value, dict):
         for name, child in value.items():
@@ -99,8 +103,9 @@ def _children(doc: Document, kind: str | None, key: Any, value: Any,
                 detail = str(declared)
             else:
                 detail = _preview(child)
-            out.append(Symbol(str(name), "field" if key == "fields" else "value",
-                              _whole(entry, lines), entry.key, detail))
+            out.append(
+                Symbol(str(name), "field" if key == "fields" else "value", _whole(entry, lines), entry.key, detail)
+            )
     elif (kind, key) in (("script", "responses"), ("rules", "rules")) and isinstance(value, list):
         for index, item in enumerate(value):
             entry = doc.entry((key, index))
@@ -113,8 +118,7 @@ def _children(doc: Document, kind: str | None, key: Any, value: Any,
                 out.append(Symbol(f"#{index} {response_type}", "entry", span, span, detail))
             else:
                 rule_id = item.get("rule_id", "?") if isinstance(item, dict) else "?"
-                detail = (f"{item.get('check', '?')} {item.get('field', '?')}"
-                          if isinstance(item, dict) else "")
+                detail = f"{item.get('check', '?')} {item.get('field', '?')}" if isinstance(item, dict) else ""
                 out.append(Symbol(f"#{index} {rule_id}", "rule", span, span, detail))
     return out
 
@@ -190,18 +194,19 @@ def rename(analysis: Analysis, pos: Pos, new_name: str) -> list[TextEdit]:
     if name is None:
         return []
     if not FIELD_NAME_RE.match(new_name):
-        raise RenameError(f"{new_name!r} is not a field name (letters, digits and underscores, "
-                          "not starting with a digit)")
+        raise RenameError(
+            f"{new_name!r} is not a field name (letters, digits and underscores, not starting with a digit)"
+        )
     fields = analysis.value_at(("fields",))
     values = analysis.value_at(("values",))
-    taken = (isinstance(fields, dict) and new_name in fields) or (
-        isinstance(values, dict) and new_name in values)
+    taken = (isinstance(fields, dict) and new_name in fields) or (isinstance(values, dict) and new_name in values)
     if new_name != name and taken:
         raise RenameError(f"the form already has a field or value named {new_name!r}")
     return [TextEdit(span, new_name) for span in references(analysis, pos, declaration=True)]
 
 
 # -------------------------------------------------------------------------------- folding
+
 
 def folding(analysis: Analysis) -> list[tuple[int, int]]:
     """(start line, end line) of every mapping or sequence spanning several lines."""
@@ -225,8 +230,7 @@ def folding(analysis: Analysis) -> list[tuple[int, int]]:
         else:
             continue
         if node is not doc.root:
-            end = _trim(Span(Pos(start, 0), Pos(node.end_mark.line, node.end_mark.column)),
-                        lines).end.line
+            end = _trim(Span(Pos(start, 0), Pos(node.end_mark.line, node.end_mark.column)), lines).end.line
             if end > start:
                 found.add((start, end))
         stack.extend(children)

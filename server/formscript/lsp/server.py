@@ -53,9 +53,12 @@ class FormscriptServer(LanguageServer):
     """The server's state: settings, the open documents' analyses and their lint tasks."""
 
     def __init__(self) -> None:
-        super().__init__("formscript", __version__,
-                         text_document_sync_kind=types.TextDocumentSyncKind.Incremental,
-                         protocol_cls=transport.Protocol)
+        super().__init__(
+            "formscript",
+            __version__,
+            text_document_sync_kind=types.TextDocumentSyncKind.Incremental,
+            protocol_cls=transport.Protocol,
+        )
         self.settings = SettingsStore()
         self.analyses: dict[str, Analysis] = {}
         self.open_uris: set[str] = set()
@@ -72,8 +75,7 @@ class FormscriptServer(LanguageServer):
         #: before the work that owns the token has registered it.
         self.cancelled_progress: set[types.ProgressToken] = set()
 
-    def _start_io_async(self, stdin: BinaryIO | None = None,
-                        stdout: BinaryIO | None = None) -> None:
+    def _start_io_async(self, stdin: BinaryIO | None = None, stdout: BinaryIO | None = None) -> None:
         """Serve over stdio with frames that resynchronise (``transport``)."""
         transport.serve_stdio(self, stdin or sys.stdin.buffer, stdout or sys.stdout.buffer)
 
@@ -120,8 +122,7 @@ class FormscriptServer(LanguageServer):
         """The cached analysis of this very text (an edit back to the same text counts),
         carrying *version*."""
         cached = self.analyses.get(uri)
-        if (cached is None or cached.text != text
-                or cached.generation != self.settings.generation):
+        if cached is None or cached.text != text or cached.generation != self.settings.generation:
             return None
         if cached.version != version:
             cached = dataclasses.replace(cached, version=version)
@@ -155,8 +156,8 @@ class FormscriptServer(LanguageServer):
         else:
             settings = self.settings.for_path(uri_to_path(uri))
             future = asyncio.get_running_loop().run_in_executor(
-                self._lint_pool, analyse, uri, text, version, settings, self.encoding,
-                generation)
+                self._lint_pool, analyse, uri, text, version, settings, self.encoding, generation
+            )
             self._inflight[uri] = (text, generation, future)
             future.add_done_callback(lambda done: self._landed(uri, done))
         # shielded: one cancelled request must not cancel the lint others wait for
@@ -173,8 +174,11 @@ class FormscriptServer(LanguageServer):
         if future.cancelled() or future.exception() is not None:
             return
         found = future.result()
-        if (uri in self.open_uris and found.generation == self.settings.generation
-                and self.text_of(uri)[0] == found.text):
+        if (
+            uri in self.open_uris
+            and found.generation == self.settings.generation
+            and self.text_of(uri)[0] == found.text
+        ):
             self.analyses[uri] = found
 
     # -- pushed diagnostics ----------------------------------------------------------------
@@ -230,8 +234,7 @@ class FormscriptServer(LanguageServer):
         self.analyses.pop(uri, None)
         self._simulations.pop(uri, None)
         if not self.pull_diagnostics:
-            self.text_document_publish_diagnostics(
-                types.PublishDiagnosticsParams(uri=uri, diagnostics=[]))
+            self.text_document_publish_diagnostics(types.PublishDiagnosticsParams(uri=uri, diagnostics=[]))
 
     def refresh(self) -> None:
         """Settings changed: lint the open documents again, or ask the client to pull."""
@@ -249,8 +252,9 @@ class FormscriptServer(LanguageServer):
         before = self.settings.generation
         error = self.settings.set_editor(raw)
         if error is not None:
-            self.window_show_message(types.ShowMessageParams(
-                type=types.MessageType.Warning, message=f"formscript: {error}"))
+            self.window_show_message(
+                types.ShowMessageParams(type=types.MessageType.Warning, message=f"formscript: {error}")
+            )
             return False
         return self.settings.generation != before
 
@@ -259,7 +263,8 @@ class FormscriptServer(LanguageServer):
         if not self.capability("workspace", "configuration"):
             return
         answer = await self.workspace_configuration_async(
-            types.ConfigurationParams(items=[types.ConfigurationItem(section="formscript")]))
+            types.ConfigurationParams(items=[types.ConfigurationItem(section="formscript")])
+        )
         # None: the client has no such section; keep the initializationOptions then
         if answer and answer[0] is not None and self.take_settings(answer[0]):
             self.refresh()
@@ -271,9 +276,11 @@ class FormscriptServer(LanguageServer):
         log.exception("formscript failed while %s", what)
         kind, error, _ = sys.exc_info()
         name = kind.__name__ if kind is not None else "error"
-        self.window_log_message(types.LogMessageParams(
-            type=types.MessageType.Error,
-            message=f"formscript failed while {what}: {name}: {error}"))
+        self.window_log_message(
+            types.LogMessageParams(
+                type=types.MessageType.Error, message=f"formscript failed while {what}: {name}: {error}"
+            )
+        )
 
     # -- workspace files ----------------------------------------------------------------------
 
@@ -296,8 +303,7 @@ class FormscriptServer(LanguageServer):
         count = 0
         for root in roots:
             for folder, dirs, files in os.walk(root):
-                dirs[:] = sorted(d for d in dirs
-                                 if not d.startswith(".") and d not in _SKIPPED_DIRS)
+                dirs[:] = sorted(d for d in dirs if not d.startswith(".") and d not in _SKIPPED_DIRS)
                 for name in sorted(files):
                     path = os.path.join(folder, name)
                     if kind_from_name(path, self.settings.for_path(path)) is None:
@@ -368,15 +374,23 @@ async def initialized(ls: FormscriptServer, params: types.InitializedParams) -> 
     """Fetch the editor's settings and watch configuration files."""
     registrations = []
     if ls.capability("workspace", "did_change_configuration", "dynamic_registration"):
-        registrations.append(types.Registration(
-            id=str(uuid4()), method=types.WORKSPACE_DID_CHANGE_CONFIGURATION,
-            register_options=types.DidChangeConfigurationRegistrationOptions(
-                section="formscript")))
+        registrations.append(
+            types.Registration(
+                id=str(uuid4()),
+                method=types.WORKSPACE_DID_CHANGE_CONFIGURATION,
+                register_options=types.DidChangeConfigurationRegistrationOptions(section="formscript"),
+            )
+        )
     if ls.capability("workspace", "did_change_watched_files", "dynamic_registration"):
-        registrations.append(types.Registration(
-            id=str(uuid4()), method=types.WORKSPACE_DID_CHANGE_WATCHED_FILES,
-            register_options=types.DidChangeWatchedFilesRegistrationOptions(watchers=[
-                types.FileSystemWatcher(glob_pattern=f"**/{name}") for name in CONFIG_FILES])))
+        registrations.append(
+            types.Registration(
+                id=str(uuid4()),
+                method=types.WORKSPACE_DID_CHANGE_WATCHED_FILES,
+                register_options=types.DidChangeWatchedFilesRegistrationOptions(
+                    watchers=[types.FileSystemWatcher(glob_pattern=f"**/{name}") for name in CONFIG_FILES]
+                ),
+            )
+        )
     if registrations:
         ls.client_register_capability(types.RegistrationParams(registrations=registrations))
     await ls.pull_settings()
@@ -416,9 +430,7 @@ def did_close(ls: FormscriptServer, params: types.DidCloseTextDocumentParams) ->
 
 
 @guarded()
-async def did_change_configuration(
-    ls: FormscriptServer, params: types.DidChangeConfigurationParams
-) -> None:
+async def did_change_configuration(ls: FormscriptServer, params: types.DidChangeConfigurationParams) -> None:
     """New settings: pushed with the notification, or pulled from the client."""
     settings = params.settings
     if isinstance(settings, dict) and settings:
@@ -429,9 +441,7 @@ async def did_change_configuration(
 
 
 @guarded()
-def did_change_watched_files(
-    ls: FormscriptServer, params: types.DidChangeWatchedFilesParams
-) -> None:
+def did_change_watched_files(ls: FormscriptServer, params: types.DidChangeWatchedFilesParams) -> None:
     """A configuration file changed on disk."""
     if any(Path(uri_to_path(c.uri)).name in CONFIG_FILES for c in params.changes):
         ls.settings.invalidate_files()
@@ -472,9 +482,12 @@ async def workspace_diagnostic(
         await asyncio.shield(ls.work_done_progress.create_async(token))
     files = await asyncio.get_running_loop().run_in_executor(None, ls.workspace_files_cached)
     if token is not None:
-        ls.work_done_progress.begin(token, types.WorkDoneProgressBegin(
-            title="formscript", message=f"checking {len(files)} files", percentage=0,
-            cancellable=True))
+        ls.work_done_progress.begin(
+            token,
+            types.WorkDoneProgressBegin(
+                title="formscript", message=f"checking {len(files)} files", percentage=0, cancellable=True
+            ),
+        )
     items: list[Any] = []
     try:
         for number, path in enumerate(files):
@@ -483,9 +496,13 @@ async def workspace_diagnostic(
             await asyncio.sleep(0)  # let a $/cancelRequest in
             items.append(await _workspace_item(ls, path, previous))
             if token is not None and (number % 20 == 19 or number == len(files) - 1):
-                ls.work_done_progress.report(token, types.WorkDoneProgressReport(
-                    message=f"{number + 1}/{len(files)} files",
-                    percentage=int(100 * (number + 1) / max(len(files), 1))))
+                ls.work_done_progress.report(
+                    token,
+                    types.WorkDoneProgressReport(
+                        message=f"{number + 1}/{len(files)} files",
+                        percentage=int(100 * (number + 1) / max(len(files), 1)),
+                    ),
+                )
     finally:
         if token is not None:
             ls.work_done_progress.end(token, types.WorkDoneProgressEnd(message="done"))
@@ -512,11 +529,13 @@ async def _workspace_item(ls: FormscriptServer, path: str, previous: dict[str, s
         version = found.version
         result_id = _result_id(found)
         if previous.get(uri) == result_id:
-            return types.WorkspaceUnchangedDocumentDiagnosticReport(
-                uri=uri, result_id=result_id, version=version)
+            return types.WorkspaceUnchangedDocumentDiagnosticReport(uri=uri, result_id=result_id, version=version)
         return types.WorkspaceFullDocumentDiagnosticReport(
-            uri=uri, version=version, result_id=result_id,
-            items=convert.diagnostics(found.report.diagnostics, found.positions, uri))
+            uri=uri,
+            version=version,
+            result_id=result_id,
+            items=convert.diagnostics(found.report.diagnostics, found.positions, uri),
+        )
     try:
         stat = os.stat(path)
     except OSError:
@@ -530,10 +549,8 @@ async def _workspace_item(ls: FormscriptServer, path: str, previous: dict[str, s
         cached = (key, f"disk:{key[0]}:{key[1]}:{key[2]}", items)
         ls._workspace_results[uri] = cached
     if previous.get(uri) == cached[1]:
-        return types.WorkspaceUnchangedDocumentDiagnosticReport(
-            uri=uri, result_id=cached[1], version=None)
-    return types.WorkspaceFullDocumentDiagnosticReport(
-        uri=uri, version=None, result_id=cached[1], items=cached[2])
+        return types.WorkspaceUnchangedDocumentDiagnosticReport(uri=uri, result_id=cached[1], version=None)
+    return types.WorkspaceFullDocumentDiagnosticReport(uri=uri, version=None, result_id=cached[1], items=cached[2])
 
 
 # -- reading features -------------------------------------------------------------------
@@ -553,13 +570,10 @@ async def on_hover(ls: FormscriptServer, params: types.HoverParams) -> types.Hov
 async def on_completion(ls: FormscriptServer, params: types.CompletionParams) -> types.CompletionList:
     """Keys, values, field names and entry snippets valid at the cursor."""
     found = await ls.current(params.text_document.uri)
-    snippets = bool(ls.capability("text_document", "completion", "completion_item",
-                                  "snippet_support"))
-    formats = ls.capability("text_document", "completion", "completion_item",
-                            "documentation_format") or ()
+    snippets = bool(ls.capability("text_document", "completion", "completion_item", "snippet_support"))
+    formats = ls.capability("text_document", "completion", "completion_item", "documentation_format") or ()
     md = types.MarkupKind.Markdown in formats
-    suggestions = completion.complete(found, found.positions.pos(params.position),
-                                      snippets=snippets)
+    suggestions = completion.complete(found, found.positions.pos(params.position), snippets=snippets)
     items = [convert.completion_item(s, found.positions, md) for s in suggestions]
     return types.CompletionList(is_incomplete=False, items=items)
 
@@ -594,8 +608,9 @@ async def on_references(ls: FormscriptServer, params: types.ReferenceParams) -> 
     """A field's declaration and its value."""
     uri = params.text_document.uri
     found = await ls.current(uri)
-    spans = navigation.references(found, found.positions.pos(params.position),
-                                  declaration=params.context.include_declaration)
+    spans = navigation.references(
+        found, found.positions.pos(params.position), declaration=params.context.include_declaration
+    )
     return [convert.location(uri, span, found.positions) for span in spans]
 
 
@@ -608,8 +623,7 @@ async def on_prepare_rename(
     hit = navigation.rename_range(found, found.positions.pos(params.position))
     if hit is None:
         return None
-    return types.PrepareRenamePlaceholder(range=found.positions.range(hit[0]),
-                                          placeholder=hit[1])
+    return types.PrepareRenamePlaceholder(range=found.positions.range(hit[0]), placeholder=hit[1])
 
 
 @guarded()
@@ -623,21 +637,19 @@ async def on_rename(ls: FormscriptServer, params: types.RenameParams) -> types.W
         raise JsonRpcInvalidParams(str(exc)) from exc
     if not edits:
         return None
-    lsp_edits = [types.TextEdit(range=found.positions.range(e.span), new_text=e.new_text)
-                 for e in edits]
+    lsp_edits = [types.TextEdit(range=found.positions.range(e.span), new_text=e.new_text) for e in edits]
     versioned = bool(ls.capability("workspace", "workspace_edit", "document_changes"))
     return convert.workspace_edit(uri, lsp_edits, found.version, versioned)
 
 
 @guarded(_empty_list)
-async def on_folding_range(
-    ls: FormscriptServer, params: types.FoldingRangeParams
-) -> list[types.FoldingRange]:
+async def on_folding_range(ls: FormscriptServer, params: types.FoldingRangeParams) -> list[types.FoldingRange]:
     """One fold per multi-line mapping or sequence: entries, declarations, sections."""
     found = await ls.current(params.text_document.uri)
-    return [types.FoldingRange(start_line=start, end_line=end,
-                               kind=types.FoldingRangeKind.Region)
-            for start, end in navigation.folding(found)]
+    return [
+        types.FoldingRange(start_line=start, end_line=end, kind=types.FoldingRangeKind.Region)
+        for start, end in navigation.folding(found)
+    ]
 
 
 # -- code actions ---------------------------------------------------------------------------
@@ -648,9 +660,7 @@ def _wanted(kind: str, only: list[str] | None) -> bool:
 
 
 @guarded(_empty_list)
-async def on_code_action(
-    ls: FormscriptServer, params: types.CodeActionParams
-) -> list[types.CodeAction]:
+async def on_code_action(ls: FormscriptServer, params: types.CodeActionParams) -> list[types.CodeAction]:
     """Quick fixes and suppressions at the range; all safe fixes as source.fixAll."""
     uri = params.text_document.uri
     found = await ls.current(uri)
@@ -673,7 +683,7 @@ async def on_code_action(
 
 @guarded(_empty_list)
 async def on_code_lens(ls: FormscriptServer, params: types.CodeLensParams) -> list[types.CodeLens]:
-    """"Dry run" above a form, "Simulate" above a script."""
+    """ "Dry run" above a form, "Simulate" above a script."""
     found = await ls.current(params.text_document.uri)
     return [convert.code_lens(lens, found.positions) for lens in lenses.lenses(found, ls.read)]
 
@@ -692,9 +702,7 @@ async def _simulation(ls: FormscriptServer, found: Analysis) -> dict[str, Any]:
 
 
 @guarded(_empty_list)
-async def on_inlay_hint(
-    ls: FormscriptServer, params: types.InlayHintParams
-) -> list[types.InlayHint]:
+async def on_inlay_hint(ls: FormscriptServer, params: types.InlayHintParams) -> list[types.InlayHint]:
     """Coerced values beside form values; "served at call N" beside script entries."""
     found = await ls.current(params.text_document.uri)
     if found.kind == "form":
@@ -760,23 +768,31 @@ def create_server() -> FormscriptServer:
         (types.TEXT_DOCUMENT_DID_CLOSE, did_close, None),
         (types.WORKSPACE_DID_CHANGE_CONFIGURATION, did_change_configuration, None),
         (types.WORKSPACE_DID_CHANGE_WATCHED_FILES, did_change_watched_files, None),
-        (types.TEXT_DOCUMENT_DIAGNOSTIC, document_diagnostic,
-         types.DiagnosticOptions(identifier="formscript", inter_file_dependencies=False,
-                                 workspace_diagnostics=True, work_done_progress=True)),
+        (
+            types.TEXT_DOCUMENT_DIAGNOSTIC,
+            document_diagnostic,
+            types.DiagnosticOptions(
+                identifier="formscript",
+                inter_file_dependencies=False,
+                workspace_diagnostics=True,
+                work_done_progress=True,
+            ),
+        ),
         (types.WORKSPACE_DIAGNOSTIC, workspace_diagnostic, None),
         (types.WINDOW_WORK_DONE_PROGRESS_CANCEL, progress_cancel, None),
         (types.TEXT_DOCUMENT_HOVER, on_hover, None),
-        (types.TEXT_DOCUMENT_COMPLETION, on_completion,
-         types.CompletionOptions(trigger_characters=[":", " ", "-"])),
+        (types.TEXT_DOCUMENT_COMPLETION, on_completion, types.CompletionOptions(trigger_characters=[":", " ", "-"])),
         (types.TEXT_DOCUMENT_DOCUMENT_SYMBOL, on_document_symbol, None),
         (types.TEXT_DOCUMENT_DEFINITION, on_definition, None),
         (types.TEXT_DOCUMENT_REFERENCES, on_references, None),
         (types.TEXT_DOCUMENT_PREPARE_RENAME, on_prepare_rename, None),
         (types.TEXT_DOCUMENT_RENAME, on_rename, types.RenameOptions(prepare_provider=True)),
         (types.TEXT_DOCUMENT_FOLDING_RANGE, on_folding_range, None),
-        (types.TEXT_DOCUMENT_CODE_ACTION, on_code_action,
-         types.CodeActionOptions(code_action_kinds=[types.CodeActionKind.QuickFix,
-                                                    actions.FIX_ALL])),
+        (
+            types.TEXT_DOCUMENT_CODE_ACTION,
+            on_code_action,
+            types.CodeActionOptions(code_action_kinds=[types.CodeActionKind.QuickFix, actions.FIX_ALL]),
+        ),
         (types.TEXT_DOCUMENT_CODE_LENS, on_code_lens, types.CodeLensOptions()),
         (types.TEXT_DOCUMENT_INLAY_HINT, on_inlay_hint, types.InlayHintOptions()),
     ]
@@ -806,8 +822,9 @@ def tune_garbage_collector() -> None:
 
 def run(tcp: str | None = None) -> None:
     """Serve over stdio, or over TCP at ``HOST:PORT`` (``formscript serve [--tcp ...]``)."""
-    logging.basicConfig(stream=sys.stderr, level=logging.WARNING,
-                        format="%(asctime)s %(name)s %(levelname)s %(message)s")
+    logging.basicConfig(
+        stream=sys.stderr, level=logging.WARNING, format="%(asctime)s %(name)s %(levelname)s %(message)s"
+    )
     server = create_server()
     tune_garbage_collector()
     if tcp:

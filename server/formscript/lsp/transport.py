@@ -67,8 +67,14 @@ class Workspace(workspace.Workspace):
         version: int | None = None,
         language_id: str | None = None,
     ) -> TextDocument:
-        return TextDocument(doc_uri, source=source, version=version, language_id=language_id,
-                            sync_kind=self._sync_kind, position_codec=self._position_codec)
+        return TextDocument(
+            doc_uri,
+            source=source,
+            version=version,
+            language_id=language_id,
+            sync_kind=self._sync_kind,
+            position_codec=self._position_codec,
+        )
 
 
 class Protocol(LanguageServerProtocol):
@@ -76,19 +82,14 @@ class Protocol(LanguageServerProtocol):
     keeping documents in a ``Workspace``."""
 
     @lsp_method(types.INITIALIZE)
-    def lsp_initialize(
-        self, params: types.InitializeParams
-    ) -> Generator[Any, Any, types.InitializeResult]:
+    def lsp_initialize(self, params: types.InitializeParams) -> Generator[Any, Any, types.InitializeResult]:
         answer = yield from super().lsp_initialize(params)
         made = self.workspace  # empty still: no document opens before the answer
-        self._workspace = Workspace(made.root_uri, made._sync_kind,
-                                    list(made.folders.values()), made.position_encoding)
+        self._workspace = Workspace(made.root_uri, made._sync_kind, list(made.folders.values()), made.position_encoding)
         return answer
 
     @lsp_method(types.TEXT_DOCUMENT_DID_CHANGE)
-    def lsp_text_document__did_change(
-        self, params: types.DidChangeTextDocumentParams
-    ) -> Generator[Any, Any, None]:
+    def lsp_text_document__did_change(self, params: types.DidChangeTextDocumentParams) -> Generator[Any, Any, None]:
         uri = params.text_document.uri
         if unquote(uri) not in self.workspace.text_documents:
             log.warning("ignoring changes to %s, which is not open", uri)
