@@ -66,16 +66,27 @@ class RegisteredRule:
 
 
 def registered_rules() -> tuple[RegisteredRule, ...]:
-    """Every registered rule. The one place that knows where rules are registered.
-
-    Today that is the catalogue (``formscript.lint.catalogue.RULES``). When the
-    ``formscript.rules`` registry lands, this function reads it instead; the import below
-    refuses to keep reading a catalogue the registry has replaced.
-    """
+    """Every registered rule. The one place that knows where rules are registered: the
+    ``formscript.rules`` registry where it exists, else the catalogue it replaces."""
     import importlib.util
 
     if importlib.util.find_spec("formscript.rules") is not None:
-        raise AssertionError("formscript.rules exists: switch registered_rules() to its registry")
+        from formscript.rules.base import EXAMPLE_FORM
+
+        from formscript import rules
+
+        return tuple(
+            RegisteredRule(
+                rule.code,
+                rule.kind,
+                rule.severity,
+                rule.example_path(),
+                rule.fails or "",
+                rule.passes or "",
+                EXAMPLE_FORM if rule.kind == "rules" else None,
+            )
+            for rule in rules.all_rules()
+        )
     from formscript.lint import catalogue
 
     return tuple(
