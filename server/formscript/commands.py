@@ -62,7 +62,7 @@ def _parser() -> argparse.ArgumentParser:
     rule = sub.add_parser("rule", help="show the documentation of a rule")
     rule.add_argument("code", nargs="?")
     rule.add_argument("--all", action="store_true")
-    rule.add_argument("--format", choices=("text", "json"), default="text")
+    rule.add_argument("--format", choices=("text", "json", "markdown"), default="text")
 
     schema = sub.add_parser("schema", help="print a JSON Schema (form, script, rules, calls)")
     schema.add_argument("kind")
@@ -379,12 +379,12 @@ def _apply_fixes(
 
 
 def _rule(args: argparse.Namespace) -> int:
-    from formscript.lint import catalogue
+    from formscript import rules
 
     if args.all:
-        chosen = list(catalogue.RULES)
+        chosen = list(rules.all_rules())
     elif args.code:
-        found = catalogue.get(args.code)
+        found = rules.get(args.code)
         if found is None:
             print(f"formscript: unknown rule {args.code!r}; see `formscript rule --all`", file=sys.stderr)
             return 2
@@ -399,19 +399,23 @@ def _rule(args: argparse.Namespace) -> int:
                 "name": r.name,
                 "kind": r.kind,
                 "severity": r.severity,
+                "rejects": r.rejects,
                 "summary": r.summary,
                 "why": r.why,
-                "fails": r.bad,
-                "passes": r.good,
-                "url": r.url,
+                "fails": r.fails,
+                "passes": r.passes,
             }
             for r in chosen
         ]
         _write(json.dumps(data if args.all else data[0], indent=2, ensure_ascii=False) + "\n")
+    elif args.format == "markdown":
+        from formscript.rules.base import reference
+
+        _write(reference() if args.all else chosen[0].page())
     elif args.all:
         _write("".join(f"{r.code:<7}{r.severity:<8}{r.kind:<7}{r.name}: {r.summary}\n" for r in chosen))
     else:
-        _write(chosen[0].markdown())
+        _write(chosen[0].page())
     return 0
 
 

@@ -113,7 +113,7 @@ def dry_run_text(text: str, path: str, rules_text: str | None = None, rules_path
                 "code": problem.code,
                 "message": problem.message,
                 "field": problem.field,
-                "rule_id": problem.data.get("rule_id"),
+                "rule_id": problem.rule_id,
                 "path": path,
                 "line": span.start.line + 1 if span else None,
                 "column": span.start.column + 1 if span else None,

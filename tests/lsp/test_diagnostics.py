@@ -44,7 +44,6 @@ async def test_open_publishes_lint_diagnostics(client: Client, workspace: Path) 
             severity=types.DiagnosticSeverity.Information,
             code="FS016",
             source="formscript",
-            code_description=types.CodeDescription(href="https://formscript.dev/rules/FS016"),
             message="'7' is a string; the runtime converts it to int 7",
         ),
         types.Diagnostic(
@@ -52,7 +51,6 @@ async def test_open_publishes_lint_diagnostics(client: Client, workspace: Path) 
             severity=types.DiagnosticSeverity.Error,
             code="FS015",
             source="formscript",
-            code_description=types.CodeDescription(href="https://formscript.dev/rules/FS015"),
             message="YAML 1.1 reads unquoted 'no' as the boolean False, not a string; quote it to keep the text 'no'",
         ),
         types.Diagnostic(
@@ -60,7 +58,6 @@ async def test_open_publishes_lint_diagnostics(client: Client, workspace: Path) 
             severity=types.DiagnosticSeverity.Error,
             code="FS005",
             source="formscript",
-            code_description=types.CodeDescription(href="https://formscript.dev/rules/FS005"),
             message="value 'aeg' has no field declaration; did you mean 'age'?",
         ),
     ]

@@ -121,8 +121,10 @@ async def test_no_simulation_hints_without_a_calls_file(client: Client, workspac
 async def test_rule_doc_command(client: Client) -> None:
     text = await _command(client, "formscript.ruleDoc", "FS015")
     assert isinstance(text, str)
-    assert text.startswith("# FS015 ")
-    assert text.endswith("https://formscript.dev/rules/FS015\n")
+    from formscript import rules
+
+    assert text == rules.FS015.page()
+    assert text.startswith("# FS015 yaml11-surprise\n") and "## Passes" in text
     assert await _command(client, "formscript.ruleDoc", "nope") == ("No formscript rule is called 'nope'.")
 
 

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
+from formscript import rules
 from formscript.core.expansion import EXPANSION_LIMIT, expanded_size
 from formscript.core.fields import (
     FIELD_NAME_RE,
@@ -22,9 +23,8 @@ from formscript.core.fields import (
     default_fits,
     merge_values,
     plain_field,
-    type_label,
 )
-from formscript.core.suggest import hint, suggestion
+from formscript.core.suggest import closest
 from formscript.core.verdict import Problem, Verdict, verdict_from
 
 if TYPE_CHECKING:
@@ -125,40 +125,18 @@ def check_form_spec(spec: Any, spec_path: str, *, ruleset: RuleSet | None = None
     *ruleset* is formscript's extension for dry runs; the runtime's gate takes none.
     """
     if not isinstance(spec, dict):
-        problem = Problem(
-            "FS002",
-            f"a form spec must be a mapping at the top level, found {type_label(spec)}",
-            rejects=True,
-        )
-        return GateResult(Verdict.REJECTED, [problem])
+        return GateResult(Verdict.REJECTED, [rules.FS002.problem(found=spec)])
 
     problems: list[Problem] = []
     for key in spec:
         if key not in TOP_LEVEL_KEYS:
-            problems.append(
-                Problem(
-                    "FS001",
-                    f"unknown top-level key {key!r}; a form spec has only title, fields and values"
-                    + hint(key, TOP_LEVEL_KEYS),
-                    path=(key,),
-                    on_key=True,
-                    rejects=True,
-                    data=suggestion(key, TOP_LEVEL_KEYS),
-                )
-            )
+            problems.append(rules.FS001.problem(path=(key,), key=key, suggestion=closest(key, TOP_LEVEL_KEYS)))
 
     raw_fields = spec.get("fields")
     raw_values = spec.get("values")
     for name, raw in (("fields", raw_fields), ("values", raw_values)):
         if raw is not None and not isinstance(raw, dict):
-            problems.append(
-                Problem(
-                    "FS003",
-                    f"{name!r} must be a mapping, found {type_label(raw)}",
-                    path=(name,),
-                    rejects=True,
-                )
-            )
+            problems.append(rules.FS003.problem(path=(name,), section=name, found=raw))
     fields_map: dict[Any, Any] = raw_fields if isinstance(raw_fields, dict) else {}
     values_map: dict[Any, Any] = raw_values if isinstance(raw_values, dict) else {}
     # The runtime tests truthiness, so a wrongly typed but truthy 'fields' still counts.
@@ -166,30 +144,12 @@ def check_form_spec(spec: Any, spec_path: str, *, ruleset: RuleSet | None = None
     values_given = bool(raw_values) if raw_values is not None else False
 
     if values_given and not fields_given:
-        problems.append(
-            Problem(
-                "FS004",
-                "'values' has entries but no fields are declared, so nothing would validate them",
-                path=("values",),
-                on_key=True,
-                rejects=True,
-            )
-        )
+        problems.append(rules.FS004.problem(path=("values",)))
     if fields_map:
         declared = [k for k in fields_map if isinstance(k, str)]
         for key in values_map:
             if key not in fields_map:
-                problems.append(
-                    Problem(
-                        "FS005",
-                        f"value {key!r} has no field declaration" + hint(key, declared),
-                        path=("values", key),
-                        on_key=True,
-                        rejects=True,
-                        field=key if isinstance(key, str) else None,
-                        data=suggestion(key, declared),
-                    )
-                )
+                problems.append(rules.FS005.problem(path=("values", key), key=key, suggestion=closest(key, declared)))
 
     declarations: dict[Any, Declared] = {}
     for key, declaration in fields_map.items():
@@ -201,14 +161,7 @@ def check_form_spec(spec: Any, spec_path: str, *, ruleset: RuleSet | None = None
     title = _title(title_raw)
     if title is None:
         title = ""
-        problems.append(
-            Problem(
-                "FS019",
-                f"title must be a string, found {type_label(title_raw)} {title_raw!r}",
-                path=("title",),
-                rejects=True,
-            )
-        )
+        problems.append(rules.FS019.problem(path=("title",), title=title_raw))
 
     gate_failed = any(p.rejects for p in problems)
     values: dict[Any, Any] = {}
@@ -229,56 +182,22 @@ def check_form_spec(spec: Any, spec_path: str, *, ruleset: RuleSet | None = None
 
     for failure in failures:
         if failure.source == "rule":
-            problems.append(
-                Problem(
-                    "RS100",
-                    failure.message,
-                    path=("values", failure.field) if failure.field in values_map else (),
-                    rejects=True,
-                    field=failure.field,
-                    data={"rule_id": failure.rule_id, "kind": failure.kind},
-                )
-            )
+            where = ("values", failure.field) if failure.field in values_map else ()
+            problems.append(rules.RS100.problem(path=where, failure=failure))
         elif failure.kind == "required":
-            present = failure.field in values_map
-            problems.append(
-                Problem(
-                    "FS013" if present else "FS012",
-                    f"required field {failure.field!r} is null; the runtime treats null as missing"
-                    if present
-                    else f"required field {failure.field!r} has no value and no default",
-                    path=("values", failure.field) if present else ("fields", failure.field),
-                    on_key=not present,
-                    rejects=True,
-                    field=failure.field,
-                )
-            )
+            if failure.field in values_map:
+                problems.append(rules.FS013.problem(path=("values", failure.field), field=failure.field))
+            else:
+                problems.append(rules.FS012.problem(path=("fields", failure.field), field=failure.field))
         else:
-            problems.append(
-                Problem(
-                    "FS014",
-                    failure.message,
-                    path=("values", failure.field),
-                    rejects=True,
-                    field=failure.field,
-                )
-            )
+            problems.append(rules.FS014.problem(path=("values", failure.field), failure=failure))
 
     verdict = verdict_from(problems)
     block = None
     if verdict is Verdict.ACCEPTED and values:
         size = expanded_size(values)
         if size > EXPANSION_LIMIT:
-            problems.append(
-                Problem(
-                    "FS022",
-                    f"the values expand to more than {EXPANSION_LIMIT:,} items through YAML aliases; "
-                    "the runtime accepts the form but rendering its context block exhausts time and "
-                    "memory",
-                    path=("values",),
-                    severity="error",
-                )
-            )
+            problems.append(rules.FS022.problem(path=("values",), limit=EXPANSION_LIMIT))
         else:
             block = render_context_block(title, values)
     return GateResult(
@@ -309,54 +228,21 @@ def _build_declaration(key: Any, declaration: Any, problems: list[Problem]) -> D
     """Build ``FieldSpec(name=key, **declaration)`` the runtime's way, reporting every fault."""
     where = ("fields", key)
     if not isinstance(declaration, dict):
-        problems.append(
-            Problem(
-                "FS007",
-                f"field {key!r} must be declared with a mapping, found {type_label(declaration)}",
-                path=where,
-                rejects=True,
-                field=key if isinstance(key, str) else None,
-            )
-        )
+        problems.append(rules.FS007.problem(path=where, key=key, found=declaration))
         return None
     fast = plain_field(key, declaration)
     if fast is not None:
         return fast
     ok = True
     if not isinstance(key, str) or not FIELD_NAME_RE.match(key):
-        problems.append(
-            Problem(
-                "FS006",
-                f"field name {key!r} is not an identifier (letters, digits and underscores, not starting with a digit)",
-                path=where,
-                on_key=True,
-                rejects=True,
-            )
-        )
+        problems.append(rules.FS006.problem(path=where, key=key))
         ok = False
     for sub in declaration:
         if not isinstance(sub, str):
-            problems.append(
-                Problem(
-                    "FS021",
-                    f"field {key!r} has a non-string key {sub!r} in its declaration",
-                    path=(*where, sub),
-                    on_key=True,
-                    rejects=True,
-                )
-            )
+            problems.append(rules.FS021.problem(path=(*where, sub), key=key, sub=sub))
             ok = False
         elif sub == "name":
-            problems.append(
-                Problem(
-                    "FS009",
-                    f"field {key!r} declares 'name'; the name is the mapping key, and a second "
-                    "one makes the runtime refuse the declaration",
-                    path=(*where, sub),
-                    on_key=True,
-                    rejects=True,
-                )
-            )
+            problems.append(rules.FS009.problem(path=(*where, sub), key=key))
             ok = False
     payload = {k: v for k, v in declaration.items() if isinstance(k, str) and k != "name"}
     payload["name"] = key if isinstance(key, str) and FIELD_NAME_RE.match(key) else "placeholder"
@@ -376,7 +262,6 @@ def _report_declaration_errors(
     key: Any, declaration: dict[Any, Any], exc: ValidationError, problems: list[Problem]
 ) -> None:
     where = ("fields", key)
-    field_name = key if isinstance(key, str) else None
     type_ok = True
     for error in exc.errors():
         loc = error.get("loc", ())
@@ -385,39 +270,28 @@ def _report_declaration_errors(
             type_ok = False
             value = declaration.get("type")
             problems.append(
-                Problem(
-                    "FS010",
-                    f"field {key!r} has unknown type {value!r}; expected one of "
-                    + ", ".join(FIELD_TYPES)
-                    + hint(value, FIELD_TYPES),
+                rules.FS010.problem(
                     path=(*where, "type"),
-                    rejects=True,
-                    field=field_name,
-                    data=suggestion(value, FIELD_TYPES),
+                    key=key,
+                    given=value,
+                    types=FIELD_TYPES,
+                    suggestion=closest(value, FIELD_TYPES),
                 )
             )
         elif error.get("type") == "extra_forbidden":
             problems.append(
-                Problem(
-                    "FS008",
-                    f"field {key!r} has unknown key {sub!r}; a declaration takes "
-                    + ", ".join(DECLARATION_KEYS)
-                    + hint(sub, DECLARATION_KEYS),
+                rules.FS008.problem(
                     path=(*where, sub),
-                    on_key=True,
-                    rejects=True,
-                    field=field_name,
-                    data=suggestion(sub, DECLARATION_KEYS),
+                    key=key,
+                    sub=sub,
+                    allowed=DECLARATION_KEYS,
+                    suggestion=closest(sub, DECLARATION_KEYS),
                 )
             )
         elif sub is not None and sub != "name":
             problems.append(
-                Problem(
-                    "FS020",
-                    f"field {key!r}: {sub} {declaration.get(sub)!r} is invalid ({_reason(error)})",
-                    path=(*where, sub),
-                    rejects=True,
-                    field=field_name,
+                rules.FS020.problem(
+                    path=(*where, sub), key=key, sub=str(sub), value=declaration.get(sub), reason=_reason(error)
                 )
             )
     # The default is checked after the fields, by the model validator; report it when we can.
@@ -430,19 +304,9 @@ def _report_declaration_errors(
         and declared_type in FIELD_TYPES
         and not default_fits(declared_type, default)
     ):
-        problems.append(_default_problem(key, declared_type, default))
-
-
-def _default_problem(key: Any, declared_type: str, default: Any) -> Problem:
-    return Problem(
-        "FS011",
-        f"field {key!r} has default {default!r} ({type_label(default)}), which is not "
-        f"{'an' if declared_type == 'int' else 'a'} {declared_type}; defaults are checked as they "
-        "are, never coerced",
-        path=("fields", key, "default"),
-        rejects=True,
-        field=key if isinstance(key, str) else None,
-    )
+        problems.append(
+            rules.FS011.problem(path=("fields", key, "default"), key=key, declared=declared_type, default=default)
+        )
 
 
 def _reason(error: Any) -> str:

@@ -8,6 +8,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from formscript import rules
 from formscript.core.entries import (
     CHUNK_KEYS,
     CONTENT_PREDICATES,
@@ -20,8 +21,7 @@ from formscript.core.entries import (
     from_model,
     plain_entry,
 )
-from formscript.core.fields import type_label
-from formscript.core.suggest import hint, suggestion
+from formscript.core.suggest import closest
 from formscript.core.verdict import Problem, Verdict, verdict_from
 
 SCRIPT_KEYS: tuple[str, ...] = ("version", "mode", "responses")
@@ -61,27 +61,12 @@ def check_script(data: Any) -> ScriptResult:
         data = {}
     problems: list[Problem] = []
     if not isinstance(data, dict):
-        problems.append(
-            Problem(
-                "SC001",
-                f"a script must be a mapping with 'responses' at the top level, found {type_label(data)}",
-                rejects=True,
-            )
-        )
+        problems.append(rules.SC001.not_a_mapping(found=data))
         return ScriptResult(Verdict.REJECTED, problems)
 
     for key in data:
         if key not in SCRIPT_KEYS:
-            problems.append(
-                Problem(
-                    "SC001",
-                    f"unknown top-level key {key!r}; a script has version, mode and responses" + hint(key, SCRIPT_KEYS),
-                    path=(key,),
-                    on_key=True,
-                    rejects=True,
-                    data=suggestion(key, SCRIPT_KEYS),
-                )
-            )
+            problems.append(rules.SC001.unknown_key(path=(key,), key=key, suggestion=closest(key, SCRIPT_KEYS)))
     mode, version = "auto", 1
     given_version, given_mode = data.get("version", 1), data.get("mode", "auto")
     if type(given_version) is int and type(given_mode) is str and given_mode in MODES:
@@ -98,14 +83,7 @@ def check_script(data: Any) -> ScriptResult:
         # The runtime's list field is lax: a set or tuple (YAML !!set) is taken as a list.
         raw_entries = list(raw_entries)
     if not isinstance(raw_entries, list):
-        problems.append(
-            Problem(
-                "SC019",
-                f"'responses' must be a list of entries, found {type_label(raw_entries)}",
-                path=("responses",),
-                rejects=True,
-            )
-        )
+        problems.append(rules.SC019.problem(path=("responses",), found=raw_entries))
     else:
         for index, raw in enumerate(raw_entries):
             entries.append(_build_entry(index, raw, problems))
@@ -126,37 +104,15 @@ def _check_header(data: dict[Any, Any], problems: list[Problem]) -> None:
             key = error["loc"][0]
             value = data.get(key)
             if key == "mode":
-                problems.append(
-                    Problem(
-                        "SC006",
-                        f"mode {value!r} is not one of auto, positional, when_only" + hint(value, MODES),
-                        path=("mode",),
-                        rejects=True,
-                        data=suggestion(value, MODES),
-                    )
-                )
+                problems.append(rules.SC006.problem(path=("mode",), given=value, suggestion=closest(value, MODES)))
             else:
-                problems.append(
-                    Problem(
-                        "SC007",
-                        f"version must be an integer, found {type_label(value)} {value!r}",
-                        path=("version",),
-                        rejects=True,
-                    )
-                )
+                problems.append(rules.SC007.problem(path=("version",), given=value))
 
 
 def _build_entry(index: int, raw: Any, problems: list[Problem]) -> Entry | None:
     where = ("responses", index)
     if not isinstance(raw, dict):
-        problems.append(
-            Problem(
-                "SC018",
-                f"response #{index} must be a mapping with a 'type', found {type_label(raw)}",
-                path=where,
-                rejects=True,
-            )
-        )
+        problems.append(rules.SC018.problem(path=where, index=index, found=raw))
         return None
     fast = plain_entry(raw)
     if fast is not None:
@@ -168,25 +124,17 @@ def _build_entry(index: int, raw: Any, problems: list[Problem]) -> Entry | None:
         known = False
     if not known:
         if "type" not in raw:
-            message = f"response #{index} has no 'type'; expected one of " + ", ".join(RESPONSE_TYPES)
-            path: tuple[object, ...] = where
+            problems.append(rules.SC002.missing(path=where, index=index, types=RESPONSE_TYPES))
         else:
-            message = (
-                f"response #{index} has unknown type {response_type!r}; expected one of "
-                + ", ".join(RESPONSE_TYPES)
-                + hint(response_type, RESPONSE_TYPES)
+            problems.append(
+                rules.SC002.unknown(
+                    path=(*where, "type"),
+                    index=index,
+                    given=response_type,
+                    types=RESPONSE_TYPES,
+                    suggestion=closest(response_type, RESPONSE_TYPES),
+                )
             )
-            path = (*where, "type")
-        problems.append(
-            Problem(
-                "SC002",
-                message,
-                path=path,
-                on_key="type" not in raw,
-                rejects=True,
-                data=suggestion(response_type, RESPONSE_TYPES),
-            )
-        )
         return None
     from pydantic import ValidationError
 
@@ -207,30 +155,24 @@ def _entry_error(index: int, response_type: str, raw: dict[Any, Any], error: Any
     leaf = loc[-1] if loc else None
     owner = _owner_keys(response_type, loc)
     if error["type"] == "extra_forbidden":
-        return Problem(
-            "SC003",
-            f"response #{index} ({response_type}): unknown key {leaf!r} in {owner[0]}; "
-            f"expected one of " + ", ".join(owner[1]) + hint(leaf, owner[1]),
+        return rules.SC003.problem(
             path=path,
-            on_key=True,
-            rejects=True,
-            data=suggestion(leaf, owner[1]),
+            index=index,
+            response_type=response_type,
+            key=leaf,
+            owner=owner[0],
+            allowed=owner[1],
+            suggestion=closest(leaf, owner[1]),
         )
     if error["type"] == "missing":
-        return Problem(
-            "SC004",
-            f"response #{index} ({response_type}) is missing required key {leaf!r}",
-            path=path[:-1],
-            on_key=False,
-            rejects=True,
-        )
-    value = _dig(raw, loc)
-    return Problem(
-        "SC005",
-        f"response #{index} ({response_type}): {'.'.join(map(str, loc))} {value!r} is invalid "
-        f"({_lower_first(str(error.get('msg', 'invalid')))})",
+        return rules.SC004.problem(path=path[:-1], index=index, response_type=response_type, key=leaf)
+    return rules.SC005.problem(
         path=path,
-        rejects=True,
+        index=index,
+        response_type=response_type,
+        where=".".join(map(str, loc)),
+        value=_dig(raw, loc),
+        reason=_lower_first(str(error.get("msg", "invalid"))),
     )
 
 

@@ -5,7 +5,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from dataclasses import field as dataclass_field
 from enum import StrEnum
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
+
+if TYPE_CHECKING:
+    from formscript.document.located import Span
+    from formscript.rules.base import FixPlan, Rule
 
 #: A location inside a loaded document: the chain of mapping keys and list indexes.
 KeyPath = tuple[object, ...]
@@ -27,21 +31,36 @@ class Verdict(StrEnum):
 
 @dataclass(frozen=True)
 class Problem:
-    """One finding, with the rule code that documents it and where it sits.
+    """One finding: the rule it breaks, its message and where it sits.
 
     ``path`` points into the loaded document; ``on_key`` says whether the key itself
-    (rather than its value) is at fault. ``rejects`` is true when the runtime refuses
-    the file because of it.
+    (rather than its value) is at fault. Findings made while parsing, before there is a
+    document to walk, carry their ``span`` instead. Whether the runtime refuses the file
+    because of it, and the default severity, are the rule's.
     """
 
-    code: str
+    rule: Rule
     message: str
     path: KeyPath = ()
     on_key: bool = False
-    rejects: bool = False
     field: str | None = None
-    severity: Severity | None = None
-    data: dict[str, object] = dataclass_field(default_factory=dict, compare=False, hash=False)
+    #: How to fix it, described on the document; lint turns it into text edits on demand.
+    fix: FixPlan | None = dataclass_field(default=None, compare=False)
+    #: Rules whose finding at the same path this one explains better (those are dropped).
+    replaces: tuple[Rule, ...] = dataclass_field(default=(), compare=False)
+    #: The ruleset rule that failed (RS100).
+    rule_id: str | None = dataclass_field(default=None, compare=False)
+    span: Span | None = None
+
+    @property
+    def code(self) -> str:
+        """The rule's code."""
+        return self.rule.code
+
+    @property
+    def rejects(self) -> bool:
+        """Whether the runtime refuses the file because of this finding."""
+        return self.rule.rejects
 
 
 def verdict_from(problems: list[Problem], *, undecidable: bool = False) -> Verdict:

@@ -16,7 +16,8 @@ from typing import Any, Literal, NamedTuple
 
 import yaml
 
-from formscript.core.verdict import KeyPath
+from formscript import rules
+from formscript.core.verdict import KeyPath, Problem
 
 Syntax = Literal["yaml", "json"]
 
@@ -53,16 +54,6 @@ class Entry:
     scalar: Scalar | None = None
 
 
-@dataclass(frozen=True)
-class ParseProblem:
-    """A problem found while parsing: syntax, duplicate keys, unsafe tags."""
-
-    code: str
-    message: str
-    span: Span
-    rejects: bool
-
-
 @dataclass
 class Document:
     """A parsed text: its value (None when unparsable), located entries and parse problems."""
@@ -70,7 +61,8 @@ class Document:
     text: str
     value: Any = None
     ok: bool = True
-    problems: list[ParseProblem] = field(default_factory=list)
+    #: Problems found while parsing (syntax, duplicate keys, unsafe tags), located by span.
+    problems: list[Problem] = field(default_factory=list)
     #: Earlier occurrences of duplicated keys: path -> key spans of the overridden copies.
     duplicates: dict[KeyPath, list[Span]] = field(default_factory=dict)
     root: yaml.Node | None = None
@@ -249,9 +241,7 @@ def parse_document(text: str, syntax: Syntax = "yaml") -> Document:
     except (ValueError, TypeError, OverflowError) as exc:
         # e.g. a timestamp with day 0: safe_load raises, so the runtime fails to load too
         doc.ok = False
-        doc.problems.append(
-            ParseProblem("YM001", f"a value cannot be constructed: {exc}", Span(Pos(0, 0), Pos(0, 0)), True)
-        )
+        doc.problems.append(rules.YM001.unconstructible(error=exc, span=_ORIGIN))
         return doc
     doc.root = node
     if constructor.saw_duplicates and not merges:
@@ -259,13 +249,11 @@ def parse_document(text: str, syntax: Syntax = "yaml") -> Document:
     return doc
 
 
-def _too_deep() -> ParseProblem:
-    return ParseProblem(
-        "YM001",
-        "the document nests too deeply to load; the runtime's loader fails on it too",
-        Span(Pos(0, 0), Pos(0, 0)),
-        True,
-    )
+_ORIGIN = Span(Pos(0, 0), Pos(0, 0))
+
+
+def _too_deep() -> Problem:
+    return rules.YM001.too_deep(span=_ORIGIN)
 
 
 def _fallback_pure(doc: Document, libyaml_error: yaml.YAMLError) -> None:
@@ -282,9 +270,7 @@ def _fallback_pure(doc: Document, libyaml_error: yaml.YAMLError) -> None:
         return
     except (ValueError, TypeError, OverflowError) as exc:
         doc.ok = False
-        doc.problems.append(
-            ParseProblem("YM001", f"a value cannot be constructed: {exc}", Span(Pos(0, 0), Pos(0, 0)), True)
-        )
+        doc.problems.append(rules.YM001.unconstructible(error=exc, span=_ORIGIN))
         return
     doc.value = value
     try:
@@ -296,20 +282,17 @@ def _fallback_pure(doc: Document, libyaml_error: yaml.YAMLError) -> None:
         _find_duplicates(doc, node)
 
 
-def _yaml_problem(exc: yaml.YAMLError, text: str) -> ParseProblem:
+def _yaml_problem(exc: yaml.YAMLError, text: str) -> Problem:
     mark = getattr(exc, "problem_mark", None) or getattr(exc, "context_mark", None)
     problem = getattr(exc, "problem", None) or str(exc)
     context = getattr(exc, "context", None)
     message = str(problem)
     if context:
         message = f"{message} ({context})"
+    span = _mark_span(mark, text)
     if isinstance(exc, yaml.constructor.ConstructorError) and "tag" in message:
-        code = "YM003"
-        message = f"unsafe or unknown tag refused by safe_load: {message}"
-    else:
-        code = "YM001"
-        message = f"YAML syntax error: {message}"
-    return ParseProblem(code, message, _mark_span(mark, text), True)
+        return rules.YM003.problem(detail=message, span=span)
+    return rules.YM001.yaml_syntax(detail=message, span=span)
 
 
 def _index_all(entries: dict[KeyPath, Entry], root: yaml.Node) -> None:
@@ -372,22 +355,10 @@ def _find_duplicates(doc: Document, root: yaml.Node) -> None:
     for path, spans in doc.duplicates.items():
         final = doc.entry(path)
         for span in spans:
-            doc.problems.append(
-                ParseProblem(
-                    "YM002",
-                    f"duplicate key {path[-1]!r}: this earlier copy is ignored, the runtime keeps "
-                    f"the last one{_line_note(final.key if final else None)}",
-                    span,
-                    False,
-                )
-            )
+            doc.problems.append(rules.YM002.problem(key=path[-1], span=span, kept=final.key if final else None))
 
 
 _UNHASHABLE = object()
-
-
-def _line_note(span: Span | None) -> str:
-    return f" (line {span.start.line + 1})" if span is not None else ""
 
 
 def _key_value(node: yaml.Node) -> Any:
@@ -419,7 +390,7 @@ def _parse_json(doc: Document) -> None:
     except json.JSONDecodeError as exc:
         doc.ok = False
         span = Span(Pos(exc.lineno - 1, exc.colno - 1), Pos(exc.lineno - 1, exc.colno))
-        doc.problems.append(ParseProblem("YM001", f"JSON syntax error: {exc.msg}", span, True))
+        doc.problems.append(rules.YM001.json_syntax(detail=exc.msg, span=span))
         return
     except RecursionError:
         doc.ok = False

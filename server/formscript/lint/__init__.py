@@ -1,1 +1,1 @@
-"""Lint: the rule catalogue, checks over located documents, configuration and output."""
+"""Lint: checks over located documents, fixes, configuration, suppressions and output formats."""

@@ -2,8 +2,8 @@
 in ``form_checks``, which stays light).
 
 Each check yields core Problems keyed by document paths; the engine turns paths into ranges.
-A fix is described in ``Problem.data["fix"]`` as an operation on a path, so checks never
-handle text offsets themselves.
+A fix is described in ``Problem.fix`` as an operation on a path, so checks never handle
+text offsets themselves.
 """
 
 from __future__ import annotations
@@ -11,10 +11,11 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from formscript.core.fields import FIELD_TYPES, Declared, type_label
+from formscript import rules
+from formscript.core.fields import FIELD_TYPES, Declared
 from formscript.core.regex_risk import backtracking_risk, compile_user_regex
 from formscript.core.rules import CHECK_KINDS, PATTERN_INPUT_CAP, Rule
-from formscript.core.suggest import hint, suggestion
+from formscript.core.suggest import closest
 from formscript.core.verdict import Problem
 
 # ---------------------------------------------------------------------------- rulesets
@@ -30,33 +31,17 @@ def ruleset_rules(data: Any) -> tuple[list[tuple[int, Rule]], list[Problem], boo
     problems: list[Problem] = []
     built: list[tuple[int, Rule]] = []
     if not isinstance(data, dict) or not isinstance(data.get("rules"), list):
-        problems.append(
-            Problem(
-                "RS011",
-                f"a ruleset is a mapping with 'rules:', a list of rules, found {type_label(data)}",
-                rejects=True,
-            )
-        )
+        problems.append(rules.RS011.not_a_ruleset(found=data))
         return built, problems, False
     for key in data:
         if key != "rules":
-            problems.append(
-                Problem(
-                    "RS011",
-                    f"unknown top-level key {key!r} in a ruleset" + hint(key, ("rules",)),
-                    path=(key,),
-                    on_key=True,
-                    rejects=True,
-                )
-            )
+            problems.append(rules.RS011.unknown_key(path=(key,), key=key, suggestion=closest(key, ("rules",))))
     seen: dict[Any, int] = {}
     undecidable = False
     for index, raw in enumerate(data["rules"]):
         where = ("rules", index)
         if not isinstance(raw, dict):
-            problems.append(
-                Problem("RS011", f"rule #{index} must be a mapping, found {type_label(raw)}", path=where, rejects=True)
-            )
+            problems.append(rules.RS011.not_a_mapping(path=where, index=index, found=raw))
             continue
         try:
             rule = Rule.model_validate(raw)
@@ -66,36 +51,29 @@ def ruleset_rules(data: Any) -> tuple[list[tuple[int, Rule]], list[Problem], boo
                 if loc[:1] == ("check",):
                     value = raw.get("check")
                     problems.append(
-                        Problem(
-                            "RS001",
-                            f"rule #{index} has unknown check {value!r}; "
-                            "expected one of " + ", ".join(CHECK_KINDS) + hint(value, CHECK_KINDS),
+                        rules.RS001.problem(
                             path=(*where, "check"),
-                            rejects=True,
-                            data=suggestion(value, CHECK_KINDS),
+                            index=index,
+                            given=value,
+                            kinds=CHECK_KINDS,
+                            suggestion=closest(value, CHECK_KINDS),
                         )
                     )
                 elif error["type"] == "missing":
-                    problems.append(Problem("RS011", f"rule #{index} is missing {loc[0]!r}", path=where, rejects=True))
+                    problems.append(rules.RS011.missing(path=where, index=index, key=loc[0]))
                 else:
                     problems.append(
-                        Problem(
-                            "RS011",
-                            f"rule #{index}: {'.'.join(map(str, loc))} is "
-                            f"invalid ({error['msg'][:1].lower()}{error['msg'][1:]})",
+                        rules.RS011.invalid(
                             path=(*where, *loc),
-                            rejects=True,
+                            index=index,
+                            where=".".join(map(str, loc)),
+                            reason=error["msg"][:1].lower() + error["msg"][1:],
                         )
                     )
             continue
         if rule.rule_id in seen:
             problems.append(
-                Problem(
-                    "RS009",
-                    f"rule_id {rule.rule_id!r} is already used by rule #{seen[rule.rule_id]}",
-                    path=(*where, "rule_id"),
-                    rejects=True,
-                )
+                rules.RS009.problem(path=(*where, "rule_id"), rule_id=rule.rule_id, first=seen[rule.rule_id])
             )
             continue
         seen[rule.rule_id] = index
@@ -103,13 +81,8 @@ def ruleset_rules(data: Any) -> tuple[list[tuple[int, Rule]], list[Problem], boo
         for key in raw:
             if key not in RULE_KEYS:
                 problems.append(
-                    Problem(
-                        "RS013",
-                        f"rule {rule.rule_id!r} has unknown key {key!r}, which the "
-                        "runtime silently drops" + hint(key, RULE_KEYS),
-                        path=(*where, key),
-                        on_key=True,
-                        data=suggestion(key, RULE_KEYS),
+                    rules.RS013.problem(
+                        path=(*where, key), rule_id=rule.rule_id, key=key, suggestion=closest(key, RULE_KEYS)
                     )
                 )
         problems.extend(_rule_checks(index, rule))
@@ -126,114 +99,84 @@ def _rule_checks(index: int, rule: Rule) -> list[Problem]:
         low, high = params.get("min"), params.get("max")
         numeric = (int, float)
         if isinstance(low, numeric) and isinstance(high, numeric) and low > high:
-            found.append(
-                Problem(
-                    "RS003",
-                    f"rule {rule.rule_id!r} has min {low} above max {high}; no value passes",
-                    path=(*where, "params"),
-                )
-            )
+            found.append(rules.RS003.problem(path=(*where, "params"), rule_id=rule.rule_id, low=low, high=high))
     elif rule.check == "pattern":
         pattern = params.get("pattern", "")
         try:
             flags = int(params.get("flags", 0))
             compile_user_regex(pattern, flags)
         except (re.error, TypeError, ValueError) as exc:
-            found.append(
-                Problem(
-                    "RS006",
-                    f"rule {rule.rule_id!r} has an invalid pattern {pattern!r} ({exc})",
-                    path=(*where, "params"),
-                )
-            )
+            found.append(rules.RS006.problem(path=(*where, "params"), rule_id=rule.rule_id, pattern=pattern, error=exc))
         else:
             risk = backtracking_risk(pattern, flags)
             if risk:
                 found.append(
-                    Problem(
-                        "RS012",
-                        f"rule {rule.rule_id!r} pattern {pattern!r} risks catastrophic backtracking: {risk}",
-                        path=(*where, "params"),
-                    )
+                    rules.RS012.problem(path=(*where, "params"), rule_id=rule.rule_id, pattern=pattern, risk=risk)
                 )
     elif rule.check == "type":
         expected = params.get("type", "str")
         if not isinstance(expected, str) or expected not in FIELD_TYPES:
             found.append(
-                Problem(
-                    "RS005",
-                    f"rule {rule.rule_id!r} names unknown type {expected!r}" + hint(expected, FIELD_TYPES),
+                rules.RS014.problem(
                     path=(*where, "params"),
+                    rule_id=rule.rule_id,
+                    given=expected,
+                    suggestion=closest(expected, FIELD_TYPES),
                 )
             )
     elif rule.check == "custom":
-        found.append(
-            Problem(
-                "RS010",
-                f"rule {rule.rule_id!r} is a custom check; its outcome "
-                "depends on a Python callable and cannot be decided from the file",
-                path=(*where, "check"),
-            )
-        )
+        found.append(rules.RS010.problem(path=(*where, "check"), rule_id=rule.rule_id))
     return found
 
 
 def paired_rule_checks(
-    rules: list[tuple[int, Rule]], fields: dict[Any, Declared], values: dict[Any, Any]
+    built: list[tuple[int, Rule]], fields: dict[Any, Declared], values: dict[Any, Any]
 ) -> list[Problem]:
     """Checks of rules against the declarations and values of a paired form."""
     found: list[Problem] = []
-    for index, rule in rules:
+    for index, rule in built:
         where = ("rules", index)
         spec = fields.get(rule.field)
         if spec is None:
+            declared = [k for k in fields if isinstance(k, str)]
             found.append(
-                Problem(
-                    "RS002",
-                    f"rule {rule.rule_id!r} checks field {rule.field!r}, "
-                    "which the form does not declare" + hint(rule.field, [k for k in fields if isinstance(k, str)]),
+                rules.RS002.problem(
                     path=(*where, "field"),
+                    rule_id=rule.rule_id,
+                    field=rule.field,
+                    suggestion=closest(rule.field, declared),
                 )
             )
             continue
         if rule.check == "range" and spec.type in ("str", "list", "dict"):
             found.append(
-                Problem(
-                    "RS004",
-                    f"rule {rule.rule_id!r} range-checks field {rule.field!r}, declared {spec.type}",
-                    path=(*where, "check"),
-                )
+                rules.RS004.problem(path=(*where, "check"), rule_id=rule.rule_id, field=rule.field, declared=spec.type)
             )
         if rule.check == "pattern" and spec.type != "str":
             found.append(
-                Problem(
-                    "RS007",
-                    f"rule {rule.rule_id!r} pattern-checks field {rule.field!r}, declared {spec.type}",
-                    path=(*where, "check"),
-                )
+                rules.RS007.problem(path=(*where, "check"), rule_id=rule.rule_id, field=rule.field, declared=spec.type)
             )
         if rule.check == "type":
             expected = rule.params.get("type", "str")
             if expected in FIELD_TYPES and expected != spec.type and not (expected == "float" and spec.type == "int"):
                 found.append(
-                    Problem(
-                        "RS005",
-                        f"rule {rule.rule_id!r} expects {expected} but "
-                        f"field {rule.field!r} is declared {spec.type}; rules see the "
-                        "coerced value",
+                    rules.RS005.problem(
                         path=(*where, "params"),
+                        rule_id=rule.rule_id,
+                        expected=expected,
+                        field=rule.field,
+                        declared=spec.type,
                     )
                 )
         value = values.get(rule.field)
         if rule.check == "pattern" and isinstance(value, str) and len(value) > PATTERN_INPUT_CAP:
             found.append(
-                Problem(
-                    "RS008",
-                    f"field {rule.field!r} holds {len(value)} characters; "
-                    f"pattern rule {rule.rule_id!r} refuses inputs over "
-                    f"{PATTERN_INPUT_CAP}",
+                rules.RS008.problem(
                     path=(*where, "field"),
-                    rejects=True,
+                    rule_id=rule.rule_id,
+                    field=rule.field,
+                    length=len(value),
+                    cap=PATTERN_INPUT_CAP,
                 )
             )
     return found
@@ -247,60 +190,33 @@ CALL_KEYS = ("prompt", "tools", "payload")
 def calls_checks(data: Any) -> list[Problem]:
     """The shape of a calls transcript."""
     if not isinstance(data, list):
-        return [Problem("CL001", f"a calls transcript is a list of calls, found {type_label(data)}", rejects=True)]
+        return [rules.CL001.problem(found=data)]
     found: list[Problem] = []
     for index, item in enumerate(data):
         where: tuple[object, ...] = (index,)
         if isinstance(item, str):
             continue
         if not isinstance(item, dict):
-            found.append(
-                Problem(
-                    "CL002",
-                    f"call #{index} must be a string or a mapping, found {type_label(item)}",
-                    path=where,
-                    rejects=True,
-                )
-            )
+            found.append(rules.CL002.not_a_call(path=where, index=index, found=item))
             continue
         for key in item:
             if key not in CALL_KEYS:
                 found.append(
-                    Problem(
-                        "CL002",
-                        f"call #{index} has unknown key {key!r}; expected "
-                        "prompt, tools or payload" + hint(key, CALL_KEYS),
-                        path=(*where, key),
-                        on_key=True,
-                        rejects=True,
+                    rules.CL002.unknown_key(
+                        path=(*where, key), index=index, key=key, suggestion=closest(key, CALL_KEYS)
                     )
                 )
         if "payload" in item:
             if not isinstance(item["payload"], dict):
-                found.append(
-                    Problem(
-                        "CL002", f"call #{index}: payload must be a mapping", path=(*where, "payload"), rejects=True
-                    )
-                )
+                found.append(rules.CL002.payload_not_a_mapping(path=(*where, "payload"), index=index))
             if "prompt" in item or "tools" in item:
-                found.append(
-                    Problem(
-                        "CL002",
-                        f"call #{index} mixes payload with prompt/tools; give one or the other",
-                        path=where,
-                        rejects=True,
-                    )
-                )
+                found.append(rules.CL002.payload_mixed(path=where, index=index))
             continue
         if not isinstance(item.get("prompt"), str):
-            found.append(Problem("CL002", f"call #{index} needs a string 'prompt'", path=where, rejects=True))
+            found.append(rules.CL002.prompt_missing(path=where, index=index))
         tools = item.get("tools", [])
         if not isinstance(tools, list) or not all(isinstance(t, str) for t in tools):
-            found.append(
-                Problem(
-                    "CL002", f"call #{index}: tools must be a list of tool names", path=(*where, "tools"), rejects=True
-                )
-            )
+            found.append(rules.CL002.tools_invalid(path=(*where, "tools"), index=index))
     return found
 
 

@@ -4,11 +4,12 @@ then apply configuration and suppressions. Never raises for any input."""
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING
 
+from formscript import rules
 from formscript.core.gate import GateResult, check_form_spec
-from formscript.core.verdict import Problem, Severity, Verdict
+from formscript.core.verdict import Problem, Verdict
 from formscript.document.located import Document, Pos, Span, parse_document
 from formscript.lint.config import Settings
 from formscript.lint.diagnostics import Diagnostic, Fix, TextEdit
@@ -18,6 +19,7 @@ from formscript.lint.report import FileReport
 
 if TYPE_CHECKING:
     from formscript.core.script import ScriptResult
+    from formscript.rules.base import QuoteScalar, RemoveKey, ReplaceWith, Rule
 
 __all__ = ["FileReport", "PairedForm", "lint_text"]
 
@@ -47,9 +49,8 @@ def lint_text(
     try:
         report = _lint(text, path, settings, kind, paired_form, fixes)
     except Exception as exc:  # a bug of ours must not crash the run: report it for this file
-        span = Span(Pos(0, 0), Pos(0, 0))
-        message = f"formscript failed on this file ({type(exc).__name__}: {exc}); please report it"
-        return FileReport(path, kind, Verdict.VALIDATOR_ERROR, [Diagnostic("FSX000", "error", message, span)])
+        failed = _located(rules.FSX000, rules.FSX000.message(error=exc), Span(Pos(0, 0), Pos(0, 0)))
+        return FileReport(path, kind, Verdict.VALIDATOR_ERROR, [failed])
     return report
 
 
@@ -86,7 +87,7 @@ def _lint(
         from formscript.lint.checks import calls_checks
 
         problems = calls_checks(doc.value) if doc.ok else []
-    parse_problems = _parse_problems(doc, kind, problems)
+    parse_problems = [_to_diagnostic(doc, p, fixes) for p in doc.problems]
     rejected = any(p.rejects for p in problems) or any(p.rejects for p in doc.problems)
     if rejected:
         report.verdict = Verdict.REJECTED
@@ -120,15 +121,7 @@ def _script(doc: Document, text: str, path: str, json_syntax: bool) -> tuple[lis
             yaml_doc = parse_document(text, "yaml")
             if yaml_doc.ok:
                 doc.problems.clear()
-                return [
-                    Problem(
-                        "SC017",
-                        "this file is read with json.load because its name does "
-                        "not end in .yaml or .yml, and it is not strict JSON; rename it "
-                        "or write JSON",
-                        rejects=True,
-                    )
-                ], None
+                return [rules.SC017.problem()], None
         return [], None
     from formscript.core.script import check_script
     from formscript.lint.script_checks import script_checks
@@ -143,14 +136,14 @@ def _rules(doc: Document, paired: PairedForm | None) -> tuple[list[Problem], boo
     from formscript.core.rules import RuleSet
     from formscript.lint.checks import paired_rule_checks, ruleset_rules
 
-    rules, problems, undecidable = ruleset_rules(doc.value)
+    built, problems, undecidable = ruleset_rules(doc.value)
     if paired is not None:
         form_doc = parse_document(paired.text)
         gate = check_form_spec(form_doc.value, paired.path) if form_doc.ok else None
         if gate is not None:
             values = form_doc.value.get("values") if isinstance(form_doc.value, dict) else None
-            problems.extend(paired_rule_checks(rules, gate.declarations, values if isinstance(values, dict) else {}))
-            decidable = [(i, r) for i, r in rules if r.check != "custom"]
+            problems.extend(paired_rule_checks(built, gate.declarations, values if isinstance(values, dict) else {}))
+            decidable = [(i, r) for i, r in built if r.check != "custom"]
             ruleset = RuleSet()
             for _, rule in decidable:
                 ruleset.add(rule)
@@ -158,73 +151,68 @@ def _rules(doc: Document, paired: PairedForm | None) -> tuple[list[Problem], boo
             try:
                 ruled = check_form_spec(form_doc.value, paired.path, ruleset=ruleset)
             except Exception as exc:  # a rule the runtime itself would crash on
-                problems.append(
-                    Problem("RS100", f"applying the rules raises {type(exc).__name__}: {exc}", rejects=True)
-                )
+                problems.append(rules.RS101.problem(error=exc))
             else:
                 for problem in ruled.problems:
-                    if problem.code == "RS100":
-                        rule_id = problem.data.get("rule_id")
-                        where = ("rules", index_of.get(str(rule_id), 0))
-                        problems.append(Problem("RS100", problem.message, path=where, rejects=True, data=problem.data))
+                    if problem.rule is rules.RS100:
+                        where = ("rules", index_of.get(str(problem.rule_id), 0))
+                        problems.append(replace(problem, path=where))
     return problems, undecidable
-
-
-def _parse_problems(doc: Document, kind: str, problems: list[Problem]) -> list[Diagnostic]:
-    out = []
-    for problem in doc.problems:
-        out.append(Diagnostic(problem.code, _default_severity(problem.code), problem.message, problem.span))
-    return out
-
-
-def _default_severity(code: str) -> Severity:
-    from formscript.lint import catalogue  # only files with findings need the catalogue
-
-    return catalogue.default_severity(code)
 
 
 def _dedupe(problems: list[Problem]) -> list[Problem]:
     """Drop the generic problem where a more specific one explains the same value."""
-    replaced: set[tuple[str, tuple[object, ...]]] = set()
-    for problem in problems:
-        for code in problem.data.get("replaces", ()):  # type: ignore[attr-defined]
-            replaced.add((code, problem.path))
+    replaced = {(rule.code, problem.path) for problem in problems for rule in problem.replaces}
+    if not replaced:
+        return problems
     return [p for p in problems if (p.code, p.path) not in replaced]
 
 
+def _located(rule: Rule, message: str, span: Span) -> Diagnostic:
+    """A diagnostic of *rule* made directly at *span* (no document path to resolve)."""
+    return Diagnostic(rule.code, rule.severity, message, span)
+
+
 def _to_diagnostic(doc: Document, problem: Problem, fixes: bool = True) -> Diagnostic:
-    span = doc.locate(problem.path, on_key=problem.on_key)
-    severity = problem.severity or ("error" if problem.rejects else _default_severity(problem.code))
-    return Diagnostic(problem.code, severity, problem.message, span, _fix(doc, problem) if fixes else None)
+    span = problem.span if problem.span is not None else doc.locate(problem.path, on_key=problem.on_key)
+    fix = _fix(doc, problem) if fixes and problem.fix is not None else None
+    return Diagnostic(problem.code, problem.rule.severity, problem.message, span, fix)
 
 
 def _fix(doc: Document, problem: Problem) -> Fix | None:
-    spec: Any = problem.data.get("fix")
-    suggestion = problem.data.get("suggest")
-    if isinstance(spec, dict) and spec.get("op") == "remove_key":
-        return _remove_key_fix(doc, spec)
-    if isinstance(spec, dict) and spec.get("op") == "quote":
-        entry = doc.entry(tuple(spec["path"]))
-        if entry is None:
-            return None
-        text = str(spec["text"])
-        quoted = "'" + text.replace("'", "''") + "'"
-        return Fix(
-            f"quote {text!r} so it stays a string", (TextEdit(entry.value, quoted),), safe=bool(spec.get("safe"))
-        )
-    if isinstance(suggestion, str):
-        entry = doc.entry(tuple(problem.path))
-        if entry is None:
-            return None
-        target = entry.key if problem.on_key and entry.key is not None else entry.value
-        if entry.scalar is None and not problem.on_key:
-            return None
-        return Fix(f"replace with {suggestion!r}", (TextEdit(target, suggestion),), safe=False)
+    """The text edits that realize the problem's fix on *doc*, or None when they cannot be made safely."""
+    from formscript.rules.base import QuoteScalar, RemoveKey
+
+    plan = problem.fix
+    if isinstance(plan, RemoveKey):
+        return _remove_key_fix(doc, plan)
+    if isinstance(plan, QuoteScalar):
+        return _quote_fix(doc, plan)
+    if plan is not None:
+        return _replace_fix(doc, problem, plan)
     return None
 
 
-def _remove_key_fix(doc: Document, spec: dict[str, Any]) -> Fix | None:
-    path = tuple(spec["path"])
+def _quote_fix(doc: Document, plan: QuoteScalar) -> Fix | None:
+    entry = doc.entry(tuple(plan.path))
+    if entry is None:
+        return None
+    quoted = "'" + plan.text.replace("'", "''") + "'"
+    return Fix(f"quote {plan.text!r} so it stays a string", (TextEdit(entry.value, quoted),), safe=plan.safe)
+
+
+def _replace_fix(doc: Document, problem: Problem, plan: ReplaceWith) -> Fix | None:
+    entry = doc.entry(tuple(problem.path))
+    if entry is None:
+        return None
+    target = entry.key if problem.on_key and entry.key is not None else entry.value
+    if entry.scalar is None and not problem.on_key:
+        return None
+    return Fix(f"replace with {plan.text!r}", (TextEdit(target, plan.text),), safe=False)
+
+
+def _remove_key_fix(doc: Document, plan: RemoveKey) -> Fix | None:
+    path = tuple(plan.path)
     entry = doc.entry(path)
     if entry is None or entry.key is None:
         return None
@@ -234,7 +222,7 @@ def _remove_key_fix(doc: Document, spec: dict[str, Any]) -> Fix | None:
     edits = remove_key_edits(doc.text, path, doc.value, (entry.key.start.line, max(end_line, entry.key.start.line)))
     if edits is None:
         return None
-    return Fix(str(spec.get("description", "remove the key")), edits, safe=bool(spec.get("safe")))
+    return Fix(plan.description, edits, safe=plan.safe)
 
 
 def _finish(diagnostics: list[Diagnostic], doc: Document, settings: Settings, path: str) -> list[Diagnostic]:
@@ -262,23 +250,9 @@ def _finish(diagnostics: list[Diagnostic], doc: Document, settings: Settings, pa
         unused = [c for c in suppression.codes if c not in suppression.used]
         extra: list[Diagnostic] = []
         if unused:
-            extra.append(
-                Diagnostic(
-                    "FSX001",
-                    "warning",
-                    "suppression of " + ", ".join(unused) + " matches nothing here",
-                    suppression.span,
-                )
-            )
+            extra.append(_located(rules.FSX001, rules.FSX001.message(unused=unused), suppression.span))
         if not suppression.reason:
-            extra.append(
-                Diagnostic(
-                    "FSX002",
-                    "warning",
-                    "suppression gives no reason; add one after the closing bracket",
-                    suppression.span,
-                )
-            )
+            extra.append(_located(rules.FSX002, rules.FSX002.message(), suppression.span))
         for item in extra:
             if settings.enabled(item.code, path):
                 kept.append(

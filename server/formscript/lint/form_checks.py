@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from formscript import rules
 from formscript.core.fields import CoercionError, Declared, coerce_value, type_label
 from formscript.core.gate import GateResult
 from formscript.core.verdict import Problem
@@ -38,21 +39,10 @@ def form_checks(doc: Document, result: GateResult) -> list[Problem]:
         if scalar is not None and scalar.style == "":
             surprise = _yaml11_surprise(declaration, scalar.text, scalar.tag, raw)
         if surprise is not None:
-            rejects = path in rejected_paths
+            rule = rules.FS015 if path in rejected_paths else rules.FS023
             text = scalar.text if scalar is not None else ""
-            safe = declaration.type == "str"
             found.append(
-                Problem(
-                    "FS015",
-                    f"{surprise}; quote it to keep the text {text!r}",
-                    path=path,
-                    severity="error" if rejects else "warning",
-                    field=str(key),
-                    data={
-                        "fix": {"op": "quote", "path": path, "text": text, "safe": safe},
-                        "replaces": ("FS014", "FS013"),
-                    },
-                )
+                rule.problem(path=path, field=str(key), reading=surprise, text=text, safe=declaration.type == "str")
             )
             continue
         if isinstance(raw, bool) and declaration.type in ("int", "float"):
@@ -60,13 +50,7 @@ def form_checks(doc: Document, result: GateResult) -> list[Problem]:
             if declaration.type == "float":
                 stored = float(raw)
             found.append(
-                Problem(
-                    "FS017",
-                    f"field {key!r} is {declaration.type} but gets the boolean {raw!r}; the runtime "
-                    f"accepts it silently and stores {stored!r}",
-                    path=path,
-                    field=str(key),
-                )
+                rules.FS017.problem(path=path, field=str(key), declared=declaration.type, given=raw, stored=stored)
             )
         elif isinstance(raw, str) and declaration.type in ("int", "float", "bool"):
             try:
@@ -74,12 +58,7 @@ def form_checks(doc: Document, result: GateResult) -> list[Problem]:
             except CoercionError:
                 continue
             found.append(
-                Problem(
-                    "FS016",
-                    f"{raw!r} is a string; the runtime converts it to {declaration.type} {coerced!r}",
-                    path=path,
-                    field=str(key),
-                )
+                rules.FS016.problem(path=path, field=str(key), given=raw, declared=declaration.type, coerced=coerced)
             )
     return found
 

@@ -146,12 +146,12 @@ def render_github(reports: Sequence[FileReport]) -> str:
 
 def render_sarif(reports: Sequence[FileReport]) -> str:
     """SARIF 2.1.0 for code scanning."""
-    from formscript.lint import catalogue
+    from formscript import rules as registry
 
     used = sorted({d.code for r in reports for d in r.diagnostics})
     rules = []
     for code in used:
-        doc = catalogue.get(code)
+        doc = registry.get(code)
         rule: dict[str, Any] = {"id": code}
         if doc is not None:
             rule.update(
@@ -159,8 +159,7 @@ def render_sarif(reports: Sequence[FileReport]) -> str:
                     "name": doc.name,
                     "shortDescription": {"text": doc.summary},
                     "fullDescription": {"text": doc.why},
-                    "helpUri": doc.url,
-                    "help": {"text": doc.why, "markdown": doc.markdown()},
+                    "help": {"text": doc.why, "markdown": doc.page()},
                     "defaultConfiguration": {"level": _sarif_level(doc.severity)},
                 }
             )

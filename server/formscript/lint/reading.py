@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import stat
 
+from formscript import rules
 from formscript.core.verdict import Verdict
 from formscript.document.located import Pos, Span
 from formscript.lint.config import Settings
@@ -22,24 +23,24 @@ def read_report_or_text(path: str, kind: str | None, settings: Settings) -> tupl
     guessed = kind or kind_from_name(path, settings)
 
     def refused(message: str) -> tuple[None, FileReport]:
-        diagnostic = Diagnostic("YM001", "error", message, origin)
+        diagnostic = Diagnostic(rules.YM001.code, rules.YM001.severity, message, origin)
         return None, FileReport(path, guessed or "unknown", Verdict.REJECTED, [diagnostic])
 
     try:
         info = os.stat(path)
     except OSError as exc:
-        return refused(f"cannot read the file ({exc.strerror or exc})")
+        return refused(rules.YM001.cannot_read(detail=exc.strerror or exc))
     if not stat.S_ISREG(info.st_mode):
-        return refused("not a regular file; the runtime refuses anything else")
+        return refused(rules.YM001.not_regular())
     if info.st_size > MAX_BYTES:
-        return refused(f"the file is {info.st_size} bytes, above formscript's limit of {MAX_BYTES}")
+        return refused(rules.YM001.too_big(size=info.st_size, limit=MAX_BYTES))
     try:
         with open(path, "rb") as handle:
             data = handle.read()
     except OSError as exc:
-        return refused(f"cannot read the file ({exc.strerror or exc})")
+        return refused(rules.YM001.cannot_read(detail=exc.strerror or exc))
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
-        return refused(f"the file is not valid UTF-8 (byte {exc.start}); the runtime reads it as UTF-8 and fails")
+        return refused(rules.YM001.not_utf8(byte=exc.start))
     return text, None

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import re
 
+from formscript import rules
 from formscript.core.entries import CONTENT_PREDICATES, Matcher, StreamEntry
 from formscript.core.expansion import EXPANSION_LIMIT, explodes
 from formscript.core.regex_risk import backtracking_risk, compile_user_regex
@@ -20,13 +21,7 @@ def script_checks(doc: Document, result: ScriptResult) -> list[Problem]:
     raw_entries = data.get("responses")
     found: list[Problem] = []
     if result.verdict.value == "accepted" and not result.entries:
-        found.append(
-            Problem(
-                "SC016",
-                "the script has no responses; the first call raises ScriptExhaustedError",
-                path=("responses",) if "responses" in data else (),
-            )
-        )
+        found.append(rules.SC016.problem(path=("responses",) if "responses" in data else ()))
     tool_ids: dict[str, int] = {}
     gate_only_calls: dict[int, int] = {}
     for index, entry in enumerate(result.entries):
@@ -35,42 +30,18 @@ def script_checks(doc: Document, result: ScriptResult) -> list[Problem]:
         where = ("responses", index)
         raw = raw_entries[index] if isinstance(raw_entries, list) else {}
         if isinstance(raw, dict) and raw.get("when") == {}:
-            found.append(
-                Problem(
-                    "SC012",
-                    f"response #{index} has an empty matcher, so it is positional",
-                    path=(*where, "when"),
-                    data={
-                        "fix": {
-                            "op": "remove_key",
-                            "path": (*where, "when"),
-                            "safe": True,
-                            "description": "remove the empty matcher",
-                        }
-                    },
-                )
-            )
+            found.append(rules.SC012.problem(path=(*where, "when"), index=index))
         when = entry.when
         if when is not None and not when.is_empty():
             found.extend(_matcher_checks(index, when, result.mode, gate_only_calls))
         elif result.mode == "when_only":
-            found.append(
-                Problem(
-                    "SC011",
-                    f"response #{index} has no condition, and when_only mode never serves positional entries",
-                    path=where,
-                )
-            )
+            found.append(rules.SC011.unconditional_in_when_only(path=where, index=index))
         if entry.type == "stream":
             found.extend(_stream_checks(index, entry))
         if entry.type == "tool_call" and entry.id is not None:
             if entry.id in tool_ids:
                 found.append(
-                    Problem(
-                        "SC015",
-                        f"response #{index} reuses tool call id {entry.id!r} from response #{tool_ids[entry.id]}",
-                        path=(*where, "id"),
-                    )
+                    rules.SC015.problem(path=(*where, "id"), index=index, call_id=entry.id, first=tool_ids[entry.id])
                 )
             else:
                 tool_ids[entry.id] = index
@@ -81,36 +52,15 @@ def script_checks(doc: Document, result: ScriptResult) -> list[Problem]:
             payload = ("arguments", entry.arguments)
         if payload is not None and explodes(payload[1]):
             found.append(
-                Problem(
-                    "SC021",
-                    f"response #{index}: {payload[0]} expands to more than "
-                    f"{EXPANSION_LIMIT:,} values through YAML aliases; serving it makes the "
-                    "runtime encode all of them",
-                    path=(*where, payload[0]),
-                    severity="error",
-                )
+                rules.SC021.problem(path=(*where, payload[0]), index=index, what=payload[0], limit=EXPANSION_LIMIT)
             )
         elif payload is not None:
             try:
                 json.dumps(payload[1])
             except (TypeError, ValueError) as exc:
-                found.append(
-                    Problem(
-                        "SC020",
-                        f"response #{index}: {payload[0]} cannot be JSON-encoded ({exc}); serving this entry raises",
-                        path=(*where, payload[0]),
-                    )
-                )
+                found.append(rules.SC020.problem(path=(*where, payload[0]), index=index, what=payload[0], error=exc))
         if entry.type == "error" and entry.delay_ms < 0:
-            found.append(
-                Problem(
-                    "SC005",
-                    f"response #{index}: delay_ms {entry.delay_ms} is negative; the "
-                    "runtime's sleep raises ValueError before the scripted error is served",
-                    path=(*where, "delay_ms"),
-                    severity="warning",
-                )
-            )
+            found.append(rules.SC022.problem(path=(*where, "delay_ms"), index=index, delay=entry.delay_ms))
     return found
 
 
@@ -118,87 +68,31 @@ def _matcher_checks(index: int, when: Matcher, mode: str, gate_only_calls: dict[
     where = ("responses", index, "when")
     found: list[Problem] = []
     if mode == "positional":
-        found.append(
-            Problem(
-                "SC011",
-                f"response #{index} has a condition, and positional mode never serves conditional entries",
-                path=where,
-                on_key=True,
-            )
-        )
+        found.append(rules.SC011.conditional_in_positional(path=where, index=index))
         return found
     configured = [name for name in CONTENT_PREDICATES if getattr(when, name) is not None]
     if len(configured) > 1:
-        winner, *ignored = configured
-        found.append(
-            Problem(
-                "SC008",
-                f"response #{index} sets {', '.join(configured)}; only {winner} is evaluated and "
-                f"{' and '.join(ignored)} {'is' if len(ignored) == 1 else 'are'} never consulted "
-                "(predicates are not combined)",
-                path=(*where, ignored[0]),
-                on_key=True,
-            )
-        )
+        found.append(rules.SC008.problem(path=(*where, configured[1]), index=index, configured=configured))
     if configured and configured[0] == "prompt_regex" and when.prompt_regex is not None:
         try:
             compile_user_regex(when.prompt_regex)
         except re.error as exc:
-            found.append(
-                Problem(
-                    "SC009",
-                    f"prompt_regex {when.prompt_regex!r} does not compile ({exc}); "
-                    "the call that evaluates it raises re.error",
-                    path=(*where, "prompt_regex"),
-                )
-            )
+            found.append(rules.SC009.problem(path=(*where, "prompt_regex"), pattern=when.prompt_regex, error=exc))
         else:
             risk = backtracking_risk(when.prompt_regex)
             if risk:
-                found.append(
-                    Problem(
-                        "SC010",
-                        f"prompt_regex {when.prompt_regex!r} risks catastrophic backtracking: {risk}",
-                        path=(*where, "prompt_regex"),
-                    )
-                )
+                found.append(rules.SC010.problem(path=(*where, "prompt_regex"), pattern=when.prompt_regex, risk=risk))
     call, after = when.call_index, when.after_calls
     if call is not None and call < 0:
-        found.append(
-            Problem(
-                "SC011",
-                f"response #{index} waits for call_index {call}, and call indexes start at 0",
-                path=(*where, "call_index"),
-            )
-        )
+        found.append(rules.SC011.negative_call_index(path=(*where, "call_index"), index=index, call=call))
     elif call is not None and after is not None and call < after:
-        found.append(
-            Problem(
-                "SC011",
-                f"response #{index} needs call_index {call} and at least "
-                f"{after} earlier calls, which never happen together",
-                path=(*where, "call_index"),
-            )
-        )
+        found.append(rules.SC011.call_before_after(path=(*where, "call_index"), index=index, call=call, after=after))
     elif call is not None and call in gate_only_calls:
         found.append(
-            Problem(
-                "SC011",
-                f"response #{index} can never match: response "
-                f"#{gate_only_calls[call]} has no other condition and always takes "
-                f"call {call}",
-                path=(*where, "call_index"),
-            )
+            rules.SC011.call_taken(path=(*where, "call_index"), index=index, taken_by=gate_only_calls[call], call=call)
         )
     if after is not None and after < 0:
-        found.append(
-            Problem(
-                "SC011",
-                f"response #{index} has after_calls {after}, which never holds anything back",
-                path=(*where, "after_calls"),
-                severity="info",
-            )
-        )
+        found.append(rules.SC023.problem(path=(*where, "after_calls"), index=index, after=after))
     if call is not None and not configured and (after is None or after <= call) and call >= 0:
         gate_only_calls.setdefault(call, index)
     return found
@@ -210,27 +104,15 @@ def _stream_checks(index: int, entry: StreamEntry) -> list[Problem]:
     terminal = [i for i, c in enumerate(entry.chunks) if c.type in ("result", "error")]
     last = len(entry.chunks) - 1
     if not terminal or terminal[-1] != last:
-        found.append(
-            Problem("SC013", f"stream response #{index} does not end with a result or error chunk", path=where)
-        )
+        found.append(rules.SC013.no_terminal_last(path=where, index=index))
     for position in terminal:
         if position != last:
             found.append(
-                Problem(
-                    "SC013",
-                    f"stream response #{index} has a terminal "
-                    f"{entry.chunks[position].type} chunk at position {position}, "
-                    "before the end",
-                    path=(*where, position),
+                rules.SC013.early_terminal(
+                    path=(*where, position), index=index, chunk_type=entry.chunks[position].type, position=position
                 )
             )
     for position, chunk in enumerate(entry.chunks):
         if chunk.type == "tool_use" and not chunk.tool_name:
-            found.append(
-                Problem(
-                    "SC014",
-                    f"stream response #{index}: tool_use chunk {position} has no tool_name",
-                    path=(*where, position),
-                )
-            )
+            found.append(rules.SC014.problem(path=(*where, position), index=index, position=position))
     return found

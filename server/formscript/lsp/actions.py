@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from formscript import rules
 from formscript.document.located import Pos, Span
 from formscript.lint.diagnostics import Diagnostic, TextEdit
 from formscript.lint.suppress import find_suppressions
@@ -51,8 +52,9 @@ def suppressions(analysis: Analysis, span: Span) -> list[Action]:
         line = diagnostic.span.start.line
         if not touches(diagnostic.span, span) or (diagnostic.code, line) in seen:
             continue
-        if diagnostic.code.startswith("FSX") or diagnostic.code == "YM001":
-            continue  # suppressions cannot silence themselves or a file that does not load
+        rule = rules.get(diagnostic.code)
+        if rule is not None and not rule.offer_suppression:
+            continue  # e.g. suppressions cannot silence themselves or a file that does not load
         seen.add((diagnostic.code, line))
         edit = _suppression_edit(lines, line, diagnostic.code)
         found.append(

@@ -17,8 +17,8 @@ from typing import TYPE_CHECKING, Any
 
 from lsprotocol import types
 
+from formscript import rules
 from formscript.document.located import Pos, Span
-from formscript.lint import catalogue
 from formscript.lint.diagnostics import Diagnostic, Fix
 
 if TYPE_CHECKING:
@@ -45,8 +45,6 @@ _SEVERITY = {
     "info": types.DiagnosticSeverity.Information,
     "hint": types.DiagnosticSeverity.Hint,
 }
-#: Codes whose finding is dead text (an unused suppression); editors fade it.
-_UNNECESSARY = frozenset({"FSX001"})
 
 
 def choose_encoding(offered: Sequence[str] | None) -> str:
@@ -162,8 +160,10 @@ def severity(level: str) -> types.DiagnosticSeverity:
 
 
 def diagnostic(found: Diagnostic, positions: Positions, uri: str) -> types.Diagnostic:
-    """An LSP diagnostic with the lint's code, message and severity, linked to its rule docs."""
-    doc = catalogue.get(found.code)
+    """An LSP diagnostic with the lint's code, message and severity; faded when its rule marks
+    dead text. No codeDescription: the rule pages have no web address (``formscript.ruleDoc``
+    and ``formscript rule CODE`` show them; docs/rules.md has them all)."""
+    rule = rules.get(found.code)
     related = [
         types.DiagnosticRelatedInformation(
             location=types.Location(uri=uri, range=positions.range(span)), message=message
@@ -175,10 +175,9 @@ def diagnostic(found: Diagnostic, positions: Positions, uri: str) -> types.Diagn
         message=found.message,
         severity=severity(found.severity),
         code=found.code,
-        code_description=types.CodeDescription(href=doc.url) if doc is not None else None,
         source=SOURCE,
         related_information=related or None,
-        tags=[types.DiagnosticTag.Unnecessary] if found.code in _UNNECESSARY else None,
+        tags=[types.DiagnosticTag.Unnecessary] if rule is not None and rule.unnecessary else None,
     )
 
 

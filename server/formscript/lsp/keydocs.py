@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from formscript import rules
 from formscript.core.forms import FIELD_TYPES
 from formscript.core.gate import DECLARATION_KEYS, ELEMENT_KEYS, TOP_LEVEL_KEYS
 from formscript.core.rules import CHECK_KINDS
@@ -60,7 +61,10 @@ FORM: dict[str, KeyDoc] = {
         "str",
         "the spec file's path",
         "First line of the block sent to the model: `[Work Form: <title>]`.",
-        ("Must load as a string: an unquoted number, date or `yes`/`no` is not one, and the form is refused (FS019).",),
+        (
+            "Must load as a string: an unquoted number, date or `yes`/`no` is not one, and the form is "
+            f"refused ({rules.FS019.code}).",
+        ),
     ),
     "fields": KeyDoc(
         "fields",

@@ -10,8 +10,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from formscript import rules as registry
 from formscript.document.located import Pos, Span
-from formscript.lint import catalogue
 from formscript.lsp.analysis import Analysis
 from formscript.lsp.hover import shown
 
@@ -136,10 +136,10 @@ def simulate(analysis: Analysis, reader: Reader) -> str:
 
 def rule_doc(code: str) -> str:
     """A rule's documentation as Markdown."""
-    found = catalogue.get(code.strip().upper())
+    found = registry.get(code)
     if found is None:
         return f"No formscript rule is called {code!r}."
-    return found.markdown() + f"\n{found.url}\n"
+    return found.page()
 
 
 # ---------------------------------------------------------------------------- inlay hints

@@ -1,0 +1,214 @@
+"""What a rule is: its attributes, its page and the typed fixes its findings may carry.
+
+A rule is a singleton instance of its own subclass of :class:`Rule`. The subclass sets the
+class attributes, documents the rule in its docstring (the page ``formscript rule CODE``
+prints, after a title line and an "Applies to" line made from the attributes) and adds a
+typed method, usually ``problem(...)``, that builds the finding's message, location and fix.
+Emission sites call that method; they never name a code or choose a severity.
+
+The docstring has a summary paragraph, then ``## Why``, ``## Fails`` and ``## Passes``
+sections; the last two hold one fenced example each, which the test suite lints under the
+rule's example file name (the failing one must report the code, the passing one nothing).
+"""
+
+from __future__ import annotations
+
+import inspect
+import re
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, ClassVar, Literal
+
+from formscript.core.verdict import KeyPath, Problem, Severity
+
+if TYPE_CHECKING:
+    from formscript.document.located import Span
+
+RuleKind = Literal["form", "script", "rules", "calls", "any"]
+
+_EXAMPLE_NAMES: dict[str, str] = {
+    "form": "example.form.yaml",
+    "script": "example.script.yaml",
+    "rules": "example.rules.yaml",
+    "calls": "example.calls.yaml",
+    "any": "example.form.yaml",
+}
+_APPLIES: dict[str, str] = {
+    "form": "form specs",
+    "script": "response scripts",
+    "rules": "rulesets",
+    "calls": "calls transcripts",
+    "any": "every kind of file",
+}
+_SECTION = re.compile(r"^## (?P<title>.+)$", re.MULTILINE)
+_FENCE = re.compile(r"```[a-z]*\n(?P<body>.*?)```", re.DOTALL)
+
+#: The form ruleset examples are checked against (as with ``--form``).
+EXAMPLE_FORM = (
+    "fields:\n  age: {type: int}\n  name: {type: str}\n  bio: {type: str, required: false}\n"
+    "values:\n  age: 30\n  name: Ada\n  bio: " + "x" * 5000 + "\n"
+)
+EXAMPLE_FORM_NAME = "paired.form.yaml"
+_EXAMPLE_FORM_NOTE = (
+    "The examples are checked with `--form` against a form declaring `age` (int, value 30),\n"
+    "`name` (str, value Ada) and `bio` (optional str, a 5,000-character value)."
+)
+
+
+# ------------------------------------------------------------------------------- fixes
+
+
+@dataclass(frozen=True)
+class QuoteScalar:
+    """Quote the plain scalar at *path* so YAML reads it as the text *text*."""
+
+    path: KeyPath
+    text: str
+    safe: bool
+
+
+@dataclass(frozen=True)
+class RemoveKey:
+    """Delete the mapping entry at *path* (through ruamel's round trip, only when safe)."""
+
+    path: KeyPath
+    description: str
+    safe: bool
+
+
+@dataclass(frozen=True)
+class ReplaceWith:
+    """Replace the finding's key (or scalar value) with *text*: a did-you-mean, never safe."""
+
+    text: str
+
+
+#: A fix as a finding describes it; lint realizes it into text edits on the located document.
+FixPlan = QuoteScalar | RemoveKey | ReplaceWith
+
+
+def replace_with(suggestion: str | None) -> ReplaceWith | None:
+    """The did-you-mean fix for *suggestion*, or None when there is no suggestion."""
+    return ReplaceWith(suggestion) if suggestion is not None else None
+
+
+def did_you_mean(suggestion: str | None) -> str:
+    """A ``; did you mean 'x'?`` message suffix, or an empty string."""
+    return f"; did you mean {suggestion!r}?" if suggestion is not None else ""
+
+
+# ------------------------------------------------------------------------------- rules
+
+
+class Rule:
+    """One rule formscript reports. Subclasses set the attributes and write the docstring."""
+
+    __slots__ = ()
+
+    code: ClassVar[str]
+    #: Kebab-case, stable: what a reader says instead of the code.
+    name: ClassVar[str]
+    kind: ClassVar[RuleKind]
+    #: The one default severity; configuration may change it, emission sites never do.
+    severity: ClassVar[Severity]
+    #: Whether the runtime refuses the file because of a finding of this rule.
+    rejects: ClassVar[bool] = False
+    #: The finding marks dead text (editors fade it: DiagnosticTag.Unnecessary).
+    unnecessary: ClassVar[bool] = False
+    #: Whether the editor offers "suppress with a reason" for a finding of this rule.
+    offer_suppression: ClassVar[bool] = True
+    #: Whether the page carries a failing and a passing example (checked by the tests).
+    has_examples: ClassVar[bool] = True
+    #: The file name the examples are linted as ('' for the kind's default name).
+    example_name: ClassVar[str] = ""
+
+    def found(
+        self,
+        message: str,
+        path: KeyPath = (),
+        *,
+        on_key: bool = False,
+        field: str | None = None,
+        fix: FixPlan | None = None,
+        replaces: tuple[Rule, ...] = (),
+        rule_id: str | None = None,
+        span: Span | None = None,
+    ) -> Problem:
+        """A finding of this rule at *path* (or at *span*, for findings located directly)."""
+        return Problem(self, message, path, on_key, field, fix, replaces, rule_id, span)
+
+    def __repr__(self) -> str:
+        return f"<rule {self.code} {self.name}>"
+
+    # -------------------------------------------------------------------- documentation
+
+    @property
+    def doc(self) -> str:
+        """The docstring, dedented: the body of the page."""
+        return inspect.cleandoc(type(self).__doc__ or "")
+
+    def _sections(self) -> dict[str, str]:
+        text = self.doc
+        marks = list(_SECTION.finditer(text))
+        found = {"": text[: marks[0].start()].strip() if marks else text.strip()}
+        for mark, after in zip(marks, [*marks[1:], None], strict=True):
+            end = after.start() if after is not None else len(text)
+            found[mark.group("title").strip()] = text[mark.end() : end].strip()
+        return found
+
+    @property
+    def summary(self) -> str:
+        """What the rule finds, as one line."""
+        return " ".join(self._sections()[""].split())
+
+    @property
+    def why(self) -> str:
+        """Why the finding matters, as one line."""
+        return " ".join(self._sections().get("Why", "").split())
+
+    def _example(self, title: str) -> str | None:
+        match = _FENCE.search(self._sections().get(title, ""))
+        return match.group("body") if match is not None else None
+
+    @property
+    def fails(self) -> str | None:
+        """The failing example's text (None for a rule without examples)."""
+        return self._example("Fails")
+
+    @property
+    def passes(self) -> str | None:
+        """The passing example's text (None for a rule without examples)."""
+        return self._example("Passes")
+
+    def example_path(self) -> str:
+        """The file name the examples are linted as."""
+        return self.example_name or _EXAMPLE_NAMES[self.kind]
+
+    def page(self) -> str:
+        """The rule's documentation as Markdown: what ``formscript rule CODE`` prints."""
+        sections = self._sections()
+        applies = f"Applies to: {_APPLIES[self.kind]}. Default severity: {self.severity}."
+        if self.rejects:
+            applies += " A finding makes the verdict `rejected`."
+        head = [f"# {self.code} {self.name}", sections[""], applies]
+        if self.kind == "rules" and self.has_examples:
+            head.append(_EXAMPLE_FORM_NOTE)
+        first = _SECTION.search(self.doc)
+        rest = self.doc[first.start() :] if first is not None else ""
+        return "\n\n".join([*head, rest]).rstrip() + "\n"
+
+
+def reference() -> str:
+    """Every rule's page after an index: docs/rules.md (``formscript rule --all --format markdown``)."""
+    from formscript.rules import all_rules
+
+    found = all_rules()
+    rows = [
+        f"| [{r.code}](#{r.code.lower()}-{r.name}) | {r.name} | {r.kind} | {r.severity} | {'yes' * r.rejects} |"
+        for r in found
+    ]
+    head = (
+        "# formscript rules\n\n"
+        "<!-- Generated from server/formscript/rules by `formscript rule --all --format markdown`; do not edit. -->\n\n"
+        "| code | name | applies to | severity | rejects |\n|---|---|---|---|---|\n"
+    )
+    return head + "".join(row + "\n" for row in rows) + "\n" + "\n".join(r.page() for r in found)

@@ -1,0 +1,60 @@
+"""FS022 alias-bomb-in-values: values that expand to more than a million items through YAML aliases."""
+
+from __future__ import annotations
+
+from formscript.core.verdict import KeyPath, Problem
+from formscript.rules.base import Rule
+
+
+class AliasBombInValues(Rule):
+    """Values that expand to more than a million items through YAML aliases.
+
+    ## Why
+
+    Anchors and aliases share one object, so loading stays cheap, but the context block is rendered
+    with repr, which expands every alias: a few hundred bytes can exhaust memory before the model
+    call.
+
+    ## Fails
+
+    ```yaml
+    fields:
+      items: {type: list}
+    values:
+      items:
+        - &a [x, x, x, x, x, x, x, x, x, x]
+        - &b [*a, *a, *a, *a, *a, *a, *a, *a, *a, *a]
+        - &c [*b, *b, *b, *b, *b, *b, *b, *b, *b, *b]
+        - &d [*c, *c, *c, *c, *c, *c, *c, *c, *c, *c]
+        - &e [*d, *d, *d, *d, *d, *d, *d, *d, *d, *d]
+        - &f [*e, *e, *e, *e, *e, *e, *e, *e, *e, *e]
+        - *f
+    ```
+
+    ## Passes
+
+    ```yaml
+    fields:
+      items: {type: list}
+    values:
+      items:
+        - &a [x, x]
+        - *a
+    ```
+    """
+
+    code = "FS022"
+    name = "alias-bomb-in-values"
+    kind = "form"
+    severity = "error"
+
+    def problem(self, *, path: KeyPath, limit: int) -> Problem:
+        """*limit* is the expansion formscript refuses to walk past."""
+        return self.found(
+            f"the values expand to more than {limit:,} items through YAML aliases; "
+            "the runtime accepts the form but rendering its context block exhausts time and memory",
+            path,
+        )
+
+
+FS022 = AliasBombInValues()

@@ -1,0 +1,42 @@
+"""SC004 missing-entry-key: an entry lacks a key its type requires."""
+
+from __future__ import annotations
+
+from formscript.core.verdict import KeyPath, Problem
+from formscript.rules.base import Rule
+
+
+class MissingEntryKey(Rule):
+    """An entry lacks a key its type requires.
+
+    ## Why
+
+    text needs content, tool_call needs name, structured needs data, stream needs chunks.
+
+    ## Fails
+
+    ```yaml
+    responses:
+      - {type: tool_call}
+    ```
+
+    ## Passes
+
+    ```yaml
+    responses:
+      - {type: tool_call, name: search}
+    ```
+    """
+
+    code = "SC004"
+    name = "missing-entry-key"
+    kind = "script"
+    severity = "error"
+    rejects = True
+
+    def problem(self, *, path: KeyPath, index: int, response_type: str, key: object) -> Problem:
+        """*path* is the mapping that lacks *key*."""
+        return self.found(f"response #{index} ({response_type}) is missing required key {key!r}", path)
+
+
+SC004 = MissingEntryKey()

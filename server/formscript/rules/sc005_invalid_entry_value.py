@@ -1,0 +1,45 @@
+"""SC005 invalid-entry-value: an entry value of the wrong type."""
+
+from __future__ import annotations
+
+from formscript.core.verdict import KeyPath, Problem
+from formscript.rules.base import Rule
+
+
+class InvalidEntryValue(Rule):
+    """An entry value of the wrong type.
+
+    ## Why
+
+    For example content must be a string and arguments a mapping; the entry models refuse anything
+    else. (A negative `delay_ms` is SC022.)
+
+    ## Fails
+
+    ```yaml
+    responses:
+      - {type: text, content: [hi]}
+    ```
+
+    ## Passes
+
+    ```yaml
+    responses:
+      - {type: text, content: hi}
+    ```
+    """
+
+    code = "SC005"
+    name = "invalid-entry-value"
+    kind = "script"
+    severity = "error"
+    rejects = True
+
+    def problem(
+        self, *, path: KeyPath, index: int, response_type: str, where: str, value: object, reason: str
+    ) -> Problem:
+        """*where* is the dotted location of the invalid *value* in response #*index*."""
+        return self.found(f"response #{index} ({response_type}): {where} {value!r} is invalid ({reason})", path)
+
+
+SC005 = InvalidEntryValue()

@@ -1,0 +1,58 @@
+"""SC021 alias-bomb-in-response: structured data or tool arguments that expand to more than a million values through
+YAML aliases."""
+
+from __future__ import annotations
+
+from formscript.core.verdict import KeyPath, Problem
+from formscript.rules.base import Rule
+
+
+class AliasBombInResponse(Rule):
+    """Structured data or tool arguments that expand to more than a million values through YAML
+    aliases.
+
+    ## Why
+
+    The script loads cheaply, but serving the entry JSON-encodes every expanded value, which
+    exhausts time and memory.
+
+    ## Fails
+
+    ```yaml
+    responses:
+      - type: structured
+        data:
+          items:
+            - &a [x, x, x, x, x, x, x, x, x, x]
+            - &b [*a, *a, *a, *a, *a, *a, *a, *a, *a, *a]
+            - &c [*b, *b, *b, *b, *b, *b, *b, *b, *b, *b]
+            - &d [*c, *c, *c, *c, *c, *c, *c, *c, *c, *c]
+            - &e [*d, *d, *d, *d, *d, *d, *d, *d, *d, *d]
+            - &f [*e, *e, *e, *e, *e, *e, *e, *e, *e, *e]
+            - *f
+    ```
+
+    ## Passes
+
+    ```yaml
+    responses:
+      - type: structured
+        data: {items: [1, 2]}
+    ```
+    """
+
+    code = "SC021"
+    name = "alias-bomb-in-response"
+    kind = "script"
+    severity = "error"
+
+    def problem(self, *, path: KeyPath, index: int, what: str, limit: int) -> Problem:
+        """*what* is 'data' or 'arguments'; *limit* the expansion formscript refuses to walk past."""
+        return self.found(
+            f"response #{index}: {what} expands to more than {limit:,} values through YAML aliases; "
+            "serving it makes the runtime encode all of them",
+            path,
+        )
+
+
+SC021 = AliasBombInResponse()

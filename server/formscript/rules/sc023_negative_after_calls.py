@@ -1,0 +1,46 @@
+"""SC023 negative-after-calls: a matcher whose `after_calls` is negative."""
+
+from __future__ import annotations
+
+from formscript.core.verdict import KeyPath, Problem
+from formscript.rules.base import Rule
+
+
+class NegativeAfterCalls(Rule):
+    """A matcher whose `after_calls` is negative.
+
+    ## Why
+
+    Every call index is at least 0, so the gate holds nothing back: the entry behaves as if
+    after_calls were not there. Drop it or give the count you meant. Split from SC011.
+
+    ## Fails
+
+    ```yaml
+    responses:
+      - type: text
+        content: hi
+        when: {prompt_contains: hi, after_calls: -1}
+    ```
+
+    ## Passes
+
+    ```yaml
+    responses:
+      - type: text
+        content: hi
+        when: {prompt_contains: hi, after_calls: 1}
+    ```
+    """
+
+    code = "SC023"
+    name = "negative-after-calls"
+    kind = "script"
+    severity = "info"
+
+    def problem(self, *, path: KeyPath, index: int, after: int) -> Problem:
+        """Response #*index* has after_calls *after*."""
+        return self.found(f"response #{index} has after_calls {after}, which never holds anything back", path)
+
+
+SC023 = NegativeAfterCalls()
