@@ -14,10 +14,10 @@ from formscript.core.expansion import EXPANSION_LIMIT, explodes
 from formscript.core.forms import type_label
 from formscript.core.gate import check_form_spec
 from formscript.core.regex_guard import BoundedSearch, RegexTimeout
-from formscript.core.rules import RuleSet
+from formscript.core.rulesets import decidable_ruleset, load_ruleset
 from formscript.core.script import Match, RegexFailure, Replayer, ScriptExhausted
 from formscript.document.located import Document, parse_document
-from formscript.lint.checks import call_payload, ruleset_rules
+from formscript.lint.checks import call_payload
 from formscript.lint.engine import lint_text
 from formscript.lint.report import FileReport
 
@@ -73,11 +73,8 @@ def dry_run_text(text: str, path: str, rules_text: str | None = None, rules_path
     ruleset = None
     if rules_text is not None:
         rules_doc = parse_document(rules_text)
-        rules, problems, _ = ruleset_rules(rules_doc.value if rules_doc.ok else None)
-        ruleset = RuleSet()
-        for _, rule in rules:
-            if rule.check != "custom":
-                ruleset.add(rule)
+        built, problems, _ = load_ruleset(rules_doc.value if rules_doc.ok else None)
+        ruleset = decidable_ruleset(built)
         spec = report.document.value if report.document is not None else None
         gate = check_form_spec(spec, path, ruleset=ruleset)
         result["verdict"] = gate.verdict.value

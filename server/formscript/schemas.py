@@ -29,6 +29,7 @@ from typing import Any
 
 from pydantic import BaseModel
 
+from formscript.core.declarations import DECLARATION_KEYS, ELEMENT_KEYS
 from formscript.core.forms import (
     FIELD_NAME_RE,
     FIELD_TYPES,
@@ -36,7 +37,7 @@ from formscript.core.forms import (
     FieldSpec,
     WorkForm,
 )
-from formscript.core.gate import DECLARATION_KEYS, ELEMENT_KEYS, TOP_LEVEL_KEYS
+from formscript.core.gate import TOP_LEVEL_KEYS
 from formscript.core.rules import CHECK_KINDS, PATTERN_INPUT_CAP, Rule
 from formscript.core.script_models import (
     CHUNK_TYPES,

@@ -1,5 +1,6 @@
-"""Script, ruleset and transcript checks beyond the runtime's own verdict (form checks live
-in ``form_checks``, which stays light).
+"""Ruleset and transcript checks beyond the runtime's own verdict (form checks live in
+``form_checks`` and script checks in ``script_checks``, which stay light; loading a ruleset
+is the core's, ``core.rulesets``).
 
 Each check yields core Problems keyed by document paths; the engine turns paths into ranges.
 A fix is described in ``Problem.fix`` as an operation on a path, so checks never handle
@@ -14,81 +15,17 @@ from typing import Any
 from formscript import rules
 from formscript.core.fields import FIELD_TYPES, Declared
 from formscript.core.regex_risk import backtracking_risk, compile_user_regex
-from formscript.core.rules import CHECK_KINDS, PATTERN_INPUT_CAP, Rule
+from formscript.core.rules import PATTERN_INPUT_CAP, Rule
 from formscript.core.suggest import closest
 from formscript.core.verdict import Problem
 
 # ---------------------------------------------------------------------------- rulesets
 
 
-RULE_KEYS: tuple[str, ...] = ("rule_id", "field", "check", "params", "message", "enabled")
-
-
-def ruleset_rules(data: Any) -> tuple[list[tuple[int, Rule]], list[Problem], bool]:
-    """Build the rules of a ruleset file: (index, Rule) pairs, problems, and undecidability."""
-    from pydantic import ValidationError
-
-    problems: list[Problem] = []
-    built: list[tuple[int, Rule]] = []
-    if not isinstance(data, dict) or not isinstance(data.get("rules"), list):
-        problems.append(rules.RS011.not_a_ruleset(found=data))
-        return built, problems, False
-    for key in data:
-        if key != "rules":
-            problems.append(rules.RS011.unknown_key(path=(key,), key=key, suggestion=closest(key, ("rules",))))
-    seen: dict[Any, int] = {}
-    undecidable = False
-    for index, raw in enumerate(data["rules"]):
-        where = ("rules", index)
-        if not isinstance(raw, dict):
-            problems.append(rules.RS011.not_a_mapping(path=where, index=index, found=raw))
-            continue
-        try:
-            rule = Rule.model_validate(raw)
-        except ValidationError as exc:
-            for error in exc.errors():
-                loc = tuple(error["loc"])
-                if loc[:1] == ("check",):
-                    value = raw.get("check")
-                    problems.append(
-                        rules.RS001.problem(
-                            path=(*where, "check"),
-                            index=index,
-                            given=value,
-                            kinds=CHECK_KINDS,
-                            suggestion=closest(value, CHECK_KINDS),
-                        )
-                    )
-                elif error["type"] == "missing":
-                    problems.append(rules.RS011.missing(path=where, index=index, key=loc[0]))
-                else:
-                    problems.append(
-                        rules.RS011.invalid(
-                            path=(*where, *loc),
-                            index=index,
-                            where=".".join(map(str, loc)),
-                            reason=error["msg"][:1].lower() + error["msg"][1:],
-                        )
-                    )
-            continue
-        if rule.rule_id in seen:
-            problems.append(
-                rules.RS009.problem(path=(*where, "rule_id"), rule_id=rule.rule_id, first=seen[rule.rule_id])
-            )
-            continue
-        seen[rule.rule_id] = index
-        built.append((index, rule))
-        for key in raw:
-            if key not in RULE_KEYS:
-                problems.append(
-                    rules.RS013.problem(
-                        path=(*where, key), rule_id=rule.rule_id, key=key, suggestion=closest(key, RULE_KEYS)
-                    )
-                )
-        problems.extend(_rule_checks(index, rule))
-        if rule.check == "custom" and rule.enabled:
-            undecidable = True
-    return built, problems, undecidable
+def ruleset_checks(built: list[tuple[int, Rule]]) -> list[Problem]:
+    """Checks of each built rule on its own: ranges no value passes, patterns that do not
+    compile or backtrack, unknown type names, custom checks."""
+    return [problem for index, rule in built for problem in _rule_checks(index, rule)]
 
 
 def _rule_checks(index: int, rule: Rule) -> list[Problem]:

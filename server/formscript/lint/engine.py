@@ -133,21 +133,19 @@ def _script(doc: Document, text: str, path: str, json_syntax: bool) -> tuple[lis
 def _rules(doc: Document, paired: PairedForm | None) -> tuple[list[Problem], bool]:
     if not doc.ok:
         return [], False
-    from formscript.core.rules import RuleSet
-    from formscript.lint.checks import paired_rule_checks, ruleset_rules
+    from formscript.core.rulesets import decidable_ruleset, load_ruleset
+    from formscript.lint.checks import paired_rule_checks, ruleset_checks
 
-    built, problems, undecidable = ruleset_rules(doc.value)
+    built, problems, undecidable = load_ruleset(doc.value)
+    problems.extend(ruleset_checks(built))
     if paired is not None:
         form_doc = parse_document(paired.text)
         gate = check_form_spec(form_doc.value, paired.path) if form_doc.ok else None
         if gate is not None:
             values = form_doc.value.get("values") if isinstance(form_doc.value, dict) else None
             problems.extend(paired_rule_checks(built, gate.declarations, values if isinstance(values, dict) else {}))
-            decidable = [(i, r) for i, r in built if r.check != "custom"]
-            ruleset = RuleSet()
-            for _, rule in decidable:
-                ruleset.add(rule)
-            index_of = {r.rule_id: i for i, r in decidable}
+            ruleset = decidable_ruleset(built)
+            index_of = {r.rule_id: i for i, r in built}
             try:
                 ruled = check_form_spec(form_doc.value, paired.path, ruleset=ruleset)
             except Exception as exc:  # a rule the runtime itself would crash on

@@ -7,8 +7,8 @@ import re
 from dataclasses import dataclass
 from typing import Literal
 
+from formscript.core.declarations import ELEMENT_KEYS
 from formscript.core.forms import FIELD_TYPES
-from formscript.core.gate import ELEMENT_KEYS
 from formscript.core.rules import CHECK_KINDS
 from formscript.core.script_models import CHUNK_TYPES, ERROR_KINDS
 from formscript.document.located import Pos, Span

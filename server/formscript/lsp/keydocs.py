@@ -11,8 +11,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from formscript import rules
+from formscript.core.declarations import DECLARATION_KEYS, ELEMENT_KEYS
 from formscript.core.forms import FIELD_TYPES
-from formscript.core.gate import DECLARATION_KEYS, ELEMENT_KEYS, TOP_LEVEL_KEYS
+from formscript.core.gate import TOP_LEVEL_KEYS
 from formscript.core.rules import CHECK_KINDS
 from formscript.core.script import SCRIPT_KEYS
 from formscript.core.script_models import (

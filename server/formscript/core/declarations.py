@@ -1,0 +1,123 @@
+"""Field declarations as the runtime builds them: ``FieldSpec(name=<key>, **declaration)``
+for each entry of a form's ``fields``, reporting every fault instead of stopping at the first.
+
+Declarations written with the declared types are built as plain data (``fields.plain_field``);
+only the others go through the pydantic model, for its lax coercions and its error locations.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from formscript import rules
+from formscript.core.fields import FIELD_NAME_RE, FIELD_TYPES, Declared, default_fits, plain_field
+from formscript.core.suggest import closest
+
+if TYPE_CHECKING:
+    from pydantic import ValidationError
+
+    from formscript.core.verdict import Problem
+
+DECLARATION_KEYS: tuple[str, ...] = ("type", "required", "default", "description")
+#: Keys a declaration may also carry because the runtime's FieldSpec is an Element.
+ELEMENT_KEYS: tuple[str, ...] = ("id", "created_at", "metadata")
+
+
+def build_declarations(fields: dict[Any, Any], problems: list[Problem]) -> dict[Any, Declared]:
+    """The declarations of *fields* that build, by key; the faults of the others go to *problems*."""
+    built: dict[Any, Declared] = {}
+    for key, declaration in fields.items():
+        spec = _build_declaration(key, declaration, problems)
+        if spec is not None:
+            built[key] = spec
+    return built
+
+
+def _build_declaration(key: Any, declaration: Any, problems: list[Problem]) -> Declared | None:
+    """Build ``FieldSpec(name=key, **declaration)`` the runtime's way, reporting every fault."""
+    where = ("fields", key)
+    if not isinstance(declaration, dict):
+        problems.append(rules.FS007.problem(path=where, key=key, found=declaration))
+        return None
+    fast = plain_field(key, declaration)
+    if fast is not None:
+        return fast
+    ok = True
+    if not isinstance(key, str) or not FIELD_NAME_RE.match(key):
+        problems.append(rules.FS006.problem(path=where, key=key))
+        ok = False
+    for sub in declaration:
+        if not isinstance(sub, str):
+            problems.append(rules.FS021.problem(path=(*where, sub), key=key, sub=sub))
+            ok = False
+        elif sub == "name":
+            problems.append(rules.FS009.problem(path=(*where, sub), key=key))
+            ok = False
+    payload = {k: v for k, v in declaration.items() if isinstance(k, str) and k != "name"}
+    payload["name"] = key if isinstance(key, str) and FIELD_NAME_RE.match(key) else "placeholder"
+    from pydantic import ValidationError
+
+    from formscript.core.forms import FieldSpec
+
+    try:
+        built = FieldSpec.model_validate(payload)
+    except ValidationError as exc:
+        _report_declaration_errors(key, declaration, exc, problems)
+        return None
+    return built if ok else None
+
+
+def _report_declaration_errors(
+    key: Any, declaration: dict[Any, Any], exc: ValidationError, problems: list[Problem]
+) -> None:
+    where = ("fields", key)
+    type_ok = True
+    for error in exc.errors():
+        loc = error.get("loc", ())
+        sub = loc[0] if loc else None
+        if sub == "type":
+            type_ok = False
+            value = declaration.get("type")
+            problems.append(
+                rules.FS010.problem(
+                    path=(*where, "type"),
+                    key=key,
+                    given=value,
+                    types=FIELD_TYPES,
+                    suggestion=closest(value, FIELD_TYPES),
+                )
+            )
+        elif error.get("type") == "extra_forbidden":
+            problems.append(
+                rules.FS008.problem(
+                    path=(*where, sub),
+                    key=key,
+                    sub=sub,
+                    allowed=DECLARATION_KEYS,
+                    suggestion=closest(sub, DECLARATION_KEYS),
+                )
+            )
+        elif sub is not None and sub != "name":
+            problems.append(
+                rules.FS020.problem(
+                    path=(*where, sub), key=key, sub=str(sub), value=declaration.get(sub), reason=_reason(error)
+                )
+            )
+    # The default is checked after the fields, by the model validator; report it when we can.
+    default = declaration.get("default")
+    declared_type = declaration.get("type", "str")
+    if (
+        type_ok
+        and default is not None
+        and isinstance(declared_type, str)
+        and declared_type in FIELD_TYPES
+        and not default_fits(declared_type, default)
+    ):
+        problems.append(
+            rules.FS011.problem(path=("fields", key, "default"), key=key, declared=declared_type, default=default)
+        )
+
+
+def _reason(error: Any) -> str:
+    message = str(error.get("msg", "invalid"))
+    return message[:1].lower() + message[1:]
