@@ -11,8 +11,9 @@ class TypeRuleMismatch(Rule):
 
     ## Why
 
-    Rules see coerced values, so a type rule other than the declared type always fails (int is fine
-    for a float field). A type rule naming no known type is RS014.
+    Rules see coerced values, so a type rule other than the declared type fails on every value the
+    field holds (a float rule on an int field is fine: an int passes it). A type rule naming no
+    known type is RS014.
 
     ## Fails
 

@@ -11,8 +11,9 @@ class UnknownRuleType(Rule):
 
     ## Why
 
-    The rule then always fails with an unknown-type error, whatever the value. Split from RS005,
-    which now covers only a type rule that disagrees with the declared type.
+    The rule then fails with an unknown-type error on every value that is present (a missing value
+    skips type rules). Split from RS005, which now covers only a type rule that disagrees with the
+    declared type.
 
     ## Fails
 

@@ -11,8 +11,9 @@ class NegativeAfterCalls(Rule):
 
     ## Why
 
-    Every call index is at least 0, so the gate holds nothing back: the entry behaves as if
-    after_calls were not there. Drop it or give the count you meant. Split from SC011.
+    Every call index is at least 0, so the gate never holds the entry back: it can be served from
+    the first call on, which is rarely what a negative count was meant to say. Drop it or give the
+    count you meant. Split from SC011, which is about entries that can never be served.
 
     ## Fails
 
