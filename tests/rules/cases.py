@@ -66,28 +66,9 @@ class RegisteredRule:
 
 
 def registered_rules() -> tuple[RegisteredRule, ...]:
-    """Every registered rule. The one place that knows where rules are registered: the
-    ``formscript.rules`` registry where it exists, else the catalogue it replaces."""
-    import importlib.util
-
-    if importlib.util.find_spec("formscript.rules") is not None:
-        from formscript.rules.base import EXAMPLE_FORM
-
-        from formscript import rules
-
-        return tuple(
-            RegisteredRule(
-                rule.code,
-                rule.kind,
-                rule.severity,
-                rule.example_path(),
-                rule.fails or "",
-                rule.passes or "",
-                EXAMPLE_FORM if rule.kind == "rules" else None,
-            )
-            for rule in rules.all_rules()
-        )
-    from formscript.lint import catalogue
+    """Every rule in the ``formscript.rules`` registry (the one place that knows it)."""
+    from formscript import rules
+    from formscript.rules.base import EXAMPLE_FORM
 
     return tuple(
         RegisteredRule(
@@ -95,11 +76,11 @@ def registered_rules() -> tuple[RegisteredRule, ...]:
             rule.kind,
             rule.severity,
             rule.example_path(),
-            rule.bad,
-            rule.good,
-            catalogue.PAIRED_FORM if rule.kind == "rules" else None,
+            rule.fails or "",
+            rule.passes or "",
+            EXAMPLE_FORM if rule.kind == "rules" else None,
         )
-        for rule in catalogue.RULES
+        for rule in rules.all_rules()
     )
 
 
