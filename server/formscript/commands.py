@@ -14,8 +14,6 @@ if TYPE_CHECKING:
     from formscript.lint.config import Settings
     from formscript.lint.report import FileReport
 
-_SKIP_DIRS = {"node_modules", "__pycache__", ".git", ".venv", "venv", ".tox", ".mypy_cache"}
-
 
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
@@ -157,25 +155,16 @@ def _settings(args: argparse.Namespace, anchor: Path) -> Settings:
 
 def _collect(paths: list[str], settings: Settings) -> tuple[list[str], list[str]]:
     """Files to lint (explicit files always; directories walked for candidates), and errors."""
-    from formscript.lint.kinds import is_candidate
+    from formscript.lint.discovery import candidates
 
     files: list[str] = []
     missing: list[str] = []
     for given in paths:
         if given == "-":
             files.append("-")
-            continue
-        path = Path(given)
-        if path.is_dir():
-            found = []
-            for root, dirs, names in os.walk(path, followlinks=False):
-                dirs[:] = sorted(d for d in dirs if d not in _SKIP_DIRS and not d.startswith("."))
-                for name in names:
-                    candidate = os.path.join(root, name)
-                    if is_candidate(candidate, settings):
-                        found.append(os.path.normpath(candidate))
-            files.extend(sorted(found))
-        elif path.exists() or path.is_symlink():
+        elif Path(given).is_dir():
+            files.extend(candidates(given, lambda _: settings))
+        elif Path(given).exists() or Path(given).is_symlink():
             files.append(given)
         else:
             missing.append(given)

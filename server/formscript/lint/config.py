@@ -58,6 +58,10 @@ class Settings:
             return chosen  # type: ignore[return-value]
         return default
 
+    def relative(self, path: str) -> str:
+        """*path* relative to the configuration's folder, in POSIX form (as given when outside)."""
+        return _relative(path, self.root)
+
     def merged(self, overrides: dict[str, Any]) -> Settings:
         """These settings with *overrides* (same keys as the TOML table) applied."""
         return replace(self, **_merge(self, overrides))
@@ -94,7 +98,7 @@ def _relative(path: str, root: str) -> str:
     if root:
         try:
             return Path(path).resolve().relative_to(Path(root).resolve()).as_posix()
-        except (ValueError, OSError):
+        except (ValueError, OSError, RuntimeError):  # RuntimeError: a link loop (Python 3.11)
             pass
     return Path(path).as_posix()
 

@@ -14,11 +14,12 @@ _SUFFIXES = (".yaml", ".yml", ".json")
 def kind_from_name(path: str, settings: Settings) -> str | None:
     """The kind named by configured globs or the default ``*.<kind>.<ext>`` names."""
     if settings.kinds:
-        posix = PurePath(path).as_posix()
-        name = PurePath(path).name
+        # a glob matches the path relative to the configuration's folder (as per-file-ignores
+        # do; the server sees absolute paths), the path as given, or the file name
+        forms = {settings.relative(path), PurePath(path).as_posix(), PurePath(path).name}
         for kind in KINDS:
             for pattern in settings.kinds.get(kind, ()):
-                if fnmatch.fnmatch(posix, pattern) or fnmatch.fnmatch(name, pattern):
+                if any(fnmatch.fnmatch(form, pattern) for form in forms):
                     return kind
     stem, dot, suffix = path.rpartition(".")
     if not dot or f".{suffix}" not in _SUFFIXES:

@@ -24,8 +24,11 @@ def uri_to_path(uri: str) -> str:
 
 
 def path_to_uri(path: str | Path) -> str:
-    """A ``file:`` URI for *path*."""
-    return Path(path).resolve().as_uri()
+    """A ``file:`` URI for *path* (links resolved; a link loop keeps its own name)."""
+    try:
+        return Path(path).resolve().as_uri()
+    except (OSError, RuntimeError):  # RuntimeError: a symlink loop (Python 3.11)
+        return Path(path).absolute().as_uri()
 
 
 @dataclass

@@ -28,7 +28,7 @@ from pygls.lsp.server import LanguageServer
 
 from formscript import __version__
 from formscript.document.located import Span
-from formscript.lint.kinds import kind_from_name
+from formscript.lint import discovery
 from formscript.lsp import actions, completion, convert, hover, lenses, navigation, transport
 from formscript.lsp.analysis import Analysis, analyse, path_to_uri, uri_to_path
 from formscript.lsp.settings import CONFIG_FILES, SettingsStore
@@ -38,8 +38,6 @@ log = logging.getLogger("formscript.lsp")
 #: Quiet time after a change before linting; a lint already running is never interrupted,
 #: and the newest text is linted as soon as it finishes.
 DEBOUNCE_MS = 10.0
-#: Folders never searched for workspace diagnostics.
-_SKIPPED_DIRS = frozenset({"node_modules", "__pycache__", "venv", "build", "dist", "site-packages"})
 _MAX_WORKSPACE_FILES = 5000
 
 T = TypeVar("T")
@@ -296,22 +294,21 @@ class FormscriptServer(LanguageServer):
         return files
 
     def workspace_files(self) -> Iterator[str]:
-        """Every file of a known kind under the workspace folders."""
+        """Every file of a known kind under the workspace folders (``discovery.named``), each
+        document once (a link to a listed file has the same URI)."""
         roots = [uri_to_path(f.uri) for f in self.workspace.folders.values()]
         if not roots and self.workspace.root_path:
             roots = [self.workspace.root_path]
-        count = 0
+        seen: set[str] = set()
         for root in roots:
-            for folder, dirs, files in os.walk(root):
-                dirs[:] = sorted(d for d in dirs if not d.startswith(".") and d not in _SKIPPED_DIRS)
-                for name in sorted(files):
-                    path = os.path.join(folder, name)
-                    if kind_from_name(path, self.settings.for_path(path)) is None:
-                        continue
-                    count += 1
-                    if count > _MAX_WORKSPACE_FILES:
-                        return
-                    yield path
+            for path in discovery.named(root, self.settings.for_path):
+                uri = path_to_uri(path)
+                if uri in seen:
+                    continue
+                seen.add(uri)
+                if len(seen) > _MAX_WORKSPACE_FILES:
+                    return
+                yield path
 
 
 def _empty_list() -> list[Any]:

@@ -1,0 +1,84 @@
+"""Which files a folder holds for formscript: one walk for the CLI and the language server.
+
+Below a root (a directory given to ``formscript lint``, a workspace folder of the editor):
+
+- folders whose name starts with ``.`` (``.git``, ``.venv``, ``.tox``, ``.formscript_cache`` …)
+  and the folders in ``SKIPPED_DIRS`` are not entered; the root itself always is;
+- links to folders are not followed (no loops, no file reached twice); links to files are
+  listed like files (a link that cannot be read gets a diagnostic saying so);
+- paths come in sorted order (a folder's files and subfolders interleaved, as the sorted
+  full paths are), so every run lists the same files in the same order.
+
+Two selections of one walk: ``candidates`` is what ``formscript lint DIR`` opens (files whose
+name or a ``kinds`` glob gives the kind, and any other ``.yaml``/``.yml``/``.json``, whose
+content then decides or which is skipped with a note), ``named`` what the server lists for
+workspace diagnostics (the name or a ``kinds`` glob only: the server does not parse every YAML
+file of a workspace to find out; a document opened in the editor is still judged by content).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Iterator
+
+from formscript.lint.config import Settings
+from formscript.lint.kinds import is_candidate, kind_from_name
+
+#: Folders never entered below a root (with every folder whose name starts with ``.``):
+#: installed packages, caches and build output, which hold copies rather than sources.
+SKIPPED_DIRS = frozenset({"node_modules", "__pycache__", "venv", "site-packages", "build", "dist"})
+
+SettingsFor = Callable[[str], Settings]
+
+
+def skipped_dir(name: str) -> bool:
+    """Whether a folder of this name below a root is left out."""
+    return name.startswith(".") or name in SKIPPED_DIRS
+
+
+def walk(root: str) -> Iterator[str]:
+    """Every entry below *root* that is not a folder, in sorted path order (see the module)."""
+    stack: list[Iterator[tuple[str, str, bool]]] = [_entries(root)]
+    while stack:
+        step = next(stack[-1], None)
+        if step is None:
+            stack.pop()
+        elif step[2]:
+            stack.append(_entries(step[1]))
+        else:
+            yield step[1]
+
+
+def _entries(folder: str) -> Iterator[tuple[str, str, bool]]:
+    """A folder's entries as (sort key, path, is a folder to enter), sorted."""
+    try:
+        with os.scandir(folder) as scan:
+            found = list(scan)
+    except OSError:
+        return iter(())
+    keyed = []
+    for entry in found:
+        try:
+            is_dir = entry.is_dir()
+        except OSError:  # a link loop, a permission problem: listed, and reported when read
+            is_dir = False
+        if not is_dir:
+            keyed.append((entry.name, os.path.normpath(entry.path), False))
+        elif not entry.is_symlink() and not skipped_dir(entry.name):
+            # the separator in the key keeps "a.b" before "a/x", as in the sorted full paths
+            keyed.append((entry.name + os.sep, entry.path, True))
+    return iter(sorted(keyed))
+
+
+def candidates(root: str, settings_for: SettingsFor) -> Iterator[str]:
+    """The files ``formscript lint`` opens below *root*."""
+    for path in walk(root):
+        if is_candidate(path, settings_for(path)):
+            yield path
+
+
+def named(root: str, settings_for: SettingsFor) -> Iterator[str]:
+    """The files below *root* whose name or a ``kinds`` glob gives their kind."""
+    for path in walk(root):
+        if kind_from_name(path, settings_for(path)) is not None:
+            yield path
