@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from formscript.commands import run
+from formscript.cli import run
 
 BAD_FORM = """title: Onboarding
 fields:
@@ -164,9 +164,9 @@ def test_stdin_with_filename(
 def test_jobs_give_the_same_report(
     project: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    import formscript.commands
+    import formscript.cli.pool
 
-    monkeypatch.setattr(formscript.commands, "PARALLEL_THRESHOLD", 2)  # use the pool for 6 files
+    monkeypatch.setattr(formscript.cli.pool, "PARALLEL_THRESHOLD", 2)  # use the pool for 6 files
     for i in range(6):
         (project / f"f{i}.form.yaml").write_text(BAD_FORM if i % 2 else CLEAN_FORM, encoding="utf-8")
     _, one, _ = lint(capsys, "--no-cache", "--format", "json", "--jobs", "1", ".")

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from formscript.commands import run
+from formscript.cli import run
 
 ROOT = Path(__file__).resolve().parents[1]
 RUNS = ROOT / "tests" / "fixtures" / "runs"

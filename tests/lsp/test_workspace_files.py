@@ -17,7 +17,7 @@ import pytest
 import pytest_lsp
 from lsp_support import Client, config, start, write
 
-from formscript.commands import run
+from formscript.cli import run
 from formscript.lsp.analysis import path_to_uri
 
 FORM = "fields:\n  age: {type: int}\nvalues:\n  age: seven\n"

@@ -1,0 +1,65 @@
+"""The ``formscript`` command line: ``main`` for the console script, ``run`` for tests.
+
+Each subcommand is a module of this package, imported only when it runs, so ``formscript
+lint`` never pays for the language server or the schemas (nor they for the lint's cache).
+"""
+
+from __future__ import annotations
+
+import sys
+from argparse import Namespace
+from collections.abc import Callable, Sequence
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Entry point for the ``formscript`` console script."""
+    return run(sys.argv[1:] if argv is None else argv)
+
+
+def run(argv: Sequence[str]) -> int:
+    """Run the CLI; returns the exit code."""
+    from formscript.cli.parser import build_parser
+
+    parser = build_parser()
+    args = parser.parse_args(list(argv))
+    if args.version:
+        from formscript import __version__
+
+        print(f"formscript {__version__}")
+        return 0
+    if args.command is None:
+        parser.print_help()
+        return 2
+    try:
+        return _command(args.command)(args)
+    except BrokenPipeError:
+        return 0
+
+
+def _command(name: str) -> Callable[[Namespace], int]:
+    """The function that runs subcommand *name* (its module imported now)."""
+    if name == "lint":
+        from formscript.cli.lint import lint
+
+        return lint
+    if name == "rule":
+        from formscript.cli.rule import rule
+
+        return rule
+    if name == "schema":
+        from formscript.cli.schema import schema
+
+        return schema
+    if name == "dry-run":
+        from formscript.cli.runs import dry_run
+
+        return dry_run
+    if name == "simulate":
+        from formscript.cli.runs import simulate
+
+        return simulate
+    if name == "serve":
+        from formscript.cli.serve import serve
+
+        return serve
+    raise AssertionError(f"no handler for the subcommand {name!r}")

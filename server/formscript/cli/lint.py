@@ -1,0 +1,151 @@
+"""``formscript lint``: settings from the options, the files, the cache, the report, the exit code.
+
+Linting itself (in this process or a pool) is ``cli.pool``; ``--fix`` and ``--diff`` are
+``cli.fixing``. Heavy modules are imported inside the functions that need them.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from formscript.cli.output import write
+
+if TYPE_CHECKING:
+    from formscript.lint.config import Settings
+    from formscript.lint.report import FileReport
+
+#: A ``--form`` paired with rulesets: (path, text).
+Paired = tuple[str, str] | None
+
+
+def lint(args: argparse.Namespace) -> int:
+    """Lint the paths; 1 when a diagnostic at ``--fail-on`` or above is reported, 2 on misuse."""
+    from formscript.lint.config import ConfigError
+
+    anchor = Path(args.paths[0]) if args.paths and args.paths[0] != "-" else Path.cwd()
+    try:
+        settings = settings_from_args(args, anchor if anchor.exists() else Path.cwd())
+    except ConfigError as exc:
+        print(f"formscript: configuration error: {exc}", file=sys.stderr)
+        return 2
+    files, missing = collect(args.paths, settings)
+    for path in missing:
+        print(f"formscript: {path}: no such file or directory", file=sys.stderr)
+    if missing:
+        return 2
+    paired = None
+    if args.form:
+        try:
+            paired = (args.form, Path(args.form).read_text(encoding="utf-8"))
+        except (OSError, UnicodeDecodeError) as exc:
+            print(f"formscript: --form {args.form}: cannot read ({exc})", file=sys.stderr)
+            return 2
+    reports = lint_files(files, settings, args, paired)
+    if args.fix or args.diff or args.unsafe_fixes:
+        from formscript.cli.fixing import apply_fixes
+
+        reports = apply_fixes(reports, settings, args, paired)
+    from formscript.lint.formats import render
+
+    color = args.color == "always" or (args.color == "auto" and sys.stdout.isatty() and not os.environ.get("NO_COLOR"))
+    write(render(args.format, reports, color=color), args.output)
+    if args.exit_zero:
+        return 0
+    failing = {"error"} if args.fail_on == "error" else {"error", "warning"}
+    return 1 if any(d.severity in failing for r in reports for d in r.diagnostics) else 0
+
+
+def _split_codes(values: list[str] | None) -> list[str] | None:
+    if values is None:
+        return None
+    return [c.strip().upper() for v in values for c in v.split(",") if c.strip()]
+
+
+def settings_from_args(args: argparse.Namespace, anchor: Path) -> Settings:
+    """``--config`` or the configuration found from *anchor*, with the code options on top."""
+    from formscript.lint.config import ConfigError, discover, load_file
+
+    if args.config:
+        path = Path(args.config)
+        if not path.is_file():
+            raise ConfigError(f"{path}: no such configuration file")
+        settings = load_file(path)
+        if settings is None:
+            raise ConfigError(f"{path}: has no [tool.formscript] table")
+    else:
+        settings = discover(anchor)
+    overrides: dict[str, Any] = {}
+    for name in ("select", "extend_select", "ignore"):
+        codes = _split_codes(getattr(args, name))
+        if codes is not None:
+            overrides[name] = codes
+    if args.severity:
+        table = {}
+        for item in args.severity:
+            code, _, level = item.partition("=")
+            if not level:
+                raise ConfigError(f"--severity {item!r}: expected CODE=LEVEL")
+            table[code.strip().upper()] = level.strip().lower()
+        overrides["severity"] = table
+    return settings.merged(overrides) if overrides else settings
+
+
+def collect(paths: list[str], settings: Settings) -> tuple[list[str], list[str]]:
+    """Files to lint (explicit files always; directories walked by ``lint.discovery``), and
+    the paths that do not exist."""
+    from formscript.lint.discovery import candidates
+
+    files: list[str] = []
+    missing: list[str] = []
+    for given in paths:
+        if given == "-":
+            files.append("-")
+        elif Path(given).is_dir():
+            files.extend(candidates(given, lambda _: settings))
+        elif Path(given).exists() or Path(given).is_symlink():
+            files.append(given)
+        else:
+            missing.append(given)
+    return files, missing
+
+
+def lint_files(files: list[str], settings: Settings, args: argparse.Namespace, paired: Paired) -> list[FileReport]:
+    """Read every file, answer from the cache where possible, lint the rest (in parallel)."""
+    from formscript.cli.pool import Job, run_jobs, wants_progress
+    from formscript.lint.reading import read_report_or_text
+
+    cache = None
+    if not args.no_cache:
+        from formscript.lint.cache import LintCache, code_fingerprint
+
+        salt = code_fingerprint() + repr(settings)
+        cache = LintCache(Path(args.cache_dir), salt)
+    reports: list[FileReport | None] = []
+    pending: list[tuple[int, str, Job]] = []
+    stdin_text = sys.stdin.read() if "-" in files else None
+    for path in files:
+        if path == "-":
+            path, text = args.stdin_filename or "<stdin>", stdin_text or ""
+        else:
+            read, failed = read_report_or_text(path, args.kind, settings)
+            if failed is not None:
+                reports.append(failed)
+                continue
+            text = read or ""
+        key = cache.key(path, text, args.kind, paired[1] if paired else None) if cache else ""
+        hit = cache.get(key, path, text) if cache is not None else None
+        reports.append(hit)
+        if hit is None:
+            pending.append((len(reports) - 1, key, (path, text, settings, args.kind, paired)))
+    done = run_jobs([job for _, _, job in pending], args.jobs, progress=wants_progress(len(pending)))
+    for (slot, key, _), report in zip(pending, done, strict=True):
+        reports[slot] = report
+        if cache is not None:
+            cache.put(key, report)
+    if cache is not None:
+        cache.save()
+    return [r for r in reports if r is not None]

@@ -1,0 +1,46 @@
+"""``formscript dry-run`` and ``formscript simulate``: the dry runs, printed."""
+
+from __future__ import annotations
+
+import argparse
+import json
+
+from formscript.cli.output import read, write
+
+
+def dry_run(args: argparse.Namespace) -> int:
+    """What ``li agent --form`` sends to the model, per form; 1 unless every form is accepted."""
+    from formscript.runs import CONTRACT_VERSION, dry_run_text, render_dry_run
+
+    rules_text = read(args.rules) if args.rules else None
+    if args.rules and rules_text is None:
+        return 2
+    results = []
+    for path in args.forms:
+        text = read(path)
+        if text is None:
+            return 2
+        results.append(dry_run_text(text, path, rules_text, args.rules))
+    if args.format == "json":
+        write(json.dumps({"version": CONTRACT_VERSION, "results": results}, indent=2, ensure_ascii=False) + "\n")
+    else:
+        write("\n".join(render_dry_run(r) for r in results))
+    return 0 if all(r["verdict"] == "accepted" for r in results) else 1
+
+
+def simulate(args: argparse.Namespace) -> int:
+    """Replay calls against a script; 1 unless the script loads and serves every call."""
+    from formscript.runs import render_simulation, simulate_text
+
+    text = read(args.script)
+    calls = read(args.calls) if args.calls else None
+    if text is None or (args.calls and calls is None):
+        return 2
+    result = simulate_text(text, args.script, calls, args.calls, stream=args.stream, regex_timeout=args.regex_timeout)
+    if args.format == "json":
+        write(json.dumps(result, indent=2, ensure_ascii=False) + "\n")
+    else:
+        write(render_simulation(result))
+    if result["verdict"] == "rejected":
+        return 1
+    return 0 if all(c["outcome"] == "served" for c in result["calls"]) else 1

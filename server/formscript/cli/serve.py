@@ -1,0 +1,13 @@
+"""``formscript serve [--tcp HOST:PORT]``: the language server."""
+
+from __future__ import annotations
+
+import argparse
+
+
+def serve(args: argparse.Namespace) -> int:
+    """Serve until the client exits."""
+    from formscript.lsp.server import run as run_server  # type: ignore[import-not-found, unused-ignore]
+
+    run_server(args.tcp)
+    return 0
