@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from formscript.lsp import hover, navigation
-from formscript.lsp.server import run
+from formscript.lsp.serve import run
 
 
 def _boom(*args: Any, **kwargs: Any) -> Any:

@@ -701,7 +701,7 @@ async def test_notifications_leave_nothing_behind(workspace: Path) -> None:
                 await asyncio.sleep(0.01)  # lints run now and then
 
         async def settled() -> None:
-            while (found := server.analyses.get(uri)) is None or found.version != version:
+            while (found := server.documents.analysis(uri)) is None or found.version != version:
                 await asyncio.sleep(0.01)
 
         await asyncio.wait_for(settled(), PATIENCE)
@@ -719,4 +719,4 @@ async def test_notifications_leave_nothing_behind(workspace: Path) -> None:
             tracemalloc.stop()
         assert grown < 400 * 1024, f"{grown} bytes kept after 1000 edits"
     finally:
-        server._lint_pool.shutdown(wait=True)
+        server.documents.shutdown()

@@ -7,7 +7,7 @@ import argparse
 
 def serve(args: argparse.Namespace) -> int:
     """Serve until the client exits."""
-    from formscript.lsp.server import run as run_server  # type: ignore[import-not-found, unused-ignore]
+    from formscript.lsp.serve import run as run_server  # type: ignore[import-not-found, unused-ignore]
 
     run_server(args.tcp)
     return 0

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sys
 
-from formscript.lsp.server import run
+from formscript.lsp.serve import run
 
 if __name__ == "__main__":
     args = sys.argv[1:]

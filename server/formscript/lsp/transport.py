@@ -154,9 +154,9 @@ async def read_frames(
             error_handler(exc, JsonRpcException)
 
 
-def serve_stdio(server: Any, stdin: BinaryIO, stdout: BinaryIO) -> None:
-    """pygls's ``_start_io_async`` with ``read_frames`` for pygls's frame reader."""
-    server._stop_event = stop = threading.Event()
+def serve_stdio(server: Any, stop: threading.Event, stdin: BinaryIO, stdout: BinaryIO) -> None:
+    """pygls's ``_start_io_async`` with ``read_frames`` for pygls's frame reader; *stop* is
+    the server's stop event (``shutdown`` sets it)."""
     reader = StdinAsyncReader(stdin, server.thread_pool)
     server.protocol.set_writer(StdoutWriter(stdout))
     try:

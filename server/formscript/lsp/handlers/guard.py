@@ -1,0 +1,67 @@
+"""``guarded``: a failing handler is logged and answered with an empty result; the server
+keeps serving. Protocol errors (invalid params, cancellation) go to the client as they are."""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING, Any, TypeVar
+
+from pygls.exceptions import JsonRpcException
+
+from formscript.lsp.documents import Absent
+
+if TYPE_CHECKING:
+    from formscript.lsp.server import FormscriptServer
+
+T = TypeVar("T")
+
+#: A handler as registered: a function or a coroutine function of (server, params...).
+Handler = Callable[..., Any] | Callable[..., Awaitable[Any]]
+
+
+def empty_list() -> list[Any]:
+    """The empty answer of requests that answer lists."""
+    return []
+
+
+def _none() -> None:
+    return None
+
+
+def guarded(
+    empty: Callable[[], Any] = _none,
+) -> Callable[[Callable[..., T]], Callable[..., T]]:
+    """Answer with ``empty()`` (and log) when the handler fails; protocol errors pass."""
+
+    def decorate(handler: Callable[..., T]) -> Callable[..., T]:
+        if asyncio.iscoroutinefunction(handler):
+
+            @functools.wraps(handler)
+            async def run_async(ls: FormscriptServer, *args: Any) -> Any:
+                try:
+                    return await handler(ls, *args)
+                except (asyncio.CancelledError, JsonRpcException):
+                    raise
+                except Absent:
+                    return empty()
+                except Exception:
+                    ls.log_failure(handler.__name__)
+                    return empty()
+
+            return run_async  # type: ignore[return-value]
+
+        @functools.wraps(handler)
+        def run(ls: FormscriptServer, *args: Any) -> Any:
+            try:
+                return handler(ls, *args)
+            except JsonRpcException:
+                raise
+            except Exception:
+                ls.log_failure(handler.__name__)
+                return empty()
+
+        return run
+
+    return decorate

@@ -1,0 +1,175 @@
+"""Diagnostics out of the server: pushed (debounced, coalesced) or pulled (result ids).
+
+Push mode: a change schedules a lint after a quiet time; a lint already running is never
+interrupted, and the newest text is linted as soon as it finishes; a newer version always
+wins and nothing is published for a closed document. Pull mode (the client supports
+``textDocument/diagnostic``): nothing is pushed; reports carry result ids so an unchanged
+document or file is answered "unchanged".
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+from collections.abc import Callable
+from typing import Any
+
+from lsprotocol import types
+
+from formscript.lsp import convert
+from formscript.lsp.analysis import Analysis, path_to_uri
+from formscript.lsp.documents import DocumentStore
+from formscript.lsp.settings import SettingsStore
+
+#: Quiet time after a change before linting (``FORMSCRIPT_LSP_DEBOUNCE_MS`` overrides it).
+DEBOUNCE_MS = 10.0
+
+
+def result_id(found: Analysis) -> str:
+    """The result id of an analysis: changes with the settings, the version and the text."""
+    return f"{found.generation}:{found.version}:{len(found.text)}:{hash(found.text)}"
+
+
+class Publisher:
+    """When and what diagnostics the client gets."""
+
+    def __init__(
+        self,
+        documents: DocumentStore,
+        settings: SettingsStore,
+        *,
+        send: Callable[[types.PublishDiagnosticsParams], None],
+        ask_to_pull: Callable[[], None],
+        failed: Callable[[str], None],
+    ):
+        self._documents = documents
+        self._settings = settings
+        self._send = send
+        self._ask_to_pull = ask_to_pull
+        self._failed = failed
+        #: Pull mode: the client asks for diagnostics, nothing is pushed.
+        self.pull = False
+        self.debounce = float(os.environ.get("FORMSCRIPT_LSP_DEBOUNCE_MS", DEBOUNCE_MS)) / 1000
+        self._tasks: dict[str, asyncio.Task[None]] = {}
+        self._waiting: set[str] = set()
+        #: Closed files' workspace reports: uri -> ((generation, mtime, size), result id, items).
+        self._files: dict[str, tuple[tuple[int, int, int], str, list[Any]]] = {}
+        #: Progress tokens the client cancelled, remembered even when the cancel arrives
+        #: before the work that owns the token has registered it.
+        self._cancelled_progress: set[types.ProgressToken] = set()
+
+    # -- pushed ---------------------------------------------------------------------------
+
+    def schedule(self, uri: str) -> None:
+        """Lint *uri* after the debounce; a lint already running picks the change up."""
+        task = self._tasks.get(uri)
+        if task is not None and not task.done():
+            if uri not in self._waiting:
+                return
+            task.cancel()
+        self._tasks[uri] = asyncio.ensure_future(self._lint_later(uri))
+
+    async def _lint_later(self, uri: str) -> None:
+        self._waiting.add(uri)
+        try:
+            await asyncio.sleep(self.debounce)
+        finally:
+            self._waiting.discard(uri)
+        documents = self._documents
+        try:
+            while documents.is_open(uri):
+                text, version = documents.text_of(uri)
+                found = await documents.analyse(uri, text, version)
+                if not documents.is_open(uri):
+                    return  # closed meanwhile: publish nothing
+                if documents.text_of(uri) != (text, version):
+                    continue  # a newer version arrived while linting: lint that one
+                if found.generation != self._settings.generation:
+                    continue
+                documents.keep(found)
+                self.publish(found)
+                return
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            self._failed(f"linting {uri}")
+
+    def publish(self, found: Analysis) -> None:
+        """Push the diagnostics of an analysis (never in pull mode)."""
+        if self.pull:
+            return
+        items = convert.diagnostics(found.report.diagnostics, found.positions, found.uri)
+        self._send(types.PublishDiagnosticsParams(uri=found.uri, diagnostics=items, version=found.version))
+
+    def closed(self, uri: str) -> None:
+        """The document closed: stop its lint and clear its diagnostics."""
+        task = self._tasks.pop(uri, None)
+        if task is not None:
+            task.cancel()
+        if not self.pull:
+            self._send(types.PublishDiagnosticsParams(uri=uri, diagnostics=[]))
+
+    def refresh(self) -> None:
+        """Settings changed: lint the open documents again, or ask the client to pull."""
+        if self.pull:
+            self._ask_to_pull()
+            return
+        for uri in self._documents.open_uris():
+            self.schedule(uri)
+
+    # -- pulled ---------------------------------------------------------------------------
+
+    def document_report(self, found: Analysis, previous: str | None) -> types.DocumentDiagnosticReport:
+        """A document's report, "unchanged" when the client has *previous* already."""
+        rid = result_id(found)
+        if previous == rid:
+            return types.RelatedUnchangedDocumentDiagnosticReport(result_id=rid)
+        items = convert.diagnostics(found.report.diagnostics, found.positions, found.uri)
+        return types.RelatedFullDocumentDiagnosticReport(items=items, result_id=rid)
+
+    async def workspace_item(self, path: str, previous: dict[str, str]) -> Any:
+        """A workspace report for one file: an open document's current analysis; a closed
+        file's report is kept while its modification time, size and the settings stay."""
+        uri = path_to_uri(path)
+        documents = self._documents
+        if documents.is_open(uri):
+            found = await documents.current(uri)
+            version = found.version
+            rid = result_id(found)
+            if previous.get(uri) == rid:
+                return types.WorkspaceUnchangedDocumentDiagnosticReport(uri=uri, result_id=rid, version=version)
+            return types.WorkspaceFullDocumentDiagnosticReport(
+                uri=uri,
+                version=version,
+                result_id=rid,
+                items=convert.diagnostics(found.report.diagnostics, found.positions, uri),
+            )
+        try:
+            stat = os.stat(path)
+        except OSError:
+            return types.WorkspaceFullDocumentDiagnosticReport(uri=uri, items=[], version=None)
+        key = (self._settings.generation, stat.st_mtime_ns, stat.st_size)
+        cached = self._files.get(uri)
+        if cached is None or cached[0] != key:
+            text = documents.read(path) or ""
+            found = await documents.analyse(uri, text, None)
+            items = convert.diagnostics(found.report.diagnostics, found.positions, uri)
+            cached = (key, f"disk:{key[0]}:{key[1]}:{key[2]}", items)
+            self._files[uri] = cached
+        if previous.get(uri) == cached[1]:
+            return types.WorkspaceUnchangedDocumentDiagnosticReport(uri=uri, result_id=cached[1], version=None)
+        return types.WorkspaceFullDocumentDiagnosticReport(uri=uri, version=None, result_id=cached[1], items=cached[2])
+
+    # -- progress of workspace reports ------------------------------------------------------
+
+    def cancel_progress(self, token: types.ProgressToken) -> None:
+        """The client cancelled the work reporting progress under *token*."""
+        self._cancelled_progress.add(token)
+
+    def progress_cancelled(self, token: types.ProgressToken) -> bool:
+        """Whether the client cancelled *token*."""
+        return token in self._cancelled_progress
+
+    def progress_done(self, token: types.ProgressToken) -> None:
+        """The work under *token* ended: forget it."""
+        self._cancelled_progress.discard(token)
