@@ -7,11 +7,11 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import unquote, urlparse
 
-from formscript.core.verdict import KeyPath
 from formscript.document.located import Document, Entry
 from formscript.lint.config import Settings
 from formscript.lint.engine import FileReport, lint_text
 from formscript.lsp.convert import Positions
+from formscript.lsp.facade import KeyPath
 
 
 def uri_to_path(uri: str) -> str:

@@ -7,14 +7,11 @@ import re
 from dataclasses import dataclass
 from typing import Literal
 
-from formscript.core.declarations import ELEMENT_KEYS
-from formscript.core.forms import FIELD_TYPES
-from formscript.core.rules import CHECK_KINDS
-from formscript.core.script_models import CHUNK_TYPES, ERROR_KINDS
 from formscript.document.located import Pos, Span
 from formscript.lsp import keydocs
 from formscript.lsp.analysis import Analysis
 from formscript.lsp.context import CursorContext, Outline, cursor_context
+from formscript.lsp.facade import CHECK_KINDS, CHUNK_TYPES, ELEMENT_KEYS, ERROR_KINDS, FIELD_TYPES
 
 SuggestionKind = Literal["key", "value", "field", "snippet"]
 

@@ -12,8 +12,8 @@ import re
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from formscript.core.verdict import KeyPath
 from formscript.document.located import Document, Entry, Pos, Span
+from formscript.lsp.facade import KeyPath
 
 _KEY = re.compile(
     r"""(?P<key>"(?:[^"\\]|\\.)*"|'(?:[^']|'')*'|[^\s#'"\-?:,\[\]{}][^#:]*?|-[^\s#:][^#:]*?)"""

@@ -5,12 +5,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from formscript.core.fields import Declared, type_label
-from formscript.core.verdict import KeyPath
 from formscript.document.located import Pos, Span
 from formscript.lsp import keydocs
 from formscript.lsp.analysis import Analysis
 from formscript.lsp.context import Outline, node_at
+from formscript.lsp.facade import Declared, KeyPath, type_label
 
 _MAX_REPR = 300
 _YAML11_TAGS = {

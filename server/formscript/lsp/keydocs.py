@@ -11,22 +11,23 @@ from dataclasses import dataclass
 from typing import Any
 
 from formscript import rules
-from formscript.core.declarations import DECLARATION_KEYS, ELEMENT_KEYS
-from formscript.core.forms import FIELD_TYPES
-from formscript.core.gate import TOP_LEVEL_KEYS
-from formscript.core.rules import CHECK_KINDS
-from formscript.core.script import SCRIPT_KEYS
-from formscript.core.script_models import (
+from formscript.lint.checks import CALL_KEYS
+from formscript.lsp.facade import (
+    CHECK_KINDS,
     CHUNK_TYPES,
+    DECLARATION_KEYS,
+    ELEMENT_KEYS,
     ERROR_KINDS,
+    FIELD_TYPES,
     MODES,
     RESPONSE_TYPES,
+    SCRIPT_KEYS,
+    TOP_LEVEL_KEYS,
+    KeyPath,
     StreamChunkSpec,
     WhenMatcher,
     entry_keys,
 )
-from formscript.core.verdict import KeyPath
-from formscript.lint.checks import CALL_KEYS
 
 
 @dataclass(frozen=True)

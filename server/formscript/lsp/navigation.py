@@ -7,12 +7,11 @@ from typing import Any, Literal
 
 import yaml
 
-from formscript.core.forms import FIELD_NAME_RE
-from formscript.core.verdict import KeyPath
 from formscript.document.located import Document, Entry, Pos, Span
 from formscript.lint.diagnostics import TextEdit
 from formscript.lsp.analysis import Analysis
 from formscript.lsp.context import node_at
+from formscript.lsp.facade import FIELD_NAME_RE, KeyPath
 
 SymbolKind = Literal["section", "setting", "field", "value", "entry", "rule", "call"]
 _PREVIEW = 40

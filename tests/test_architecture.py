@@ -1,0 +1,192 @@
+"""The import contract between formscript's layers, read from the source with ``ast``.
+
+Every import counts: at module level, inside functions, under ``TYPE_CHECKING``, relative or
+absolute. Imports made with ``importlib`` are not seen (formscript makes none).
+
+- ``core`` (the runtime's semantics) imports neither the lint, the server, the CLI nor the dry
+  runs, nor pygls or lsprotocol; ``document`` (located parsing) and ``rules`` (one module per
+  rule) neither;
+- ``lint`` imports neither the server, the CLI nor pygls/lsprotocol (``formscript lint`` never
+  loads the language server's stack);
+- ``lsp`` reaches ``core`` only through ``formscript.lsp.facade``, a module of re-exports;
+- the CLI is the top: only ``formscript.__main__`` imports it, and of its modules only
+  ``formscript.cli.serve`` imports the server.
+
+A package that does not exist yet (``rules`` while it is being written) has no modules, so
+its rules hold trivially until it does.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+SOURCE = Path(__file__).resolve().parents[1] / "server"
+
+LSP_STACK = ("pygls", "lsprotocol")
+#: package -> what no module of it may import.
+FORBIDDEN: dict[str, tuple[str, ...]] = {
+    "formscript.core": ("formscript.lint", "formscript.lsp", "formscript.cli", "formscript.runs", *LSP_STACK),
+    "formscript.document": ("formscript.lint", "formscript.lsp", "formscript.cli", "formscript.runs", *LSP_STACK),
+    "formscript.rules": ("formscript.lint", "formscript.lsp", "formscript.cli", "formscript.runs", *LSP_STACK),
+    "formscript.lint": ("formscript.lsp", "formscript.cli", *LSP_STACK),
+}
+FACADE = "formscript.lsp.facade"
+SERVE = "formscript.cli.serve"
+MAIN = "formscript.__main__"
+
+
+def within(name: str, package: str) -> bool:
+    """Whether the module or name *name* is *package* or inside it."""
+    return name == package or name.startswith(package + ".")
+
+
+def modules(source: Path) -> Iterator[tuple[str, Path]]:
+    """(dotted name, path) of every Python module under *source*."""
+    for path in sorted(source.rglob("*.py")):
+        parts = list(path.relative_to(source).with_suffix("").parts)
+        if parts[-1] == "__init__":
+            parts.pop()
+        yield ".".join(parts), path
+
+
+def imported(name: str, path: Path) -> set[str]:
+    """Everything module *name* (at *path*) imports: modules, and ``module.name`` for each
+    name imported from a module (it may be a submodule)."""
+    tree = ast.parse(path.read_text(encoding="utf-8"), str(path))
+    package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+    found: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            found.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                parts = package.split(".")
+                base_parts = parts[: len(parts) - (node.level - 1)]
+                base = ".".join([*base_parts, node.module] if node.module else base_parts)
+            else:
+                base = node.module or ""
+            found.add(base)
+            found.update(f"{base}.{alias.name}" for alias in node.names)
+    return found
+
+
+def reasons(importer: str, target: str) -> list[str]:
+    """Why *importer* may not import *target* (nothing when it may)."""
+    found = [
+        f"{package} imports none of {', '.join(forbidden)}"
+        for package, forbidden in FORBIDDEN.items()
+        if within(importer, package) and any(within(target, f) for f in forbidden)
+    ]
+    if within(importer, "formscript.lsp") and importer != FACADE and within(target, "formscript.core"):
+        found.append(f"lsp reaches core through {FACADE}")
+    if within(target, "formscript.cli") and not within(importer, "formscript.cli") and importer != MAIN:
+        found.append("the CLI is the top")
+    server = ("formscript.lsp", *LSP_STACK)
+    if within(importer, "formscript.cli") and importer != SERVE and any(within(target, p) for p in server):
+        found.append(f"only {SERVE} starts the server")
+    return found
+
+
+def violations(source: Path) -> list[tuple[str, str, str]]:
+    """Every import that breaks the contract: (importer, imported, why)."""
+    return [
+        (name, target, why)
+        for name, path in modules(source)
+        for target in sorted(imported(name, path))
+        for why in reasons(name, target)
+    ]
+
+
+def test_the_layers_keep_their_imports() -> None:
+    assert violations(SOURCE) == []
+
+
+def test_the_facade_only_re_exports_core_names() -> None:
+    path = SOURCE / "formscript" / "lsp" / "facade.py"
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    exported: list[str] = []
+    imported_names: list[str] = []
+    for node in tree.body:
+        if isinstance(node, ast.ImportFrom):
+            assert node.module == "__future__" or within(node.module or "", "formscript.core"), ast.dump(node)
+            if node.module != "__future__":
+                imported_names.extend(alias.asname or alias.name for alias in node.names)
+        elif isinstance(node, ast.Assign) and [ast.unparse(t) for t in node.targets] == ["__all__"]:
+            exported = list(ast.literal_eval(node.value))
+        else:  # the docstring only
+            assert isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant), ast.dump(node)
+    assert sorted(exported) == sorted(imported_names), "__all__ lists what the facade imports, once each"
+
+
+def test_the_facade_holds_only_what_lsp_uses() -> None:
+    """Every name the facade re-exports has a user in lsp: it stays small."""
+    used: set[str] = set()
+    for name, path in modules(SOURCE):
+        if within(name, "formscript.lsp") and name != FACADE:
+            used.update(t.removeprefix(FACADE + ".") for t in imported(name, path) if within(t, FACADE))
+    path = SOURCE / "formscript" / "lsp" / "facade.py"
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    offered = {a.asname or a.name for n in tree.body if isinstance(n, ast.ImportFrom) for a in n.names}
+    assert offered - {"annotations"} - used == set()
+
+
+def write(root: Path, name: str, text: str) -> None:
+    path = root / name
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text, encoding="utf-8")
+
+
+def test_every_form_of_import_is_seen(tmp_path: Path) -> None:
+    """The checker on a planted tree: each kind of import that breaks the contract is found."""
+    write(tmp_path, "formscript/__init__.py", "")
+    write(tmp_path, "formscript/__main__.py", "from formscript.cli import main\n")
+    write(tmp_path, "formscript/core/__init__.py", "")
+    write(tmp_path, "formscript/core/a.py", "from ..lint import engine\n")
+    write(tmp_path, "formscript/core/b.py", "def f():\n    import pygls.server\n")
+    write(
+        tmp_path,
+        "formscript/core/c.py",
+        "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from formscript.lsp.analysis import Analysis\n",
+    )
+    write(tmp_path, "formscript/document/__init__.py", "from formscript import runs\n")
+    write(tmp_path, "formscript/rules/__init__.py", "")
+    write(tmp_path, "formscript/rules/fs001.py", "from . import base\nfrom formscript.lint.config import Settings\n")
+    write(tmp_path, "formscript/lint/__init__.py", "")
+    write(tmp_path, "formscript/lint/x.py", "import lsprotocol.types as t\nfrom formscript.core import forms\n")
+    write(tmp_path, "formscript/lsp/__init__.py", "")
+    write(tmp_path, "formscript/lsp/facade.py", "from formscript.core.verdict import KeyPath\n")
+    write(tmp_path, "formscript/lsp/hover.py", "from formscript.lsp.facade import KeyPath\nfrom formscript import core")
+    write(tmp_path, "formscript/lsp/other.py", "from .. import cli\n")
+    write(tmp_path, "formscript/cli/__init__.py", "")
+    write(tmp_path, "formscript/cli/lint.py", "from formscript.lsp import server\n")
+    write(tmp_path, "formscript/cli/serve.py", "from formscript.lsp.serve import run\n")
+    assert {(importer, target) for importer, target, _ in violations(tmp_path)} == {
+        ("formscript.cli.lint", "formscript.lsp"),
+        ("formscript.cli.lint", "formscript.lsp.server"),
+        ("formscript.core.a", "formscript.lint"),
+        ("formscript.core.a", "formscript.lint.engine"),
+        ("formscript.core.b", "pygls.server"),
+        ("formscript.core.c", "formscript.lsp.analysis"),
+        ("formscript.core.c", "formscript.lsp.analysis.Analysis"),
+        ("formscript.document", "formscript.runs"),
+        ("formscript.lsp.hover", "formscript.core"),
+        ("formscript.lsp.other", "formscript.cli"),
+        ("formscript.rules.fs001", "formscript.lint.config"),
+        ("formscript.rules.fs001", "formscript.lint.config.Settings"),
+        ("formscript.lint.x", "lsprotocol.types"),
+    }
+
+
+@pytest.mark.parametrize("package", sorted(FORBIDDEN))
+def test_each_layer_is_checked_where_it_exists(package: str) -> None:
+    """The layers the contract names are where the checker looks (a renamed package would
+    silently escape it); only ``rules`` may not exist yet."""
+    folder = SOURCE.joinpath(*package.split("."))
+    if package == "formscript.rules" and not folder.exists():
+        return
+    assert (folder / "__init__.py").is_file()
+    assert any(within(name, package) for name, _ in modules(SOURCE))
