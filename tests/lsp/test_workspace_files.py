@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 import pytest_lsp
 from lsp_support import Client, config, start, write
+from lsprotocol import types
 
 from formscript.cli import run
 from formscript.lsp.analysis import path_to_uri
@@ -94,8 +95,6 @@ def cli_files(root: Path, capsys: pytest.CaptureFixture[str]) -> dict[str, str |
 async def test_cli_and_server_list_the_same_files(
     client: Client, tree: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    from lsprotocol import types
-
     listed = cli_files(tree, capsys)
     relative = [Path(p).relative_to(tree).as_posix() for p in listed]
     assert relative == sorted(NAMED + BY_CONTENT)

@@ -38,7 +38,9 @@ class TextSource(Protocol):
 class DocumentStore:
     """Open documents, their texts, and the analysis of each text."""
 
-    def __init__(self, texts: Callable[[str], TextSource], settings: SettingsStore, encoding: Callable[[], str]):
+    def __init__(
+        self, texts: Callable[[str], TextSource], settings: SettingsStore, encoding: Callable[[], str]
+    ) -> None:
         self._texts = texts
         self._settings = settings
         self._encoding = encoding

@@ -41,7 +41,7 @@ class Publisher:
         send: Callable[[types.PublishDiagnosticsParams], None],
         ask_to_pull: Callable[[], None],
         failed: Callable[[str], None],
-    ):
+    ) -> None:
         self._documents = documents
         self._settings = settings
         self._send = send

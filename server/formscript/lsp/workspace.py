@@ -25,7 +25,7 @@ LISTING_SECONDS = 10.0
 class WorkspaceFiles:
     """The files of the workspace folders, and which changes re-read the configuration."""
 
-    def __init__(self, roots: Callable[[], list[str]], settings: SettingsStore):
+    def __init__(self, roots: Callable[[], list[str]], settings: SettingsStore) -> None:
         self._roots = roots
         self._settings = settings
         self._listing: tuple[float, int, list[str]] | None = None
