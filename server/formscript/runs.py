@@ -16,7 +16,7 @@ from formscript.core.gate import check_form_spec
 from formscript.core.regex_guard import BoundedSearch, RegexTimeout
 from formscript.core.rulesets import decidable_ruleset, load_ruleset
 from formscript.core.script import Match, RegexFailure, Replayer, ScriptExhausted
-from formscript.document.located import Document, parse_document
+from formscript.document import Document, parse_document
 from formscript.lint.checks import call_payload
 from formscript.lint.engine import lint_text
 from formscript.lint.report import FileReport

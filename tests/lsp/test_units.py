@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from lsprotocol import types
 
-from formscript.document.located import Pos, Span
+from formscript.document import Pos, Span
 from formscript.lint.config import Settings
 from formscript.lint.engine import lint_text
 from formscript.lsp import keydocs
@@ -140,9 +140,20 @@ def test_analysis_values() -> None:
     found = analyse("file:///w/a.form.yaml", "values:\n  a: [1, {b: 2}]\n", 1, Settings(), "utf-16", 0)
     assert found.value_at(("values", "a", 1, "b")) == 2
     assert found.value_at(("values", "zz", 3)) is None
-    assert found.entry(("values", "a")) is not None
     assert found.kind == "form"
-    assert Span(Pos(0, 0), Pos(0, 0)) != found.entry(("values",))
+    values = found.entry(("values",))
+    assert values is not None
+    assert (values.key, values.value, values.scalar) == (Span(Pos(0, 0), Pos(0, 6)), Span(Pos(1, 2), Pos(2, 0)), None)
+    item = found.entry(("values", "a"))
+    assert item is not None and (item.key, item.value) == (Span(Pos(1, 2), Pos(1, 3)), Span(Pos(1, 5), Pos(1, 16)))
+    inner = found.entry(("values", "a", 1, "b"))
+    assert inner is not None and inner.scalar is not None
+    assert (inner.value, inner.scalar.text, inner.scalar.tag) == (
+        Span(Pos(1, 13), Pos(1, 14)),
+        "2",
+        "tag:yaml.org,2002:int",
+    )
+    assert found.entry(("values", "zz")) is None
 
 
 ALL_KEYS = {

@@ -19,9 +19,6 @@ KNOWN_BUGS: dict[str, str] = {
     "RS006/fail_bad_flags.yaml": "RS100 for a rule whose application raises sits on the whole file, not on the rule",
     "RS010/pass_disabled_custom.yaml": "RS010 is reported for a disabled custom rule, which never runs",
     "RS011/fail_rules_mapping.yaml": "RS011 for a 'rules:' that is not a list sits on the whole file, not on its value",
-    "SC011/fail_suppression_text_inside_string.yaml": (
-        "suppressions are found by a regex over raw lines, so their syntax inside a string silences a real diagnostic"
-    ),
 }
 
 

@@ -34,10 +34,10 @@ def lint_one(job: Job) -> FileReport:
 def lint_one_light(job: Job) -> FileReport:
     """``lint_one`` keeping only what the CLI needs: no parse tree is held for thousands of
     files, and from a worker process only that crosses back."""
-    from formscript.document.located import Document
+    from formscript.document import TextDocument
 
     report = lint_one(job)
-    report.document = Document(text=job[1])
+    report.document = TextDocument(job[1])
     report.gate = None
     report.script = None
     return report
@@ -65,10 +65,10 @@ def run_jobs(jobs: list[Job], workers: int, *, progress: bool = False) -> list[F
     with ProcessPoolExecutor(max_workers=workers, initializer=_worker_init, initargs=shared) as pool:
         mapped = pool.map(_lint_in_worker, small, chunksize=chunk)
         reports = _with_progress(mapped, len(jobs)) if progress else list(mapped)
-    from formscript.document.located import Document
+    from formscript.document import TextDocument
 
     for report, job in zip(reports, jobs, strict=True):
-        report.document = Document(text=job[1])
+        report.document = TextDocument(job[1])
     return reports
 
 

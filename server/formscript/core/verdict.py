@@ -8,7 +8,7 @@ from enum import StrEnum
 from typing import TYPE_CHECKING, Literal
 
 if TYPE_CHECKING:
-    from formscript.document.located import Span
+    from formscript.document import Span
     from formscript.rules.base import FixPlan, Rule
 
 #: A location inside a loaded document: the chain of mapping keys and list indexes.

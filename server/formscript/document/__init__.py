@@ -1,5 +1,39 @@
-"""Position-aware documents: text in, a located tree plus the parser's own problems out."""
+"""Located documents: text in, a loaded value with the source range of each part, the
+parser's own problems and the comments out.
 
-from formscript.document.located import Document, Pos, Span, parse_document
+``model`` defines what a located document answers (the ``Document`` protocol and its
+value types); ``located`` implements it for YAML and JSON. Callers import from here.
+"""
 
-__all__ = ["Document", "Pos", "Span", "parse_document"]
+from formscript.document.located import YamlDocument, parse_document
+from formscript.document.model import (
+    ORIGIN,
+    Collection,
+    Comment,
+    Document,
+    Edit,
+    Location,
+    Pos,
+    Scalar,
+    Span,
+    Syntax,
+    TextDocument,
+    locate,
+)
+
+__all__ = [
+    "ORIGIN",
+    "Collection",
+    "Comment",
+    "Document",
+    "Edit",
+    "Location",
+    "Pos",
+    "Scalar",
+    "Span",
+    "Syntax",
+    "TextDocument",
+    "YamlDocument",
+    "locate",
+    "parse_document",
+]

@@ -9,80 +9,52 @@ difference between the two parsers. Parsing never raises: problems come back as 
 
 from __future__ import annotations
 
+import bisect
 import json
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass, field
-from typing import Any, Literal, NamedTuple
+from typing import Any
 
 import yaml
 
 from formscript import rules
 from formscript.core.verdict import KeyPath, Problem
+from formscript.document.model import (
+    Collection,
+    Comment,
+    Document,
+    Edit,
+    Location,
+    Pos,
+    Scalar,
+    Span,
+    Syntax,
+    split_lines,
+)
 
-Syntax = Literal["yaml", "json"]
-
-
-class Pos(NamedTuple):
-    """A 0-based line and a 0-based column counted in Unicode code points."""
-
-    line: int
-    column: int
-
-
-class Span(NamedTuple):
-    """A half-open range [start, end)."""
-
-    start: Pos
-    end: Pos
-
-
-@dataclass(frozen=True)
-class Scalar:
-    """How a scalar was written: its style ('' for plain), source text and resolved tag."""
-
-    style: str
-    text: str
-    tag: str
+__all__ = ["YamlDocument", "parse_document"]
 
 
 @dataclass
-class Entry:
-    """Where one key-path lives: the key's span (mappings only) and the value's span."""
-
-    value: Span
-    key: Span | None = None
-    scalar: Scalar | None = None
-
-
-@dataclass
-class Document:
-    """A parsed text: its value (None when unparsable), located entries and parse problems."""
+class YamlDocument(Document):
+    """A YAML or JSON text: its value (None when unparsable), parse problems, and the node
+    graph libyaml composed, from which every key path is located on demand."""
 
     text: str
     value: Any = None
     ok: bool = True
     #: Problems found while parsing (syntax, duplicate keys, unsafe tags), located by span.
     problems: list[Problem] = field(default_factory=list)
+    syntax: Syntax = "yaml"
     #: Earlier occurrences of duplicated keys: path -> key spans of the overridden copies.
     duplicates: dict[KeyPath, list[Span]] = field(default_factory=dict)
     root: yaml.Node | None = None
     _lines: list[str] | None = None
-    _entries: dict[KeyPath, Entry] | None = None
     _children: dict[int, dict[Any, tuple[yaml.Node | None, yaml.Node]]] = field(default_factory=dict)
 
-    @property
-    def entries(self) -> dict[KeyPath, Entry]:
-        """Every located key-path (built on first use; lint itself looks paths up one by one)."""
-        if self._entries is None:
-            self._entries = {}
-            if self.root is not None:
-                _index_all(self._entries, self.root)
-        return self._entries
-
-    def entry(self, path: KeyPath) -> Entry | None:
+    def entry(self, path: KeyPath) -> Location | None:
         """The located entry at *path*, walking only the mappings on the way."""
-        if self._entries is not None:
-            return self._entries.get(tuple(path))
         node = self.root
         if node is None:
             return None
@@ -98,7 +70,7 @@ class Document:
             if found is None:
                 return None
             key_node, node = found
-        return Entry(_span(node), _span(key_node) if key_node is not None else None, _scalar(node))
+        return Location(_span(node), _span(key_node) if key_node is not None else None, _scalar(node))
 
     def _children_of(self, node: yaml.Node) -> dict[Any, tuple[yaml.Node | None, yaml.Node]] | None:
         cached = self._children.get(id(node))
@@ -122,28 +94,54 @@ class Document:
     def lines(self) -> list[str]:
         """The text split into lines without their line breaks."""
         if self._lines is None:
-            self._lines = self.text.splitlines() or [""]
+            self._lines = split_lines(self.text)
         return self._lines
 
-    def end(self) -> Pos:
-        """The position just after the last character."""
-        lines = self.lines
-        return Pos(len(lines) - 1, len(lines[-1]))
+    def comments(self) -> list[Comment]:
+        """The YAML comments, found from the scanner's tokens (so a ``#`` inside a quoted,
+        block or plain scalar is not one); JSON has none."""
+        if self.syntax == "json" or "#" not in self.text:
+            return []
+        return _comments(self.text)
 
-    def locate(self, path: KeyPath, *, on_key: bool = False) -> Span:
-        """The span for *path*, falling back to the nearest located ancestor."""
-        probe = tuple(path)
-        while True:
-            entry = self.entry(probe)
-            if entry is not None:
-                if on_key and entry.key is not None and probe == tuple(path):
-                    return entry.key
-                if probe != tuple(path) and entry.key is not None:
-                    return entry.key
-                return entry.value
-            if not probe:
-                return Span(Pos(0, 0), Pos(0, 0))
-            probe = probe[:-1]
+    def removal(self, path: KeyPath) -> tuple[Edit, ...] | None:
+        """Edits deleting the mapping member at *path* through ruamel.yaml's round trip,
+        offered only when they stay on the member's own lines and the result loads to the
+        old value without it."""
+        entry = self.entry(path)
+        if entry is None or entry.key is None or not self.ok:
+            return None
+        from formscript.document.edits import remove_key_edits
+
+        end_line = entry.value.end.line - (1 if entry.value.end.column == 0 else 0)
+        return remove_key_edits(
+            self.text, path, self.value, (entry.key.start.line, max(end_line, entry.key.start.line))
+        )
+
+    def collections(self) -> Iterator[Collection]:
+        """Every mapping and sequence below the root, walking the node graph once."""
+        if self.root is None:
+            return
+        stack: list[tuple[yaml.Node, Pos | None]] = [(self.root, None)]
+        seen: set[int] = set()
+        while stack:
+            node, owner = stack.pop()
+            if id(node) in seen:
+                continue  # aliases share nodes
+            seen.add(id(node))
+            if isinstance(node, yaml.MappingNode):
+                children = [(value, _start(key)) for key, value in node.value]
+            elif isinstance(node, yaml.SequenceNode):
+                children = [(item, _start(item)) for item in node.value]
+            else:
+                continue
+            if owner is not None:
+                yield Collection(owner, _span(node))
+            stack.extend(children)
+
+
+def _start(node: yaml.Node) -> Pos:
+    return Pos(node.start_mark.line, node.start_mark.column)
 
 
 def _span(node: yaml.Node) -> Span:
@@ -197,9 +195,9 @@ def _loader_for(text: str) -> type[Any]:
     return _safe_loader_class()
 
 
-def parse_document(text: str, syntax: Syntax = "yaml") -> Document:
+def parse_document(text: str, syntax: Syntax = "yaml") -> YamlDocument:
     """Parse *text* the way the runtime reads it: YAML 1.1 via safe_load, or strict json."""
-    doc = Document(text=text)
+    doc = YamlDocument(text=text, syntax=syntax)
     if syntax == "json":
         _parse_json(doc)
         return doc
@@ -256,7 +254,7 @@ def _too_deep() -> Problem:
     return rules.YM001.too_deep(span=_ORIGIN)
 
 
-def _fallback_pure(doc: Document, libyaml_error: yaml.YAMLError) -> None:
+def _fallback_pure(doc: YamlDocument, libyaml_error: yaml.YAMLError) -> None:
     """libyaml refused the text; the runtime's pure-Python loader has the last word."""
     try:
         value = yaml.load(doc.text, Loader=yaml.SafeLoader)
@@ -295,38 +293,10 @@ def _yaml_problem(exc: yaml.YAMLError, text: str) -> Problem:
     return rules.YM001.yaml_syntax(detail=message, span=span)
 
 
-def _index_all(entries: dict[KeyPath, Entry], root: yaml.Node) -> None:
-    """Record the span of every key and value (the last copy of a duplicated key wins)."""
-    entries[()] = Entry(_span(root), None, _scalar(root))
-    stack: list[tuple[yaml.Node, KeyPath, int]] = [(root, (), 0)]
-    seen: set[int] = set()
-    while stack:
-        node, path, depth = stack.pop()
-        if id(node) in seen or depth > 200:
-            continue  # aliases share nodes; deep trees are still loaded, just not indexed
-        seen.add(id(node))
-        if isinstance(node, yaml.MappingNode):
-            last: dict[Any, tuple[yaml.Node, yaml.Node]] = {}
-            for key_node, value_node in node.value:
-                key = _key_value(key_node)
-                if key is not _UNHASHABLE:
-                    last[key] = (key_node, value_node)
-            for key, (key_node, value_node) in reversed(last.items()):
-                child = (*path, key)
-                entries[child] = Entry(_span(value_node), _span(key_node), _scalar(value_node))
-                stack.append((value_node, child, depth + 1))
-        elif isinstance(node, yaml.SequenceNode):
-            for index in range(len(node.value) - 1, -1, -1):
-                item = node.value[index]
-                child = (*path, index)
-                entries[child] = Entry(_span(item), None, _scalar(item))
-                stack.append((item, child, depth + 1))
-
-
 _STR_TAG = "tag:yaml.org,2002:str"
 
 
-def _find_duplicates(doc: Document, root: yaml.Node) -> None:
+def _find_duplicates(doc: YamlDocument, root: yaml.Node) -> None:
     """Report keys that appear twice in one mapping (the runtime silently keeps the last)."""
     stack: list[tuple[yaml.Node, KeyPath, int]] = [(root, (), 0)]
     seen: set[int] = set()
@@ -383,7 +353,7 @@ def _scalar(node: yaml.Node) -> Scalar | None:
     return None
 
 
-def _parse_json(doc: Document) -> None:
+def _parse_json(doc: YamlDocument) -> None:
     """Strict JSON as json.loads reads it (NaN and Infinity allowed), located via YAML marks."""
     try:
         doc.value = json.loads(doc.text)
@@ -407,3 +377,108 @@ def _parse_json(doc: Document) -> None:
     if node is not None:
         doc.root = node
         _find_duplicates(doc, node)
+
+
+# ------------------------------------------------------------------------------ comments
+
+_BREAKS = "\n\r\x85\u2028\u2029"
+_BLOCK_HEADER = re.compile(r"[|>][-+0-9]*[ \t]*")
+
+
+def _comments(text: str) -> list[Comment]:
+    """The comments of a YAML text: each ``#`` outside every token the scanner produced.
+
+    The scanner skips only white space, line breaks and comments between tokens, so any
+    ``#`` outside a scalar, tag, anchor, alias or directive token starts a comment. A block
+    scalar's token also covers its header line, whose comment is split off here. Where the
+    scanner stops at an error, comments after the last token it delivered are unknown and
+    not reported.
+    """
+    covered, known = _token_ranges(text)
+    found: list[Comment] = []
+    position = _Positions(text)
+    index = text.find("#", 0, known)
+    block = 0
+    while index >= 0:
+        while block < len(covered) and covered[block][1] <= index:
+            block += 1
+        if block < len(covered) and covered[block][0] <= index:
+            index = text.find("#", covered[block][1], known)
+            continue
+        end = _line_end(text, index)
+        found.append(Comment(Span(position.of(index), position.of(end)), text[index:end]))
+        index = text.find("#", end, known)
+    return found
+
+
+def _token_ranges(text: str) -> tuple[list[tuple[int, int]], int]:
+    """Sorted, disjoint [start, end) character ranges of the tokens that may hold a ``#``,
+    and how far the text was scanned (all of it, unless the scanner fails). As in parsing,
+    the runtime's pure-Python scanner decides where libyaml refuses the text."""
+    loader_class = yaml.SafeLoader if text.startswith("\ufeff") else _loader_for(text)
+    ranges, known = _scan(text, loader_class)
+    if known < len(text) and loader_class is not yaml.SafeLoader:
+        ranges, known = _scan(text, yaml.SafeLoader)
+    return ranges, known
+
+
+def _scan(text: str, loader_class: type[Any]) -> tuple[list[tuple[int, int]], int]:
+    ranges: list[tuple[int, int]] = []
+    try:
+        loader = loader_class(text)
+    except yaml.YAMLError:
+        return ranges, 0
+    known = 0
+    try:
+        while True:
+            token = loader.get_token()
+            if token is None or isinstance(token, yaml.StreamEndToken):
+                known = len(text)
+                break
+            start, end = token.start_mark.index, token.end_mark.index
+            known = end
+            if isinstance(token, yaml.ScalarToken) and token.style in ("|", ">"):
+                header = _BLOCK_HEADER.match(text, start)
+                header_end = header.end() if header is not None else start + 1
+                if header_end < len(text) and text[header_end] == "#":
+                    ranges.append((start, header_end))
+                    start = _line_end(text, header_end)
+                ranges.append((start, end))
+            elif isinstance(token, yaml.DirectiveToken):
+                # an unknown directive's parameters run to the end of its line
+                ranges.append((start, end if token.name in ("YAML", "TAG") else _line_end(text, end)))
+            elif isinstance(token, yaml.ScalarToken | yaml.TagToken | yaml.AnchorToken | yaml.AliasToken):
+                ranges.append((start, end))
+    except (yaml.YAMLError, RecursionError):
+        pass
+    finally:
+        loader.dispose()
+    return ranges, known
+
+
+def _line_end(text: str, index: int) -> int:
+    while index < len(text) and text[index] not in _BREAKS:
+        index += 1
+    return index
+
+
+class _Positions:
+    """Character offsets to (line, column) as the YAML scanner counts them: ``\\r\\n``,
+    ``\\r``, ``\\n``, NEL, LS and PS end a line."""
+
+    def __init__(self, text: str) -> None:
+        self.starts = [0]
+        index = 0
+        length = len(text)
+        while index < length:
+            char = text[index]
+            if char in _BREAKS:
+                if char == "\r" and index + 1 < length and text[index + 1] == "\n":
+                    index += 1
+                self.starts.append(index + 1)
+            index += 1
+
+    def of(self, index: int) -> Pos:
+        """The position of character *index*."""
+        line = bisect.bisect_right(self.starts, index) - 1
+        return Pos(line, index - self.starts[line])

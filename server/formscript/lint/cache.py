@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from formscript.core.verdict import Verdict
-from formscript.document.located import Document, Pos, Span
+from formscript.document import Pos, Span, TextDocument
 from formscript.lint.diagnostics import Diagnostic, Fix, TextEdit
 from formscript.lint.report import FileReport
 
@@ -68,7 +68,7 @@ def load_report(path: str, text: str, data: dict[str, Any]) -> FileReport:
             built_fix = Fix(fix[0], tuple(TextEdit(_span(s), t) for s, t in fix[2]), safe=fix[1])
         diagnostics.append(Diagnostic(code, severity, message, _span(span), built_fix))
     verdict = Verdict(data["verdict"]) if data["verdict"] is not None else None
-    return FileReport(path, data["kind"], verdict, diagnostics, note=data["note"], document=Document(text=text))
+    return FileReport(path, data["kind"], verdict, diagnostics, note=data["note"], document=TextDocument(text))
 
 
 class LintCache:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from formscript.core.verdict import Severity
-from formscript.document.located import Pos, Span
+from formscript.document import Pos, Span
 
 SEVERITY_RANK: dict[str, int] = {"error": 0, "warning": 1, "info": 2, "hint": 3}
 

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 from formscript import rules
 from formscript.core.gate import GateResult, check_form_spec
 from formscript.core.verdict import Problem, Verdict
-from formscript.document.located import Document, Pos, Span, parse_document
+from formscript.document import Document, Pos, Span, parse_document
 from formscript.lint.config import Settings
 from formscript.lint.diagnostics import Diagnostic, Fix, TextEdit
 from formscript.lint.form_checks import form_checks
@@ -21,7 +21,7 @@ if TYPE_CHECKING:
     from formscript.core.script import ScriptResult
     from formscript.rules.base import QuoteScalar, RemoveKey, ReplaceWith, Rule
 
-__all__ = ["FileReport", "PairedForm", "lint_text"]
+__all__ = ["FileReport", "PairedForm", "lint_document", "lint_text"]
 
 
 @dataclass(frozen=True)
@@ -54,6 +54,24 @@ def lint_text(
     return report
 
 
+def lint_document(
+    doc: Document,
+    path: str,
+    *,
+    settings: Settings | None = None,
+    kind: str | None = None,
+    paired_form: PairedForm | None = None,
+    fixes: bool = True,
+) -> FileReport:
+    """Lint an already located *doc* (of any syntax) as the file *path*; see ``lint_text``."""
+    settings = settings or Settings()
+    try:
+        return _lint(doc.text, path, settings, kind, paired_form, fixes, doc)
+    except Exception as exc:  # a bug of ours must not crash the run: report it for this file
+        failed = _located(rules.FSX000, rules.FSX000.message(error=exc), Span(Pos(0, 0), Pos(0, 0)))
+        return FileReport(path, kind, Verdict.VALIDATOR_ERROR, [failed])
+
+
 def _lint(
     text: str,
     path: str,
@@ -61,6 +79,7 @@ def _lint(
     kind: str | None,
     paired: PairedForm | None,
     fixes: bool = True,
+    given: Document | None = None,
 ) -> FileReport:
     kind = kind or kind_from_name(path, settings)
     json_syntax = path.endswith(".json") and kind != "form"
@@ -68,7 +87,7 @@ def _lint(
         from formscript.core.script import loads_as_yaml
 
         json_syntax = not loads_as_yaml(path)
-    doc = parse_document(text, "json" if json_syntax else "yaml")
+    doc = given if given is not None else parse_document(text, "json" if json_syntax else "yaml")
     if kind is None:
         kind = sniff(doc.value) if doc.ok else None
         if kind is None:
@@ -210,17 +229,10 @@ def _replace_fix(doc: Document, problem: Problem, plan: ReplaceWith) -> Fix | No
 
 
 def _remove_key_fix(doc: Document, plan: RemoveKey) -> Fix | None:
-    path = tuple(plan.path)
-    entry = doc.entry(path)
-    if entry is None or entry.key is None:
-        return None
-    from formscript.lint.structural import remove_key_edits
-
-    end_line = entry.value.end.line - (1 if entry.value.end.column == 0 else 0)
-    edits = remove_key_edits(doc.text, path, doc.value, (entry.key.start.line, max(end_line, entry.key.start.line)))
+    edits = doc.removal(tuple(plan.path))
     if edits is None:
         return None
-    return Fix(plan.description, edits, safe=plan.safe)
+    return Fix(plan.description, tuple(TextEdit(edit.span, edit.new_text) for edit in edits), safe=plan.safe)
 
 
 def _finish(diagnostics: list[Diagnostic], doc: Document, settings: Settings, path: str) -> list[Diagnostic]:
@@ -228,7 +240,7 @@ def _finish(diagnostics: list[Diagnostic], doc: Document, settings: Settings, pa
     if "formscript:" in doc.text:
         from formscript.lint.suppress import find_suppressions
 
-        suppressions = find_suppressions(doc.lines)
+        suppressions = find_suppressions(doc.comments())
     kept: list[Diagnostic] = []
     for diagnostic in diagnostics:
         if not settings.enabled(diagnostic.code, path):

@@ -5,7 +5,7 @@ from __future__ import annotations
 import difflib
 from collections.abc import Iterable
 
-from formscript.document.located import Pos
+from formscript.document import Pos
 from formscript.lint.diagnostics import Diagnostic, TextEdit
 
 

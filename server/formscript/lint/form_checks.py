@@ -10,7 +10,7 @@ from formscript import rules
 from formscript.core.fields import CoercionError, Declared, coerce_value, type_label
 from formscript.core.gate import GateResult
 from formscript.core.verdict import Problem
-from formscript.document.located import Document
+from formscript.document import Document
 
 _BOOL = "tag:yaml.org,2002:bool"
 _INT = "tag:yaml.org,2002:int"

@@ -7,7 +7,7 @@ import stat
 
 from formscript import rules
 from formscript.core.verdict import Verdict
-from formscript.document.located import Pos, Span
+from formscript.document import Pos, Span
 from formscript.lint.config import Settings
 from formscript.lint.diagnostics import Diagnostic
 from formscript.lint.kinds import kind_from_name

@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from formscript.core.verdict import Verdict
-from formscript.document.located import Document
+from formscript.document import Document
 from formscript.lint.diagnostics import Diagnostic
 
 if TYPE_CHECKING:

@@ -12,7 +12,7 @@ from formscript.core.expansion import EXPANSION_LIMIT, explodes
 from formscript.core.regex_risk import backtracking_risk, compile_user_regex
 from formscript.core.script import ScriptResult
 from formscript.core.verdict import Problem
-from formscript.document.located import Document
+from formscript.document import Document
 
 
 def script_checks(doc: Document, result: ScriptResult) -> list[Problem]:

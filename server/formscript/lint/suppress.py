@@ -1,11 +1,16 @@
-"""Inline suppressions: ``# formscript: ignore[CODE, ...] reason`` and ``ignore-file[...]``."""
+"""Inline suppressions: ``# formscript: ignore[CODE, ...] reason`` and ``ignore-file[...]``.
+
+They are read from the document's comments only, so the same text inside a quoted or block
+scalar (or a JSON string: JSON has no comments) suppresses nothing.
+"""
 
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-from formscript.document.located import Pos, Span
+from formscript.document import Comment, Pos, Span
 
 _COMMENT = re.compile(
     r"#\s*formscript:\s*(?P<scope>ignore-file|ignore)\[(?P<codes>[A-Za-z0-9_,\s]*)\]\s*(?P<reason>.*)$"
@@ -30,21 +35,21 @@ class Suppression:
         return self.whole_file or line in (self.line, self.line + 1)
 
 
-def find_suppressions(lines: list[str]) -> list[Suppression]:
-    """Every suppression comment in *lines* (only text after a '#')."""
+def find_suppressions(comments: Iterable[Comment]) -> list[Suppression]:
+    """Every suppression among *comments* (a document's ``comments()``)."""
     found: list[Suppression] = []
-    for number, text in enumerate(lines):
-        if "formscript:" not in text:
+    for comment in comments:
+        if "formscript:" not in comment.text:
             continue
-        match = _COMMENT.search(text)
+        match = _COMMENT.search(comment.text)
         if match is None:
             continue
         codes = tuple(c.strip().upper() for c in match.group("codes").split(",") if c.strip())
-        start = match.start()
+        start = comment.span.start
         found.append(
             Suppression(
-                line=number,
-                span=Span(Pos(number, start), Pos(number, len(text))),
+                line=start.line,
+                span=Span(Pos(start.line, start.column + match.start()), comment.span.end),
                 codes=codes,
                 whole_file=match.group("scope") == "ignore-file",
                 reason=match.group("reason").strip(),

@@ -5,9 +5,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from formscript import rules
-from formscript.document.located import Pos, Span
+from formscript.document import Pos, Span
 from formscript.lint.diagnostics import Diagnostic, TextEdit
-from formscript.lint.suppress import find_suppressions
+from formscript.lint.suppress import Suppression, find_suppressions
 from formscript.lsp.analysis import Analysis
 
 QUICK_FIX = "quickfix"
@@ -46,6 +46,8 @@ def quick_fixes(analysis: Analysis, span: Span) -> list[Action]:
 def suppressions(analysis: Analysis, span: Span) -> list[Action]:
     """A ``# formscript: ignore[CODE] reason`` comment above each diagnostic at *span*."""
     lines = analysis.positions.lines
+    doc = analysis.report.document
+    existing = find_suppressions(doc.comments()) if doc is not None and "formscript:" in doc.text else []
     found = []
     seen: set[tuple[str, int]] = set()
     for diagnostic in analysis.report.diagnostics:
@@ -56,21 +58,19 @@ def suppressions(analysis: Analysis, span: Span) -> list[Action]:
         if rule is not None and not rule.offer_suppression:
             continue  # e.g. suppressions cannot silence themselves or a file that does not load
         seen.add((diagnostic.code, line))
-        edit = _suppression_edit(lines, line, diagnostic.code)
+        edit = _suppression_edit(lines, line, diagnostic.code, existing)
         found.append(
             Action(f"Suppress {diagnostic.code} on this line (with a reason)", QUICK_FIX, (edit,), (diagnostic,))
         )
     return found
 
 
-def _suppression_edit(lines: list[str], line: int, code: str) -> TextEdit:
+def _suppression_edit(lines: list[str], line: int, code: str, existing: list[Suppression]) -> TextEdit:
     above = line - 1
-    if 0 <= above < len(lines):
-        existing = find_suppressions([lines[above]])
-        if existing and not existing[0].whole_file:
-            text = lines[above]
-            close = text.index("]", existing[0].span.start.column)
-            return TextEdit(Span(Pos(above, close), Pos(above, close)), f", {code}")
+    comment = next((s for s in existing if s.line == above and not s.whole_file), None)
+    if comment is not None and 0 <= above < len(lines):
+        close = lines[above].index("]", comment.span.start.column)
+        return TextEdit(Span(Pos(above, close), Pos(above, close)), f", {code}")
     text = lines[line] if line < len(lines) else ""
     indent = text[: len(text) - len(text.lstrip(" \t"))]
     return TextEdit(Span(Pos(line, 0), Pos(line, 0)), f"{indent}# formscript: ignore[{code}] reason\n")

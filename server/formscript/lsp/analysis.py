@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import unquote, urlparse
 
-from formscript.document.located import Document, Entry
+from formscript.document import Document, Location
 from formscript.lint.config import Settings
 from formscript.lint.engine import FileReport, lint_text
 from formscript.lsp.convert import Positions
@@ -70,7 +70,7 @@ class Analysis:
                 return None
         return current
 
-    def entry(self, path: KeyPath) -> Entry | None:
+    def entry(self, path: KeyPath) -> Location | None:
         """The located entry at *path*."""
         doc = self.document
         return doc.entry(tuple(path)) if doc is not None else None

@@ -7,7 +7,7 @@ import re
 from dataclasses import dataclass
 from typing import Literal
 
-from formscript.document.located import Pos, Span
+from formscript.document import Pos, Span
 from formscript.lsp import keydocs
 from formscript.lsp.analysis import Analysis
 from formscript.lsp.context import CursorContext, Outline, cursor_context

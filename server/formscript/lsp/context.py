@@ -12,7 +12,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from formscript.document.located import Document, Entry, Pos, Span
+from formscript.document import Document, Location, Pos, Span
 from formscript.lsp.facade import KeyPath
 
 _KEY = re.compile(
@@ -27,7 +27,7 @@ def contains(span: Span, pos: Pos) -> bool:
     return span.start <= pos <= span.end
 
 
-def _inside(entry: Entry, pos: Pos) -> bool:
+def _inside(entry: Location, pos: Pos) -> bool:
     """A scalar holds the position right after it; a collection ends where the next
     sibling starts, so its end is excluded."""
     if entry.scalar is not None:
@@ -53,14 +53,14 @@ def _children(doc: Document, path: KeyPath, value: Any, pos: Pos) -> list[Any]:
     return [low]
 
 
-def walk(doc: Document, pos: Pos) -> list[tuple[KeyPath, Entry, bool]]:
+def walk(doc: Document, pos: Pos) -> list[tuple[KeyPath, Location, bool]]:
     """The chain of nodes from the top down to the deepest one at *pos*: (path, entry,
     whether *pos* is on the key). Only the nodes on the way are located."""
-    chain: list[tuple[KeyPath, Entry, bool]] = []
+    chain: list[tuple[KeyPath, Location, bool]] = []
     path: KeyPath = ()
     value: Any = doc.value
     while True:
-        hit: tuple[KeyPath, Entry, bool] | None = None
+        hit: tuple[KeyPath, Location, bool] | None = None
         for key in _children(doc, path, value, pos):
             child = (*path, key)
             entry = doc.entry(child)
@@ -347,7 +347,7 @@ def _parent_with_item(outline: Outline, line: int, column: int, dash: int | None
 def _flow_context(doc: Document, lines: list[str], line: int, column: int, word_start: int) -> CursorContext | None:
     """Inside a one-line flow mapping (``{type: int, |}``) of a parsed document."""
     pos = Pos(line, column)
-    best: tuple[KeyPath, Entry] | None = None
+    best: tuple[KeyPath, Location] | None = None
     for path, entry, on_key in walk(doc, pos):
         span = entry.value
         if on_key or entry.scalar is not None or span.start.line != line:

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 from lsprotocol import types
 
 from formscript import rules
-from formscript.document.located import Pos, Span
+from formscript.document import Pos, Span
 from formscript.lint.diagnostics import Diagnostic, Fix
 
 if TYPE_CHECKING:

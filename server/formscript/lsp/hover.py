@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from formscript.document.located import Pos, Span
+from formscript.document import Pos, Span
 from formscript.lsp import keydocs
 from formscript.lsp.analysis import Analysis
 from formscript.lsp.context import Outline, node_at

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from formscript import rules as registry
-from formscript.document.located import Pos, Span
+from formscript.document import Pos, Span
 from formscript.lsp.analysis import Analysis
 from formscript.lsp.hover import shown
 

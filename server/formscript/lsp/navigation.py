@@ -5,9 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-import yaml
-
-from formscript.document.located import Document, Entry, Pos, Span
+from formscript.document import Document, Location, Pos, Span
 from formscript.lint.diagnostics import TextEdit
 from formscript.lsp.analysis import Analysis
 from formscript.lsp.context import node_at
@@ -41,7 +39,7 @@ def _trim(span: Span, lines: list[str]) -> Span:
     return Span(span.start, end)
 
 
-def _whole(entry: Entry, lines: list[str]) -> Span:
+def _whole(entry: Location, lines: list[str]) -> Span:
     start = entry.key.start if entry.key is not None else entry.value.start
     return _trim(Span(start, entry.value.end), lines)
 
@@ -210,27 +208,14 @@ def rename(analysis: Analysis, pos: Pos, new_name: str) -> list[TextEdit]:
 def folding(analysis: Analysis) -> list[tuple[int, int]]:
     """(start line, end line) of every mapping or sequence spanning several lines."""
     doc = analysis.document
-    if doc is None or doc.root is None or analysis.kind is None:
+    if doc is None or analysis.kind is None:
         return []
     lines = analysis.positions.lines
     found: set[tuple[int, int]] = set()
-    # Walk the node graph itself: locating every path would cost far more on big files.
-    stack: list[tuple[yaml.Node, int]] = [(doc.root, 0)]
-    seen: set[int] = set()
-    while stack:
-        node, start = stack.pop()
-        if id(node) in seen:
-            continue  # aliases share nodes
-        seen.add(id(node))
-        if isinstance(node, yaml.MappingNode):
-            children = [(value, key.start_mark.line) for key, value in node.value]
-        elif isinstance(node, yaml.SequenceNode):
-            children = [(item, item.start_mark.line) for item in node.value]
-        else:
-            continue
-        if node is not doc.root:
-            end = _trim(Span(Pos(start, 0), Pos(node.end_mark.line, node.end_mark.column)), lines).end.line
-            if end > start:
-                found.add((start, end))
-        stack.extend(children)
+    # One walk over the collections: locating every path would cost far more on big files.
+    for collection in doc.collections():
+        start = collection.owner.line
+        end = _trim(Span(Pos(start, 0), collection.span.end), lines).end.line
+        if end > start:
+            found.add((start, end))
     return sorted(found)

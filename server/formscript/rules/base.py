@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, ClassVar, Literal
 from formscript.core.verdict import KeyPath, Problem, Severity
 
 if TYPE_CHECKING:
-    from formscript.document.located import Span
+    from formscript.document import Span
 
 RuleKind = Literal["form", "script", "rules", "calls", "any"]
 

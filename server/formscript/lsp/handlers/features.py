@@ -9,7 +9,7 @@ from typing import Any
 from lsprotocol import types
 from pygls.exceptions import JsonRpcInvalidParams
 
-from formscript.document.located import Span
+from formscript.document import Span
 from formscript.lsp import actions, completion, convert, hover, lenses, navigation
 from formscript.lsp.analysis import Analysis
 from formscript.lsp.handlers.guard import Handler, empty_list, guarded

@@ -1,4 +1,4 @@
-"""Structural fixes through ruamel.yaml's round-trip, so comments and layout survive.
+"""Structural edits of YAML text through ruamel.yaml's round-trip, so comments and layout survive.
 
 ruamel.yaml re-emits the document after the change; only the lines that differ become edits,
 and a fix is offered only when those lines lie inside the part being changed and the new text
@@ -12,11 +12,10 @@ from io import StringIO
 from typing import Any
 
 from formscript.core.verdict import KeyPath
-from formscript.document.located import Pos, Span
-from formscript.lint.diagnostics import TextEdit
+from formscript.document.model import Edit, Pos, Span
 
 
-def remove_key_edits(text: str, path: KeyPath, value: Any, lines: tuple[int, int]) -> tuple[TextEdit, ...] | None:
+def remove_key_edits(text: str, path: KeyPath, value: Any, lines: tuple[int, int]) -> tuple[Edit, ...] | None:
     """Edits that delete the mapping entry at *path*, or None when that cannot be done safely.
 
     *value* is the document's loaded value; *lines* the first and last line (0-based) the
@@ -45,7 +44,7 @@ def remove_key_edits(text: str, path: KeyPath, value: Any, lines: tuple[int, int
         last = max(i1, i2 - 1)
         if i1 < lines[0] or last > lines[1]:
             return None
-        edits.append(TextEdit(Span(Pos(i1, 0), Pos(i2, 0)), "".join(new_lines[j1:j2])))
+        edits.append(Edit(Span(Pos(i1, 0), Pos(i2, 0)), "".join(new_lines[j1:j2])))
     return tuple(edits) or None
 
 

@@ -1,0 +1,187 @@
+"""What the rest of formscript may ask a located document, whatever syntax it was read from.
+
+A located document is a loaded value plus the source range of every key and value in it, the
+parser's own problems, and the text's comments. YAML and JSON files implement it in
+``located`` (libyaml's marks); a document read from Python literals (``ast`` nodes) or one
+kept per entry by an incremental server implements the same protocol, and lint and the
+language server work on it unchanged. Nothing outside ``formscript.document`` sees a parser's
+own nodes or marks.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Any, Literal, NamedTuple, Protocol
+
+from formscript.core.verdict import KeyPath, Problem
+
+Syntax = Literal["yaml", "json"]
+
+
+class Pos(NamedTuple):
+    """A 0-based line and a 0-based column counted in Unicode code points."""
+
+    line: int
+    column: int
+
+
+class Span(NamedTuple):
+    """A half-open range [start, end)."""
+
+    start: Pos
+    end: Pos
+
+
+ORIGIN = Span(Pos(0, 0), Pos(0, 0))
+
+
+@dataclass(frozen=True)
+class Scalar:
+    """How a scalar was written.
+
+    ``style`` is ``''`` for a plain scalar, whose type the syntax resolved from its text (the
+    source of YAML 1.1's surprises), else the quoting or block indicator; ``text`` is the
+    source text; ``tag`` is the resolved type in the YAML core vocabulary
+    (``tag:yaml.org,2002:str``, ``…:int``, ``…:bool``, ``…:null``, ``…:timestamp``, …).
+    """
+
+    style: str
+    text: str
+    tag: str
+
+
+@dataclass(frozen=True)
+class Location:
+    """Where one key path lives: the value's span, the key's span (mapping members only) and,
+    for a scalar value, how it was written (None for a mapping or a sequence)."""
+
+    value: Span
+    key: Span | None = None
+    scalar: Scalar | None = None
+
+
+@dataclass(frozen=True)
+class Comment:
+    """One comment: its text from the comment sign to the end of the line, and its span."""
+
+    span: Span
+    text: str
+
+
+class Edit(NamedTuple):
+    """Replace the text in ``span`` with ``new_text``."""
+
+    span: Span
+    new_text: str
+
+
+@dataclass(frozen=True)
+class Collection:
+    """A mapping or sequence below the top: where the member holding it starts (its key, or
+    the item itself) and the collection's own span."""
+
+    owner: Pos
+    span: Span
+
+
+class Document(Protocol):
+    """A parsed text: its loaded value, where each part of it is written, and its problems.
+
+    ``value``, ``ok`` and ``problems`` are plain attributes: lint replaces them when the
+    runtime itself falls back to another reading (a form spec that is JSON but not YAML).
+    ``locate`` is provided here from ``entry``; an implementation that subclasses this
+    protocol inherits it.
+    """
+
+    #: The source text.
+    text: str
+    #: The loaded value (None when the text does not load).
+    value: Any
+    #: Whether the text loads.
+    ok: bool
+    #: The parser's own problems (syntax, duplicate keys, refused tags), each with its span.
+    problems: list[Problem]
+
+    @property
+    def lines(self) -> list[str]:
+        """The text's lines without their line breaks (at least one, possibly empty)."""
+        ...
+
+    def entry(self, path: KeyPath) -> Location | None:
+        """Where the value at *path* is written, or None when *path* is not in the document."""
+        ...
+
+    def comments(self) -> list[Comment]:
+        """The text's comments in source order (none for a syntax without comments)."""
+        ...
+
+    def collections(self) -> Iterable[Collection]:
+        """Every mapping and sequence below the top, without locating each path."""
+        ...
+
+    def removal(self, path: KeyPath) -> tuple[Edit, ...] | None:
+        """Edits deleting the mapping member at *path* and nothing else (comments and layout
+        kept), or None when the syntax cannot do that safely."""
+        ...
+
+    def locate(self, path: KeyPath, *, on_key: bool = False) -> Span:
+        """The span for *path*, falling back to the key of the nearest located ancestor."""
+        return locate(self, path, on_key=on_key)
+
+
+def locate(doc: Document, path: KeyPath, *, on_key: bool = False) -> Span:
+    """The span for *path* in *doc*: its key when *on_key*, else its value; a missing path
+    falls back to the nearest located ancestor's key (or value, at the top)."""
+    probe = tuple(path)
+    while True:
+        entry = doc.entry(probe)
+        if entry is not None:
+            if on_key and entry.key is not None and probe == tuple(path):
+                return entry.key
+            if probe != tuple(path) and entry.key is not None:
+                return entry.key
+            return entry.value
+        if not probe:
+            return ORIGIN
+        probe = probe[:-1]
+
+
+def split_lines(text: str) -> list[str]:
+    """*text* split into lines without their line breaks, at least one line."""
+    return text.splitlines() or [""]
+
+
+@dataclass
+class TextDocument(Document):
+    """A text kept without its structure (a report read back from the cache, or from a
+    worker process): lines for showing source, nothing located."""
+
+    text: str
+    value: Any = None
+    ok: bool = True
+    problems: list[Problem] = field(default_factory=list)
+    _lines: list[str] | None = field(default=None, repr=False, compare=False)
+
+    @property
+    def lines(self) -> list[str]:
+        """The text's lines."""
+        if self._lines is None:
+            self._lines = split_lines(self.text)
+        return self._lines
+
+    def entry(self, path: KeyPath) -> Location | None:
+        """Nothing is located."""
+        return None
+
+    def comments(self) -> list[Comment]:
+        """Comments are not read."""
+        return []
+
+    def collections(self) -> Iterable[Collection]:
+        """Nothing is located."""
+        return ()
+
+    def removal(self, path: KeyPath) -> tuple[Edit, ...] | None:
+        """Nothing can be edited."""
+        return None
