@@ -9,6 +9,7 @@ import json
 import math
 from typing import Any
 
+from formscript.core.calls import read_calls
 from formscript.core.endpoint import completion_for, raised_for, stream_for
 from formscript.core.expansion import EXPANSION_LIMIT, explodes
 from formscript.core.forms import type_label
@@ -17,7 +18,6 @@ from formscript.core.regex_guard import BoundedSearch, RegexTimeout
 from formscript.core.rulesets import decidable_ruleset, load_ruleset
 from formscript.core.script import Match, RegexFailure, Replayer, ScriptExhausted
 from formscript.document import Document, parse_document
-from formscript.lint.checks import call_payload
 from formscript.lint.engine import lint_text
 from formscript.lint.report import FileReport
 
@@ -218,13 +218,13 @@ def simulate_text(
     if calls_text is None:
         return out
     calls_doc = parse_document(calls_text, "json" if (calls_path or "").endswith(".json") else "yaml")
-    items = calls_doc.value if isinstance(calls_doc.value, list) else []
+    calls = read_calls(calls_doc.value).calls
     served: set[int] = set()
     with BoundedSearch(regex_timeout) as search:
         replayer = Replayer(entries, script.mode, search=search)
         served_count = 0
-        for number, item in enumerate(items):
-            payload = call_payload(item) if isinstance(item, str | dict) else {}
+        for number, call_item in enumerate(calls):
+            payload = call_item.payload
             record: dict[str, Any] = {
                 "index": number,
                 "outcome": "served",

@@ -13,6 +13,8 @@ import re
 from typing import Any
 
 from formscript import rules
+from formscript.core.calls import CALL_KEYS as CALL_KEYS
+from formscript.core.calls import read_calls
 from formscript.core.fields import FIELD_TYPES, Declared
 from formscript.core.regex_risk import backtracking_risk, compile_user_regex
 from formscript.core.rules import PATTERN_INPUT_CAP, Rule
@@ -121,50 +123,7 @@ def paired_rule_checks(
 
 # ------------------------------------------------------------------------ transcripts
 
-CALL_KEYS = ("prompt", "tools", "payload")
-
 
 def calls_checks(data: Any) -> list[Problem]:
-    """The shape of a calls transcript."""
-    if not isinstance(data, list):
-        return [rules.CL001.problem(found=data)]
-    found: list[Problem] = []
-    for index, item in enumerate(data):
-        where: tuple[object, ...] = (index,)
-        if isinstance(item, str):
-            continue
-        if not isinstance(item, dict):
-            found.append(rules.CL002.not_a_call(path=where, index=index, found=item))
-            continue
-        for key in item:
-            if key not in CALL_KEYS:
-                found.append(
-                    rules.CL002.unknown_key(
-                        path=(*where, key), index=index, key=key, suggestion=closest(key, CALL_KEYS)
-                    )
-                )
-        if "payload" in item:
-            if not isinstance(item["payload"], dict):
-                found.append(rules.CL002.payload_not_a_mapping(path=(*where, "payload"), index=index))
-            if "prompt" in item or "tools" in item:
-                found.append(rules.CL002.payload_mixed(path=where, index=index))
-            continue
-        if not isinstance(item.get("prompt"), str):
-            found.append(rules.CL002.prompt_missing(path=where, index=index))
-        tools = item.get("tools", [])
-        if not isinstance(tools, list) or not all(isinstance(t, str) for t in tools):
-            found.append(rules.CL002.tools_invalid(path=(*where, "tools"), index=index))
-    return found
-
-
-def call_payload(item: Any) -> dict[str, Any]:
-    """The request payload a transcript item stands for."""
-    if isinstance(item, str):
-        return {"messages": [{"role": "user", "content": item}]}
-    if "payload" in item:
-        given = item["payload"]
-        return dict(given) if isinstance(given, dict) else {}
-    payload: dict[str, Any] = {"messages": [{"role": "user", "content": item.get("prompt", "")}]}
-    tools = item.get("tools") or []
-    payload["tools"] = [{"type": "function", "function": {"name": t}} for t in tools]
-    return payload
+    """The shape of a calls transcript, as core reads it."""
+    return read_calls(data).problems
