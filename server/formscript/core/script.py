@@ -6,7 +6,7 @@ import json
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from formscript import rules
 from formscript.core.entries import (
@@ -23,6 +23,9 @@ from formscript.core.entries import (
 )
 from formscript.core.suggest import closest
 from formscript.core.verdict import Problem, Verdict, verdict_from
+
+if TYPE_CHECKING:
+    from formscript.core.script_models import ScriptHeader
 
 SCRIPT_KEYS: tuple[str, ...] = ("version", "mode", "responses")
 
@@ -72,10 +75,13 @@ def check_script(data: Any) -> ScriptResult:
     if type(given_version) is int and type(given_mode) is str and given_mode in MODES:
         mode, version = given_mode, given_version
     else:
-        _check_header(data, problems)
-        mode = given_mode if isinstance(given_mode, str) and given_mode in MODES else "auto"
-        if type(given_version) is int:
-            version = given_version
+        header = _check_header(data, problems)
+        if header is not None:  # pydantic's lax int: the runtime stores version "2" as 2
+            mode, version = header.mode, header.version
+        else:
+            mode = given_mode if isinstance(given_mode, str) and given_mode in MODES else "auto"
+            if type(given_version) is int:
+                version = given_version
 
     entries: list[Entry | None] = []
     raw_entries = data.get("responses", [])
@@ -90,15 +96,16 @@ def check_script(data: Any) -> ScriptResult:
     return ScriptResult(verdict_from(problems), problems, mode=str(mode), version=version, entries=entries)
 
 
-def _check_header(data: dict[Any, Any], problems: list[Problem]) -> None:
-    """version and mode through the pydantic model (lax coercions), reporting what fails."""
+def _check_header(data: dict[Any, Any], problems: list[Problem]) -> ScriptHeader | None:
+    """version and mode through the pydantic model (lax coercions): the header the runtime
+    reads, or None after reporting what fails."""
     from pydantic import ValidationError
 
     from formscript.core.script_models import ScriptHeader
 
     header_input = {k: v for k, v in data.items() if k in ("version", "mode")}
     try:
-        ScriptHeader.model_validate(header_input)
+        return ScriptHeader.model_validate(header_input)
     except ValidationError as exc:
         for error in exc.errors():
             key = error["loc"][0]
@@ -107,6 +114,7 @@ def _check_header(data: dict[Any, Any], problems: list[Problem]) -> None:
                 problems.append(rules.SC006.problem(path=("mode",), given=value, suggestion=closest(value, MODES)))
             else:
                 problems.append(rules.SC007.problem(path=("version",), given=value))
+        return None
 
 
 def _build_entry(index: int, raw: Any, problems: list[Problem]) -> Entry | None:

@@ -1,0 +1,283 @@
+"""Each plain-data fast path equals the pydantic model it stands in for.
+
+A form declaration or a script entry written with exactly the declared types is built as plain
+data (``fields.plain_field``, ``entries.plain_entry``, the script header's and the title's
+exact-type checks); anything else goes through the pydantic models. Hypothesis generates
+inputs on both sides of that line — declared types, values pydantic coerces laxly, values it
+refuses — and checks that (1) whatever the fast path builds is what the model builds, value
+for value and type for type, and (2) the gate and the script check give the same observable
+result with the fast paths switched off.
+
+Runs derandomized with no example database, so every run sees the same examples.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+from typing import Any
+from unittest import mock
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from pydantic import TypeAdapter, ValidationError
+
+from formscript.core import declarations, entries, gate, script
+from formscript.core.entries import from_model, plain_entry
+from formscript.core.fields import FIELD_TYPES, plain_field
+from formscript.core.forms import FieldSpec
+from formscript.core.gate import check_form_spec
+from formscript.core.script import check_script
+from formscript.core.script_models import ENTRY_MODELS, ScriptHeader
+
+DIFFERENTIAL = settings(
+    derandomize=True,
+    database=None,
+    deadline=None,
+    max_examples=300,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
+)
+
+
+def same(a: Any, b: Any) -> bool:
+    """Equal value for value, with the same types all the way down (so 1, 1.0 and True differ)
+    and the same key order; NaN equals NaN."""
+    if type(a) is not type(b):
+        return False
+    if isinstance(a, float):
+        return (math.isnan(a) and math.isnan(b)) or a == b
+    if isinstance(a, dict):
+        return list(a) == list(b) and all(same(a[k], b[k]) for k in a)
+    if isinstance(a, list | tuple):
+        return len(a) == len(b) and all(same(x, y) for x, y in zip(a, b, strict=True))
+    if dataclasses.is_dataclass(a) and not isinstance(a, type):
+        return all(same(getattr(a, f.name), getattr(b, f.name)) for f in dataclasses.fields(a))
+    return bool(a == b)
+
+
+# ------------------------------------------------------------------------- strategies
+
+SCALARS = st.one_of(
+    st.none(),
+    st.booleans(),
+    st.integers(-5, 5),
+    st.sampled_from([0.0, 1.0, 2.5, -0.5, math.inf, math.nan]),
+    st.sampled_from(["", "x", "3", "2.0", "true", "yes", "no", "1", "0", "none", "null"]),
+)
+VALUES = st.recursive(
+    SCALARS,
+    lambda inner: st.one_of(
+        st.lists(inner, max_size=3),
+        st.dictionaries(st.sampled_from(["a", "b", "c"]), inner, max_size=3),
+        st.dictionaries(st.sampled_from([1, True, None, 2.5]), inner, min_size=1, max_size=2),
+        st.frozensets(st.sampled_from([1, "a"]), max_size=2),
+    ),
+    max_leaves=6,
+)
+NAMES = st.one_of(
+    st.sampled_from(["age", "_x", "Name2", "a_b"]),
+    st.sampled_from(["1a", "a-b", "", "a b", "é", "age\n"]),
+    st.sampled_from([1, True, None, 2.5]),
+)
+
+
+def _mapping(fields: dict[str, st.SearchStrategy[Any]], extra: st.SearchStrategy[Any]) -> st.SearchStrategy[Any]:
+    """Mappings with any subset of *fields* (in any order) and sometimes one extra key."""
+    optional = st.fixed_dictionaries({}, optional=fields)
+    return st.tuples(optional, st.one_of(st.none(), extra), st.randoms(use_true_random=False)).map(_shuffled)
+
+
+def _shuffled(parts: tuple[dict[str, Any], Any, Any]) -> dict[Any, Any]:
+    given, extra, rng = parts
+    items = list(given.items())
+    if extra is not None:
+        items.append(extra)
+    rng.shuffle(items)
+    return dict(items)
+
+
+TYPE_VALUES = st.one_of(st.sampled_from(FIELD_TYPES), st.sampled_from(["string", "integer", "", "Int"]), SCALARS)
+DECLARATIONS = _mapping(
+    {
+        "type": TYPE_VALUES,
+        "required": st.one_of(st.booleans(), st.sampled_from([0, 1, 2, "yes", "true", "off", "", 1.0, None])),
+        "default": VALUES,
+        "description": st.one_of(st.sampled_from(["", "d"]), SCALARS),
+    },
+    st.tuples(
+        st.sampled_from(["name", "id", "created_at", "metadata", "typo", 3]),
+        st.one_of(SCALARS, st.just("6f1c2d3e-0000-4000-8000-000000000000"), st.just({"lion_class": "x"})),
+    ),
+)
+FORM_VALUES = st.dictionaries(st.one_of(NAMES, st.sampled_from(["age", "other"])), VALUES, max_size=4)
+FORMS = st.fixed_dictionaries(
+    {},
+    optional={
+        "title": st.one_of(st.sampled_from(["T", ""]), SCALARS),
+        "fields": st.one_of(st.dictionaries(NAMES, DECLARATIONS, max_size=4), SCALARS),
+        "values": st.one_of(FORM_VALUES, SCALARS),
+    },
+)
+
+OPT_STR = st.one_of(st.none(), st.sampled_from(["a", "", "b.*"]), SCALARS)
+OPT_INT = st.one_of(st.none(), st.integers(-2, 3), st.booleans(), st.sampled_from(["2", 1.0, 1.5, "x"]))
+MATCHERS = st.one_of(
+    st.none(),
+    SCALARS,
+    _mapping(
+        {
+            "prompt_contains": OPT_STR,
+            "prompt_regex": OPT_STR,
+            "has_tool": OPT_STR,
+            "after_calls": OPT_INT,
+            "call_index": OPT_INT,
+        },
+        st.tuples(st.sampled_from(["prompt", "tool"]), SCALARS),
+    ),
+)
+STR_KEYED = st.one_of(st.dictionaries(st.sampled_from(["a", "b"]), VALUES, max_size=3), VALUES)
+CHUNKS = _mapping(
+    {
+        "type": st.one_of(st.sampled_from(list(entries.CHUNK_TYPES)), st.sampled_from(["txt", ""]), SCALARS),
+        "content": OPT_STR,
+        "tool_name": OPT_STR,
+        "tool_id": OPT_STR,
+        "tool_input": st.one_of(st.none(), STR_KEYED),
+        "tool_output": VALUES,
+        "is_error": st.one_of(st.booleans(), st.sampled_from([0, 1, "true", "no", None])),
+        "is_delta": st.one_of(st.booleans(), st.sampled_from([0, 1, "false", None])),
+        "metadata": STR_KEYED,
+    },
+    st.tuples(st.sampled_from(["delta", "name"]), SCALARS),
+)
+COMMON: dict[str, st.SearchStrategy[Any]] = {"when": MATCHERS}
+BODIES: dict[str, dict[str, st.SearchStrategy[Any]]] = {
+    "text": {"content": st.one_of(st.sampled_from(["hi", ""]), SCALARS, VALUES)},
+    "tool_call": {"name": st.one_of(st.just("search"), SCALARS), "arguments": STR_KEYED, "id": OPT_STR},
+    "structured": {"data": STR_KEYED},
+    "stream": {"chunks": st.one_of(st.lists(CHUNKS, max_size=3), SCALARS, st.tuples(CHUNKS))},
+    "error": {
+        "kind": st.one_of(st.sampled_from(list(entries.ERROR_KINDS)), st.sampled_from(["oops", ""]), SCALARS),
+        "message": st.one_of(st.just("m"), SCALARS),
+        "delay_ms": OPT_INT,
+    },
+}
+
+
+def _entry_of(kind: str) -> st.SearchStrategy[Any]:
+    body = _mapping({**COMMON, **BODIES[kind]}, st.tuples(st.sampled_from(["typo", "value"]), SCALARS))
+    return body.map(lambda raw: {"type": kind, **raw})
+
+
+ENTRIES = st.one_of(
+    *(_entry_of(kind) for kind in BODIES),
+    _mapping({**COMMON, "content": SCALARS}, st.tuples(st.just("type"), st.one_of(SCALARS, st.just("txt")))),
+)
+SCRIPTS = st.fixed_dictionaries(
+    {},
+    optional={
+        "version": st.one_of(st.integers(0, 3), st.booleans(), st.sampled_from(["2", 2.0, 2.5, None, "x"])),
+        "mode": st.one_of(st.sampled_from(list(entries.MODES)), st.sampled_from(["when", "AUTO", ""]), SCALARS),
+        "responses": st.one_of(st.lists(st.one_of(ENTRIES, SCALARS), max_size=4), SCALARS),
+    },
+)
+
+
+# ------------------------------------------------------------------ form declarations
+
+
+def _declared(spec: Any) -> tuple[Any, ...]:
+    return (spec.name, spec.type, spec.required, spec.default, spec.description)
+
+
+@DIFFERENTIAL
+@given(name=NAMES, declaration=DECLARATIONS)
+def test_a_plain_field_is_the_field_spec_the_model_builds(name: Any, declaration: dict[Any, Any]) -> None:
+    fast = plain_field(name, declaration)
+    if fast is None:
+        return  # the gate asks the model; the differential below covers that side
+    built = FieldSpec.model_validate({**declaration, "name": name})
+    assert same(_declared(fast), _declared(built))
+    for value in ("3", 3, 3.0, True, "yes", None, [1], {"a": 1}):
+        try:
+            expected: Any = built.coerce(value)
+        except TypeError as exc:
+            expected = ("raises", str(exc))
+        try:
+            got: Any = fast.coerce(value)
+        except TypeError as exc:
+            got = ("raises", str(exc))
+        assert same(got, expected)
+
+
+def _gate_view(result: gate.GateResult) -> tuple[Any, ...]:
+    return (
+        result.verdict,
+        result.problems,
+        result.context_block,
+        {key: _declared(spec) for key, spec in result.declarations.items()},
+        result.title,
+        result.values,
+        result.status,
+        result.failures,
+    )
+
+
+@DIFFERENTIAL
+@given(spec=FORMS)
+def test_the_gate_is_the_same_without_the_fast_path(spec: dict[str, Any]) -> None:
+    fast = _gate_view(check_form_spec(spec, "f.form.yaml"))
+    with mock.patch.object(declarations, "plain_field", lambda name, declaration: None):
+        slow = _gate_view(check_form_spec(spec, "f.form.yaml"))
+    assert same(fast, slow)
+
+
+@DIFFERENTIAL
+@given(raw=SCALARS | VALUES)
+def test_the_title_fast_path_is_pydantics_str(raw: Any) -> None:
+    try:
+        expected: str | None = TypeAdapter(str).validate_python(raw)
+    except ValidationError:
+        expected = None
+    assert same(gate._title(raw), expected)
+
+
+# --------------------------------------------------------------------- script entries
+
+
+@DIFFERENTIAL
+@given(raw=ENTRIES)
+def test_a_plain_entry_is_the_entry_the_model_builds(raw: dict[Any, Any]) -> None:
+    fast = plain_entry(raw)
+    if fast is None:
+        return
+    built = from_model(ENTRY_MODELS[raw["type"]].model_validate(raw))
+    assert type(fast) is type(built)
+    assert same(fast, built)
+    assert fast.conditional == built.conditional
+
+
+def _script_view(result: script.ScriptResult) -> tuple[Any, ...]:
+    return (result.verdict, result.problems, result.mode, result.version, result.entries)
+
+
+@DIFFERENTIAL
+@given(data=SCRIPTS)
+def test_the_script_check_is_the_same_without_the_fast_path(data: dict[str, Any]) -> None:
+    fast = _script_view(check_script(data))
+    with mock.patch.object(script, "plain_entry", lambda raw: None):
+        slow = _script_view(check_script(data))
+    assert same(fast, slow)
+
+
+@DIFFERENTIAL
+@given(data=SCRIPTS)
+def test_the_script_header_is_what_the_model_reads(data: dict[str, Any]) -> None:
+    result = check_script(data)
+    try:
+        header = ScriptHeader.model_validate({k: v for k, v in data.items() if k in ("version", "mode")})
+    except ValidationError:
+        assert any(p.code in ("SC006", "SC007") for p in result.problems)
+        return
+    assert not any(p.code in ("SC006", "SC007") for p in result.problems)
+    assert same((result.mode, result.version), (header.mode, header.version))
