@@ -1,5 +1,5 @@
-"""The capabilities real editors send (recorded by pytest-lsp): every feature answers in a
-form the client accepts; push or pull as the client supports."""
+"""The capabilities real editors send (recorded by pytest-lsp): every feature answers, in a
+form the client accepts, with what the user should see; push or pull as the client supports."""
 
 from __future__ import annotations
 
@@ -15,6 +15,16 @@ from pytest_lsp import LspSpecificationWarning, client_capabilities
 FORM = 'fields:\n  age: {type: int}\n  note: {type: str}\nvalues: {note: "😀", age: "7", aeg: 1}\n'
 
 CLIENTS = ["visual-studio-code@v1.65.2", "neovim@v0.11.0", "neovim@v0.7.0", "emacs@v29.1"]
+
+
+def _column(line: str, word: str, encoding: str) -> int:
+    """The column of *word* in *line*, in the negotiated position encoding's units."""
+    before = line[: line.index(word)]
+    if encoding == "utf-8":
+        return len(before.encode("utf-8"))
+    if encoding == "utf-32":
+        return len(before)
+    return len(before.encode("utf-16-le")) // 2
 
 
 @pytest_lsp.fixture(config=config(), params=CLIENTS)
@@ -50,13 +60,34 @@ async def test_features_answer_within_the_client_capabilities(client: Client) ->
     offered = caps.general.position_encodings if caps.general else None
     assert encoding == (offered[0] if offered else "utf-16")
     hover = await client.text_document_hover_async(types.HoverParams(text_document=doc_id(uri), position=pos(1, 3)))
-    assert hover is not None
+    assert hover is not None and isinstance(hover.contents, types.MarkupContent)
+    markdown = caps.text_document is not None and types.MarkupKind.Markdown in (
+        (caps.text_document.hover.content_format or []) if caps.text_document.hover else []
+    )
+    assert hover.contents.kind == (types.MarkupKind.Markdown if markdown else types.MarkupKind.PlainText)
+    assert hover.contents.value.startswith("**field `age`**" if markdown else "field `age`"), hover.contents.value
+    assert hover.range == types.Range(start=pos(1, 2), end=pos(1, 5))
     completion = await client.text_document_completion_async(
         types.CompletionParams(text_document=doc_id(uri), position=pos(4, 0))
     )
-    assert completion is not None
+    assert isinstance(completion, types.CompletionList)
+    assert [item.label for item in completion.items] == ["title"]
     symbols = await client.text_document_document_symbol_async(types.DocumentSymbolParams(text_document=doc_id(uri)))
-    assert symbols
+    assert symbols is not None
+    if all(isinstance(s, types.DocumentSymbol) for s in symbols):
+        outline = [(s.name, [c.name for c in s.children or []]) for s in symbols]  # type: ignore[union-attr]
+        assert outline == [("fields", ["age", "note"]), ("values", ["note", "age", "aeg"])]
+    else:
+        flat = [(s.name, s.container_name) for s in symbols if isinstance(s, types.SymbolInformation)]
+        assert flat == [
+            ("fields", None),
+            ("age", "fields"),
+            ("note", "fields"),
+            ("values", None),
+            ("note", "values"),
+            ("age", "values"),
+            ("aeg", "values"),
+        ]
     actions = await client.text_document_code_action_async(
         types.CodeActionParams(
             text_document=doc_id(uri),
@@ -64,6 +95,17 @@ async def test_features_answer_within_the_client_capabilities(client: Client) ->
             context=types.CodeActionContext(diagnostics=[]),
         )
     )
-    assert actions
+    assert actions is not None
+    offered = [a for a in actions if isinstance(a, types.CodeAction)]
+    assert [a.title for a in offered] == [
+        "replace with 'age' (FS005)",
+        "Suppress FS016 on this line (with a reason)",
+        "Suppress FS005 on this line (with a reason)",
+    ]
+    fix = offered[0].edit
+    assert fix is not None
+    edits = list(fix.changes[uri]) if fix.changes else [e for d in fix.document_changes or [] for e in d.edits]  # type: ignore[union-attr]
+    start = _column(FORM.splitlines()[3], "aeg", encoding)
+    assert [(e.range, e.new_text) for e in edits] == [(types.Range(start=pos(3, start), end=pos(3, start + 3)), "age")]
     folds = await client.text_document_folding_range_async(types.FoldingRangeParams(text_document=doc_id(uri)))
-    assert folds is not None
+    assert [(f.start_line, f.end_line) for f in folds or []] == [(0, 2)]
