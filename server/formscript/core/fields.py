@@ -8,7 +8,7 @@ models in ``forms`` wrap the same functions, so both give the same answers.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal, Protocol
 
@@ -18,7 +18,6 @@ if TYPE_CHECKING:
 FieldType = Literal["str", "int", "float", "bool", "list", "dict"]
 FIELD_TYPES: tuple[str, ...] = ("str", "int", "float", "bool", "list", "dict")
 FormStatus = Literal["draft", "filled", "validated", "error", "submitted", "completed"]
-FORM_STATUSES: tuple[str, ...] = ("draft", "filled", "validated", "error", "submitted", "completed")
 
 PYTHON_TYPES: dict[str, type] = {
     "str": str,
@@ -27,16 +26,6 @@ PYTHON_TYPES: dict[str, type] = {
     "bool": bool,
     "list": list,
     "dict": dict,
-}
-
-#: The lifecycle graph; a status absent from a value set cannot be reached from the key.
-TRANSITIONS: dict[str, frozenset[str]] = {
-    "draft": frozenset({"filled"}),
-    "filled": frozenset({"validated", "error"}),
-    "validated": frozenset({"submitted", "error"}),
-    "error": frozenset({"draft"}),
-    "submitted": frozenset({"completed", "error"}),
-    "completed": frozenset(),
 }
 
 FIELD_NAME_RE = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
@@ -206,8 +195,3 @@ def check_values(
     if ruleset is not None:
         failures.extend(ruleset.failures(ValuesView(coerced)))
     return coerced, failures
-
-
-def field_names(fields: Iterable[Any]) -> list[str]:
-    """The string keys among *fields* (for suggestions)."""
-    return [k for k in fields if isinstance(k, str)]

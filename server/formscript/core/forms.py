@@ -18,11 +18,9 @@ from formscript.core.fields import (
     FALSE_WORDS,
     FIELD_NAME_RE,
     FIELD_TYPES,
-    FORM_STATUSES,
     PYTHON_TYPES,
     RUNTIME_FIELDSPEC_CLASS,
     RUNTIME_WORKFORM_CLASS,
-    TRANSITIONS,
     TRUE_WORDS,
     CoercionError,
     Failure,
@@ -42,11 +40,9 @@ __all__ = [
     "FALSE_WORDS",
     "FIELD_NAME_RE",
     "FIELD_TYPES",
-    "FORM_STATUSES",
     "PYTHON_TYPES",
     "RUNTIME_FIELDSPEC_CLASS",
     "RUNTIME_WORKFORM_CLASS",
-    "TRANSITIONS",
     "TRUE_WORDS",
     "CoercionError",
     "Failure",
@@ -189,33 +185,6 @@ class WorkForm(_ElementBase):
     validation_errors: list[str] = Field(default_factory=list)
     #: Structured twins of validation_errors, same order: (field, kind) per failure.
     failures: list[Failure] = Field(default_factory=list)
-
-    @property
-    def form_id(self) -> str:
-        """The form's identity as a string."""
-        return str(self.id)
-
-    def get(self, name: str, default: Any = None) -> Any:
-        """The value stored under *name*, or *default*."""
-        return self.values.get(name, default)
-
-    def field_names(self) -> list[str]:
-        """Declared field names in declaration order."""
-        return list(self.fields)
-
-    def is_complete(self) -> bool:
-        """True for validated and completed forms (not submitted)."""
-        return self.status in ("validated", "completed")
-
-    def transition_to(self, new_status: FormStatus) -> WorkForm:
-        """A copy at *new_status*; ValueError when the graph has no such edge."""
-        allowed = TRANSITIONS.get(self.status, frozenset())
-        if new_status not in allowed:
-            targets = ", ".join(sorted(allowed)) or "none, it is terminal"
-            raise ValueError(
-                f"cannot move a form from {self.status!r} to {new_status!r}; allowed from {self.status!r}: {targets}"
-            )
-        return self.model_copy(update={"status": new_status})
 
 
 WorkForm.model_rebuild()

@@ -27,7 +27,6 @@ __all__ = [
     "MODES",
     "RESPONSE_TYPES",
     "ErrorResponse",
-    "ResponseEntry",
     "ScriptHeader",
     "StreamChunkSpec",
     "StreamResponse",
@@ -38,7 +37,6 @@ __all__ = [
     "entry_keys",
 ]
 
-ResponseType = Literal["text", "tool_call", "structured", "stream", "error"]
 ErrorKind = Literal["rate_limit", "timeout", "server_error", "bad_request", "value_error"]
 ChunkType = Literal["system", "thinking", "text", "tool_use", "tool_result", "result", "error"]
 
@@ -126,8 +124,6 @@ class ErrorResponse(_Entry):
     message: str = "scripted error"
     delay_ms: int = 0
 
-
-ResponseEntry = TextResponse | ToolCallResponse | StructuredResponse | StreamResponse | ErrorResponse
 
 ENTRY_MODELS: dict[str, type[_Entry]] = {
     "text": TextResponse,

@@ -203,13 +203,13 @@ def parse_document(text: str, syntax: Syntax = "yaml") -> YamlDocument:
         return doc
     try:
         loader = _loader_for(text)(text)
-    except yaml.YAMLError as exc:  # the pure reader refuses some characters up front
-        _fallback_pure(doc, exc)
+    except yaml.YAMLError:  # the pure reader refuses some characters up front
+        _fallback_pure(doc)
         return doc
     try:
         node = loader.get_single_node()
-    except yaml.YAMLError as exc:
-        _fallback_pure(doc, exc)
+    except yaml.YAMLError:
+        _fallback_pure(doc)
         return doc
     except RecursionError:
         doc.ok = False
@@ -254,7 +254,7 @@ def _too_deep() -> Problem:
     return rules.YM001.too_deep(span=_ORIGIN)
 
 
-def _fallback_pure(doc: YamlDocument, libyaml_error: yaml.YAMLError) -> None:
+def _fallback_pure(doc: YamlDocument) -> None:
     """libyaml refused the text; the runtime's pure-Python loader has the last word."""
     try:
         value = yaml.load(doc.text, Loader=yaml.SafeLoader)

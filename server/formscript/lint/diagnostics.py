@@ -5,9 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from formscript.core.verdict import Severity
-from formscript.document import Pos, Span
-
-SEVERITY_RANK: dict[str, int] = {"error": 0, "warning": 1, "info": 2, "hint": 3}
+from formscript.document import Span
 
 
 @dataclass(frozen=True)
@@ -41,8 +39,3 @@ class Diagnostic:
     def sort_key(self) -> tuple[int, int, str, str]:
         """Order by position, then code, then message."""
         return (self.span.start.line, self.span.start.column, self.code, self.message)
-
-
-def point(line: int, column: int) -> Span:
-    """An empty span at a position."""
-    return Span(Pos(line, column), Pos(line, column))

@@ -16,7 +16,6 @@ from formscript.lint.diagnostics import Diagnostic
 from formscript.lint.report import FileReport
 
 JSON_VERSION = 1
-FORMATS = ("text", "concise", "json", "sarif", "github", "junit")
 
 
 def _pos(d: Diagnostic) -> tuple[int, int, int, int]:

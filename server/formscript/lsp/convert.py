@@ -13,13 +13,13 @@ from __future__ import annotations
 import bisect
 import re
 from collections.abc import Iterable, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from lsprotocol import types
 
 from formscript import rules
 from formscript.document import Pos, Span
-from formscript.lint.diagnostics import Diagnostic, Fix
+from formscript.lint.diagnostics import Diagnostic
 
 if TYPE_CHECKING:
     from formscript.lsp.actions import Action
@@ -186,11 +186,6 @@ def diagnostics(found: Iterable[Diagnostic], positions: Positions, uri: str) -> 
     return [diagnostic(d, positions, uri) for d in found]
 
 
-def text_edits(fix: Fix, positions: Positions) -> list[types.TextEdit]:
-    """The edits of a fix as LSP text edits."""
-    return [types.TextEdit(range=positions.range(e.span), new_text=e.new_text) for e in fix.edits]
-
-
 def workspace_edit(uri: str, edits: list[types.TextEdit], version: int | None, versioned: bool) -> types.WorkspaceEdit:
     """A workspace edit of one document; versioned when the client supports documentChanges."""
     if versioned:
@@ -221,32 +216,6 @@ _FENCE = re.compile(r"^```[a-z]*\n?", re.MULTILINE)
 def plain_text(text: str) -> str:
     """Markdown as plain text: code fences, backticks and bold markers dropped."""
     return _FENCE.sub("", text).replace("**", "").replace("`", "")
-
-
-def same_range(a: types.Range, b: types.Range) -> bool:
-    """Whether two ranges are equal."""
-    return (a.start.line, a.start.character, a.end.line, a.end.character) == (
-        b.start.line,
-        b.start.character,
-        b.end.line,
-        b.end.character,
-    )
-
-
-def overlaps(a: types.Range, b: types.Range) -> bool:
-    """Whether two ranges touch or overlap (an empty range touching a range counts)."""
-    a_start = (a.start.line, a.start.character)
-    a_end = (a.end.line, a.end.character)
-    b_start = (b.start.line, b.start.character)
-    b_end = (b.end.line, b.end.character)
-    return a_start <= b_end and b_start <= a_end
-
-
-def as_dict(value: Any) -> dict[str, Any] | None:
-    """*value* when it is a mapping with string keys (settings arrive as plain JSON)."""
-    if isinstance(value, dict) and all(isinstance(k, str) for k in value):
-        return value
-    return None
 
 
 # -------------------------------------------------------------------------- features

@@ -18,7 +18,6 @@ from formscript.lsp.hover import shown
 DRY_RUN = "formscript.dryRun"
 SIMULATE = "formscript.simulate"
 RULE_DOC = "formscript.ruleDoc"
-COMMANDS = (DRY_RUN, SIMULATE, RULE_DOC)
 
 #: Reads a file by path: the editor's unsaved text when it is open, else the disk; None if
 #: there is no such file.
