@@ -39,6 +39,7 @@ def _codes(entry: dict) -> set[str]:  # type: ignore[type-arg]
     return {d["code"] for d in entry["diagnostics"]}
 
 
+@pytest.mark.slow
 def test_hostile_files_get_verdicts(tmp_path: Path) -> None:
     (tmp_path / "latin1.form.yaml").write_bytes("title: caf\xe9\n".encode("latin-1"))
     (tmp_path / "utf16.form.yaml").write_bytes("title: x\n".encode("utf-16"))
@@ -73,6 +74,7 @@ def test_hostile_files_get_verdicts(tmp_path: Path) -> None:
         assert entry["verdict"] in ("accepted", "rejected", "insufficient_evidence"), name
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("depth", [20_000])
 def test_deep_nesting_in_yaml_and_json(tmp_path: Path, depth: int) -> None:
     (tmp_path / "deep.form.yaml").write_text("[" * depth + "]" * depth, encoding="utf-8")

@@ -6,6 +6,7 @@ block and the simulation's served sequence are checked the same way."""
 from __future__ import annotations
 
 import json
+from functools import cache
 from typing import Any
 
 import pytest
@@ -17,8 +18,17 @@ from formscript.core.script import Replayer, ScriptExhausted, check_script, load
 from formscript.lint.engine import lint_text
 from formscript.runs import dry_run_text, simulate_text
 
-FORMS = generate_form_cases()
-SCRIPTS = generate_script_cases()
+pytestmark = pytest.mark.slow  # thousands of generated cases through both paths
+
+
+@cache
+def _forms() -> list[Any]:
+    return generate_form_cases()
+
+
+@cache
+def _scripts() -> list[Any]:
+    return generate_script_cases()
 
 
 def _core_form(text: str, path: str) -> tuple[str, str | None]:
@@ -40,13 +50,13 @@ def _core_script(text: str, path: str) -> str:
 
 def test_form_verdicts_and_context_blocks_agree() -> None:
     disagreements = []
-    for case in FORMS:
+    for case in _forms():
         verdict, block = _core_form(case.text, case.filename)
         report = lint_text(case.text, case.filename, kind="form")
         dry = dry_run_text(case.text, case.filename)
         if report.verdict is None or report.verdict.value != verdict or dry["context_block"] != block:
             disagreements.append(case.name)
-    assert disagreements == [], f"{len(disagreements)} of {len(FORMS)}: {disagreements[:10]}"
+    assert disagreements == [], f"{len(disagreements)} of {len(_forms())}: {disagreements[:10]}"
 
 
 def _core_sequence(text: str, path: str, transcript: Any) -> list[tuple[Any, ...]]:
@@ -72,7 +82,7 @@ def _core_sequence(text: str, path: str, transcript: Any) -> list[tuple[Any, ...
 @pytest.mark.parametrize("chunk", range(4))
 def test_script_verdicts_and_served_sequences_agree(chunk: int) -> None:
     disagreements = []
-    for case in SCRIPTS[chunk::4]:
+    for case in _scripts()[chunk::4]:
         verdict = _core_script(case.text, case.filename)
         report = lint_text(case.text, case.filename, kind="script")
         if report.verdict is None or report.verdict.value != verdict:

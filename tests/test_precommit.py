@@ -10,6 +10,8 @@ from pathlib import Path
 
 import pytest
 
+pytestmark = pytest.mark.slow  # pre-commit builds a fresh environment
+
 ROOT = Path(__file__).resolve().parents[1]
 PRE_COMMIT = Path(sys.executable).parent / "pre-commit"
 
@@ -18,7 +20,6 @@ def _git(repo: Path, *args: str) -> None:
     subprocess.run(["git", *args], cwd=repo, check=True, capture_output=True)
 
 
-@pytest.mark.slow
 def test_hook_flags_a_bad_form_and_passes_once_fixed(tmp_path: Path) -> None:
     if not PRE_COMMIT.exists():
         pytest.fail("pre-commit is part of the test extras and must be installed")

@@ -26,7 +26,10 @@ SCHEMAS = ROOT / "schemas"
 STAMP = HARNESS / "node_modules" / ".formscript-install-stamp"
 CURSOR = "‸"
 
-pytestmark = pytest.mark.skipif(shutil.which("node") is None, reason="node is not installed")
+pytestmark = [
+    pytest.mark.slow,  # drives yaml-language-server under node
+    pytest.mark.skipif(shutil.which("node") is None, reason="node is not installed"),
+]
 
 
 def _pinned_version() -> str:

@@ -58,6 +58,7 @@ def _describe(
 # ----------------------------------------------------------------------------- corpus vs lionagi
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("chunk", FORM_CHUNKS)
 def test_form_specs_agree_with_lionagi(
     chunk: int,
@@ -81,6 +82,7 @@ def test_form_specs_agree_with_lionagi(
     assert not report, f"{len(report)} of {len(cases)} form specs disagree:\n\n" + "\n\n".join(report[:4])
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("chunk", SCRIPT_CHUNKS)
 def test_scripts_agree_with_lionagi(
     chunk: int,
@@ -105,6 +107,7 @@ def test_scripts_agree_with_lionagi(
 # ----------------------------------------------------------------------------- corpus, runs layer
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("chunk", FORM_CHUNKS)
 def test_dry_runs_agree_with_lionagi(
     chunk: int,
@@ -128,6 +131,7 @@ def test_dry_runs_agree_with_lionagi(
     assert not report, f"{len(report)} of {len(cases)} dry runs disagree:\n\n" + "\n\n".join(report[:4])
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("chunk", SCRIPT_CHUNKS)
 def test_simulations_agree_with_lionagi(
     chunk: int,
@@ -155,6 +159,7 @@ def test_simulations_agree_with_lionagi(
 # ----------------------------------------------------------------------------- corpus, formscript only
 
 
+@pytest.mark.slow
 def test_formscript_engine_is_total_on_the_corpus(corpus: Corpus, formscript_engine: FormscriptEngine) -> None:
     """Every case gets a well-formed outcome, never a crash (the floor that holds even where
     no oracle is installed)."""

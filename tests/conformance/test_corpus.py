@@ -8,9 +8,13 @@ from __future__ import annotations
 
 import collections
 
+import pytest
+
 from .conftest import SEED, Corpus
 from .corpus import generate_form_cases, generate_script_cases
 from .engines import FORM_CATEGORIES, FormscriptEngine
+
+pytestmark = pytest.mark.slow  # builds the 10,400-case corpus
 
 
 def test_corpus_is_large_enough(corpus: Corpus) -> None:

@@ -19,6 +19,7 @@ import random
 from pathlib import Path
 from typing import Any
 
+import pytest
 import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -26,6 +27,8 @@ from hypothesis import strategies as st
 from formscript.core.gate import SpecLoadError, check_form_spec, load_spec_text
 from formscript.core.script import check_script, load_script_text
 from formscript.lint.engine import lint_text
+
+pytestmark = pytest.mark.slow  # hundreds of mutated files per strategy
 
 CASES = int(os.environ.get("FORMSCRIPT_FUZZ_CASES", "400"))
 BASE_SEED = int(os.environ.get("FORMSCRIPT_FUZZ_SEED", "20261129"))

@@ -39,6 +39,8 @@ from raw_lsp import RawServer, frame
 from formscript.lint.engine import lint_text
 from formscript.lsp.server import create_server
 
+pytestmark = pytest.mark.slow  # many servers, thousands of edits, big documents
+
 SEQUENCES = int(os.environ.get("FORMSCRIPT_LSP_FUZZ_SEQUENCES", "25"))
 MAX_EDITS = int(os.environ.get("FORMSCRIPT_LSP_FUZZ_EDITS", "30"))
 SEED = int(os.environ.get("FORMSCRIPT_LSP_FUZZ_SEED", "20250611"))

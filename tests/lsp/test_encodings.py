@@ -10,6 +10,8 @@ import pytest_lsp
 from lsp_support import Client, config, doc_id, open_doc, pos, published, rng, start, write
 from lsprotocol import types
 
+pytestmark = pytest.mark.slow  # a language server per position encoding
+
 TEXT = 'fields:\n  note: {type: str}\nvalues: {note: "😀é", bad: 1}\n'
 #: Where `bad` sits on line 2, counted in each encoding's code units.
 BAD = {"utf-8": (25, 28), "utf-16": (22, 25), "utf-32": (21, 24)}

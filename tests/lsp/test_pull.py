@@ -31,7 +31,10 @@ async def client(lsp_client: Client, workspace: Path):
     await lsp_client.shutdown_session()
 
 
-pytestmark = pytest.mark.asyncio(loop_scope="module")
+pytestmark = [
+    pytest.mark.asyncio(loop_scope="module"),
+    pytest.mark.slow,  # pull diagnostics through a language server
+]
 
 
 async def test_document_pull_full_then_unchanged(client: Client, workspace: Path) -> None:

@@ -12,6 +12,8 @@ from lsp_support import Client, config, doc_id, open_doc, pos, published, write
 from lsprotocol import types
 from pytest_lsp import LspSpecificationWarning, client_capabilities
 
+pytestmark = pytest.mark.slow  # a language server per recorded client
+
 FORM = 'fields:\n  age: {type: int}\n  note: {type: str}\nvalues: {note: "😀", age: "7", aeg: 1}\n'
 
 CLIENTS = ["visual-studio-code@v1.65.2", "neovim@v0.11.0", "neovim@v0.7.0", "emacs@v29.1"]

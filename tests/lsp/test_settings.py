@@ -26,7 +26,10 @@ async def client(lsp_client: Client, workspace: Path):
     await lsp_client.shutdown_session()
 
 
-pytestmark = pytest.mark.asyncio(loop_scope="module")
+pytestmark = [
+    pytest.mark.asyncio(loop_scope="module"),
+    pytest.mark.slow,  # settings round trips through a language server
+]
 
 
 async def test_pyproject_and_initialization_options(client: Client, workspace: Path) -> None:
