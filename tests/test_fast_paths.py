@@ -34,7 +34,7 @@ DIFFERENTIAL = settings(
     derandomize=True,
     database=None,
     deadline=None,
-    max_examples=200,
+    max_examples=150,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
 )
 

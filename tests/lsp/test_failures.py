@@ -6,9 +6,12 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
+import pytest
 import pytest_lsp
 from lsp_support import HERE, Client, config, doc_id, open_doc, pos, published, start, write
 from lsprotocol import types
+
+pytestmark = pytest.mark.slow  # a second, deliberately faulty language server
 
 
 @pytest_lsp.fixture(config=config([sys.executable, str(HERE / "faulty_server.py")]))

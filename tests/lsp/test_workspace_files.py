@@ -82,7 +82,10 @@ async def client(lsp_client: Client, tree: Path):
     await lsp_client.shutdown_session()
 
 
-pytestmark = pytest.mark.asyncio(loop_scope="module")
+pytestmark = [
+    pytest.mark.asyncio(loop_scope="module"),
+    pytest.mark.slow,  # the workspace walk through a language server (tests/test_discovery.py is in-process)
+]
 
 
 def cli_files(root: Path, capsys: pytest.CaptureFixture[str]) -> dict[str, str | None]:

@@ -204,7 +204,11 @@ def _unregistered(seen: Seen) -> list[str]:
     return sorted({f"{code} (first in {where})" for code, _, where in seen if code not in BY_CODE})
 
 
-@pytest.mark.parametrize("source", sorted(SOURCES))
+@pytest.mark.parametrize(
+    "source",
+    # the corpus sample generates the whole conformance corpus first: not in the fast loop
+    [pytest.param(s, marks=pytest.mark.slow) if s == "corpus" else s for s in sorted(SOURCES)],
+)
 def test_every_code_reported_is_registered(source: str) -> None:
     seen = SOURCES[source]()
     assert seen, f"nothing was reported over the {source}; the check would prove nothing"
