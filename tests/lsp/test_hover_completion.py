@@ -50,9 +50,9 @@ async def test_hover_on_form_keys(client: Client, workspace: Path) -> None:
             kind=types.MarkupKind.Markdown,
             value=(
                 "**`title`** (form spec): `str`, default `the spec file's path`\n\n"
-                "First line of the block sent to the model: `[Work Form: <title>]`.\n\n"
+                "The heading of the block sent before the prompt: `[Work Form: <title>]`.\n\n"
                 "- ⚠ Must load as a string: an unquoted number, date or `yes`/`no` is not one, and "
-                "the form is refused (FS019)."
+                "the form is refused."
             ),
         ),
         range=rng(0, 0, 0, 5),
@@ -114,10 +114,10 @@ async def test_hover_on_script_keys(client: Client, workspace: Path) -> None:
         assert found.contents.value.split("\n")[0] == first_line  # type: ignore[union-attr]
     contains = await _hover(client, uri, 4, 12)
     assert "case-insensitive" in contains.contents.value  # type: ignore[union-attr]
-    assert "`prompt_regex` and `has_tool` are never evaluated" in contains.contents.value  # type: ignore[union-attr]
+    assert "`prompt_regex` and `has_tool` are not evaluated" in contains.contents.value  # type: ignore[union-attr]
     timeout = await _hover(client, uri, 3, 12)
     assert timeout is not None and timeout.contents.value == (  # type: ignore[union-attr]
-        "The runtime sees `'timeout'` (str)\n\n`timeout`: raises asyncio.TimeoutError."
+        "The runtime sees `'timeout'` (str)\n\n`timeout`: Raises `asyncio.TimeoutError` (the built-in `TimeoutError`)."
     )
 
 
@@ -180,7 +180,7 @@ async def test_complete_enum_values(client: Client, workspace: Path) -> None:
     kinds = await _complete(client, uri, 3, 10)
     assert [i.label for i in kinds] == ["rate_limit", "timeout", "server_error", "bad_request", "value_error"]
     assert kinds[1].text_edit == types.TextEdit(range=rng(3, 10, 3, 10), new_text="timeout")
-    assert kinds[1].documentation.value == "raises asyncio.TimeoutError"  # type: ignore[union-attr]
+    assert kinds[1].documentation.value == "Raises `asyncio.TimeoutError` (the built-in `TimeoutError`)."  # type: ignore[union-attr]
     field_types = _opened(client, workspace, "types.form.yaml", "fields:\n  a: {type: }\n")
     assert [i.label for i in await _complete(client, field_types, 1, 11)] == [
         "str",

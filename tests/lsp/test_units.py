@@ -9,7 +9,6 @@ from lsprotocol import types
 from formscript.document import Pos, Span
 from formscript.lint.config import Settings
 from formscript.lint.engine import lint_text
-from formscript.lsp import keydocs
 from formscript.lsp.analysis import analyse
 from formscript.lsp.completion import plain
 from formscript.lsp.context import cursor_context, read_line
@@ -99,22 +98,6 @@ def test_cursor_context_from_indentation(
     found = _context(text)
     assert found is not None
     assert (found.where, found.path, found.present) == (where, path, present)
-
-
-def test_every_runtime_key_is_documented() -> None:
-    tables = {
-        "form": keydocs.FORM,
-        "field": keydocs.FIELD,
-        "script": keydocs.SCRIPT,
-        "when": keydocs.WHEN,
-        "chunk": keydocs.CHUNK,
-        "rule": keydocs.RULE,
-        "call": keydocs.CALL,
-    }
-    entry = {"type", "when", *(k for table in keydocs.ENTRY.values() for k in table)}
-    for owner, keys in keydocs.model_keys().items():
-        documented = entry if owner == "entry" else set(tables[owner])
-        assert set(keys) == documented, owner
 
 
 def test_plain_snippets() -> None:

@@ -4,14 +4,16 @@ names inside ``values:``, and whole entries as snippets."""
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Literal
+from typing import Any, Literal
 
 from formscript.document import Pos, Span
 from formscript.lsp import keydocs
 from formscript.lsp.analysis import Analysis
 from formscript.lsp.context import CursorContext, Outline, cursor_context
-from formscript.lsp.facade import CHECK_KINDS, CHUNK_TYPES, ELEMENT_KEYS, ERROR_KINDS, FIELD_TYPES
+from formscript.lsp.facade import ELEMENT_KEYS
+from formscript.lsp.facade import snippets as snippets_of
 
 SuggestionKind = Literal["key", "value", "field", "snippet"]
 
@@ -34,29 +36,55 @@ def _choice(values: tuple[str, ...] | list[str]) -> str:
     return "${1|" + ",".join(values) + "|}"
 
 
-#: Whole response entries, one line per key, relative to the entry's key column.
-ENTRY_SNIPPETS: dict[str, tuple[str, ...]] = {
-    "text": ("type: text", "content: ${1:Hello}"),
-    "tool_call": ("type: tool_call", "name: ${1:tool_name}", "arguments: {${2}}"),
-    "structured": ("type: structured", "data:", "  ${1:key}: ${2:value}"),
-    "stream": ("type: stream", "chunks:", "  - type: text", "    content: ${1:Hello}", "  - type: result"),
-    "error": ("type: error", "kind: " + _choice(ERROR_KINDS), "message: ${2:scripted error}"),
-}
-_ITEM_SNIPPETS: dict[str, dict[str, tuple[str, ...]]] = {
-    "chunks": {"stream chunk": ("type: " + _choice(CHUNK_TYPES), "content: ${2}")},
-    "rules": {"rule": ("rule_id: ${1:rule_id}", "field: ${2:field}", "check: ${3|" + ",".join(CHECK_KINDS) + "|}")},
-    "calls": {"call": ("prompt: ${1:prompt}",)},
-}
-_FIELD_SNIPPET = ("${1:name}:", "  type: ${2|" + ",".join(FIELD_TYPES) + "|}")
+#: The snippets offered for a new item of each list, by the list's owner.
+_ITEM_SNIPPETS: dict[str, str] = {"responses": "entry", "chunks": "chunk", "rules": "rule", "calls": "call"}
 _MAPPING_KEYS = frozenset(
     {"fields", "values", "when", "params", "data", "arguments", "metadata", "tool_input", "payload"}
 )
 _LIST_KEYS = frozenset({"responses", "chunks", "rules"})
-_SEQUENCE_OWNERS = frozenset({"responses", "chunks", "rules", "calls"})
+_SEQUENCE_OWNERS = frozenset(_ITEM_SNIPPETS)
 
 _PLACEHOLDER_CHOICE = re.compile(r"\$\{\d+\|([^,|}]*)[^}]*\}")
 _PLACEHOLDER_DEFAULT = re.compile(r"\$\{\d+:([^}]*)\}")
 _PLACEHOLDER_BARE = re.compile(r"\$\{\d+\}|\$\d+")
+_TAB_STOP = re.compile(r"\$\{(\d+)")
+
+
+def _scalar(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, str):
+        return value[1:] if value.startswith("^") else value
+    if value in ({}, []):
+        return "{}" if value == {} else "[]"
+    return str(value)
+
+
+def yaml_lines(body: Any, indent: int = 0) -> list[str]:
+    """A snippet body (:class:`formscript.core.keys.Snippet`) as block YAML lines."""
+    pad = " " * indent
+    lines: list[str] = []
+    if isinstance(body, dict):
+        for key, value in body.items():
+            if isinstance(value, dict | list) and value:
+                lines.append(f"{pad}{key}:")
+                lines.extend(yaml_lines(value, indent + 2))
+            else:
+                lines.append(f"{pad}{key}: {_scalar(value)}")
+    elif isinstance(body, list):
+        for item in body:
+            if isinstance(item, dict | list) and item:
+                inner = yaml_lines(item, indent + 2)
+                lines.append(f"{pad}- {inner[0][indent + 2 :]}")
+                lines.extend(inner[1:])
+            else:
+                lines.append(f"{pad}- {_scalar(item)}")
+    return lines
+
+
+def _shifted(line: str) -> str:
+    """*line* with every tab stop one higher (to make room for a new first one)."""
+    return _TAB_STOP.sub(lambda m: "${" + str(int(m.group(1)) + 1), line)
 
 
 def plain(snippet: str) -> str:
@@ -97,7 +125,7 @@ def complete(analysis: Analysis, pos: Pos, *, snippets: bool = True) -> list[Sug
     return found
 
 
-def _indent_lines(body: tuple[str, ...], column: int) -> str:
+def _indent_lines(body: Sequence[str], column: int) -> str:
     pad = "\n" + " " * column
     return pad.join(body)
 
@@ -105,13 +133,13 @@ def _indent_lines(body: tuple[str, ...], column: int) -> str:
 def _keys(owner: str, context: CursorContext, replace: Span) -> list[Suggestion]:
     found = []
     table = keydocs.keys_of(owner, context.present)
-    for order, (name, doc) in enumerate(table.items()):
+    for order, (name, key) in enumerate(table.items()):
         if name in context.present or (owner == "field" and name in ELEMENT_KEYS):
             continue
         if context.in_flow:
             insert = f"{name}: "
-        elif doc.choices:
-            insert = f"{name}: " + _choice(doc.choices)
+        elif key.choices:
+            insert = f"{name}: " + _choice(key.choices)
         elif name in _LIST_KEYS:
             insert = f"{name}:\n" + " " * (context.column + 2) + "- $0"
         elif name in _MAPPING_KEYS:
@@ -125,8 +153,8 @@ def _keys(owner: str, context: CursorContext, replace: Span) -> list[Suggestion]
                 insert,
                 replace,
                 snippet=True,
-                detail=doc.type,
-                documentation=doc.markdown(owner),
+                detail=key.type,
+                documentation=keydocs.markdown(key),
                 sort=f"{order:03d}",
             )
         )
@@ -137,36 +165,36 @@ def _values(owner: str, context: CursorContext, replace: Span) -> list[Suggestio
     if context.key is None:
         return []
     siblings = {k: v for k, v in context.present.items() if k != context.key}
-    doc = keydocs.doc_for(owner, context.key, siblings)
-    if doc is None or not doc.choices:
+    key = keydocs.doc_for(owner, context.key, siblings)
+    if key is None or not key.choices:
         return []
-    meanings = keydocs.VALUE_DOCS.get(context.key, {})
     return [
         Suggestion(
             choice,
             "value",
             choice,
             replace,
-            detail=doc.type,
-            documentation=meanings.get(choice, ""),
+            detail=key.type,
+            documentation=key.value_doc(choice) or "",
             sort=f"{order:03d}",
         )
-        for order, choice in enumerate(doc.choices)
+        for order, choice in enumerate(key.choices)
     ]
 
 
-def _entry_snippets(context: CursorContext, replace: Span, *, dashed: bool) -> list[Suggestion]:
+def _snippet_items(owner: str, context: CursorContext, replace: Span, *, dashed: bool) -> list[Suggestion]:
     found = []
-    for order, (name, body) in enumerate(ENTRY_SNIPPETS.items()):
+    for order, snippet in enumerate(snippets_of(owner)):
+        body = yaml_lines(snippet.body)
         insert = _indent_lines(body, context.column) if dashed else "- " + _indent_lines(body, context.column + 2)
         found.append(
             Suggestion(
-                f"{name} response",
+                snippet.label,
                 "snippet",
                 insert,
                 replace,
                 snippet=True,
-                detail=f"a whole `{name}` entry",
+                detail=snippet.text,
                 documentation="```yaml\n" + plain(insert) + "\n```",
                 sort=f"1{order:02d}",
             )
@@ -174,42 +202,32 @@ def _entry_snippets(context: CursorContext, replace: Span, *, dashed: bool) -> l
     return found
 
 
+def _entry_snippets(context: CursorContext, replace: Span, *, dashed: bool) -> list[Suggestion]:
+    return _snippet_items("entry", context, replace, dashed=dashed)
+
+
 def _items(owner: str, context: CursorContext, replace: Span) -> list[Suggestion]:
-    if owner == "responses":
-        return _entry_snippets(context, replace, dashed=context.dashed)
+    return _snippet_items(_ITEM_SNIPPETS[owner], context, replace, dashed=context.dashed)
+
+
+def _new_field(context: CursorContext, replace: Span) -> list[Suggestion]:
     found = []
-    for label, body in _ITEM_SNIPPETS[owner].items():
-        if context.dashed:
-            insert = _indent_lines(body, context.column)
-        else:
-            insert = "- " + _indent_lines(body, context.column + 2)
+    for order, snippet in enumerate(snippets_of("field")):
+        body = ["${1:name}:", *(_shifted(line) for line in yaml_lines(snippet.body, 2))]
+        insert = _indent_lines(body, context.column)
         found.append(
             Suggestion(
-                label,
+                snippet.label,
                 "snippet",
                 insert,
                 replace,
                 snippet=True,
-                detail=f"a new {label}",
+                detail=snippet.text,
                 documentation="```yaml\n" + plain(insert) + "\n```",
+                sort=f"1{order:02d}",
             )
         )
     return found
-
-
-def _new_field(context: CursorContext, replace: Span) -> list[Suggestion]:
-    insert = _indent_lines(_FIELD_SNIPPET, context.column)
-    return [
-        Suggestion(
-            "field declaration",
-            "snippet",
-            insert,
-            replace,
-            snippet=True,
-            detail="a new field",
-            documentation="```yaml\n" + plain(insert) + "\n```",
-        )
-    ]
 
 
 def _value_keys(analysis: Analysis, context: CursorContext, replace: Span) -> list[Suggestion]:

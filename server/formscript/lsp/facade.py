@@ -5,39 +5,22 @@ it learns from the lint (``formscript.lint``) and the located document."""
 
 from __future__ import annotations
 
-from formscript.core.declarations import DECLARATION_KEYS, ELEMENT_KEYS
+from formscript.core.declarations import ELEMENT_KEYS
 from formscript.core.fields import Declared, type_label
-from formscript.core.forms import FIELD_NAME_RE, FIELD_TYPES
-from formscript.core.gate import TOP_LEVEL_KEYS
-from formscript.core.rules import CHECK_KINDS
-from formscript.core.script import SCRIPT_KEYS
-from formscript.core.script_models import (
-    CHUNK_TYPES,
-    ERROR_KINDS,
-    MODES,
-    RESPONSE_TYPES,
-    StreamChunkSpec,
-    WhenMatcher,
-    entry_keys,
-)
+from formscript.core.forms import FIELD_NAME_RE
+from formscript.core.keys import OWNERS, Key, doc_for, keys_of, owner_of, snippets
 from formscript.core.verdict import KeyPath
 
 __all__ = [
-    "CHECK_KINDS",
-    "CHUNK_TYPES",
-    "DECLARATION_KEYS",
     "ELEMENT_KEYS",
-    "ERROR_KINDS",
     "FIELD_NAME_RE",
-    "FIELD_TYPES",
-    "MODES",
-    "RESPONSE_TYPES",
-    "SCRIPT_KEYS",
-    "TOP_LEVEL_KEYS",
+    "OWNERS",
     "Declared",
+    "Key",
     "KeyPath",
-    "StreamChunkSpec",
-    "WhenMatcher",
-    "entry_keys",
+    "doc_for",
+    "keys_of",
+    "owner_of",
+    "snippets",
     "type_label",
 ]

@@ -76,8 +76,8 @@ def key_markdown(analysis: Analysis, path: KeyPath) -> str | None:
         return _value_key_markdown(analysis, key)
     found = keydocs.doc_for(owner, key, _siblings(analysis, parent))
     if found is None:
-        return f"`{key}` is not a key the runtime knows here ({keydocs.OWNER_TITLES[owner]})."
-    return found.markdown(owner)
+        return f"`{key}` is not a key the runtime knows here ({keydocs.owner_title(owner)})."
+    return keydocs.markdown(found)
 
 
 def _declaration(analysis: Analysis, name: Any) -> Declared | None:
@@ -147,10 +147,12 @@ def value_markdown(analysis: Analysis, path: KeyPath) -> str | None:
             f"YAML 1.1 reads the unquoted `{scalar.text}` as {_YAML11_TAGS[scalar.tag]}; quote it to keep the text."
         )
     key = path[-1] if path else None
-    if isinstance(key, str) and isinstance(raw, str):
-        meaning = keydocs.VALUE_DOCS.get(key, {}).get(raw)
+    owner = keydocs.owner_of(kind, path[:-1]) if path else None
+    if owner is not None and isinstance(key, str) and isinstance(raw, str):
+        found = keydocs.doc_for(owner, key, _siblings(analysis, path[:-1]))
+        meaning = keydocs.value_markdown(found, raw) if found is not None else None
         if meaning:
-            notes.append(f"`{raw}`: {meaning}.")
+            notes.append(meaning)
     return "\n\n".join([text, *notes])
 
 
@@ -176,4 +178,4 @@ def _hover_unparsed(analysis: Analysis, pos: Pos) -> HoverText | None:
     if found is None:
         return None
     span = Span(Pos(pos.line, line.content), Pos(pos.line, line.content + len(line.key)))
-    return HoverText(found.markdown(owner), span)
+    return HoverText(keydocs.markdown(found), span)
