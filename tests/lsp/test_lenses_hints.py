@@ -147,3 +147,12 @@ async def test_simulation_uses_the_transcript_named_in_settings(client: Client, 
         "call 0: entry #1 (line 4, text) by prompt_contains 'weather'\n    text 'weather'\n"
         "call 1: entry #0 (line 2, text) by positional\n    text 'hi'\nnever served: #2\n"
     )
+    # the inlay hints replay the same configured transcript as the lens
+    hints = await client.text_document_inlay_hint_async(
+        types.InlayHintParams(text_document=doc_id(uri), range=rng(0, 0, 20, 0))
+    )
+    assert [(h.label, h.tooltip) for h in hints or []] == [
+        ("served at call 1", "simulated with common.calls.yaml"),
+        ("served at call 0", "simulated with common.calls.yaml"),
+        ("never served", "simulated with common.calls.yaml"),
+    ]

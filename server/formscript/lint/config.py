@@ -1,39 +1,57 @@
 """Configuration: ``[tool.formscript]`` in pyproject.toml or a formscript.toml, found upward.
 
 One settings model serves the CLI and the language server (initializationOptions,
-workspace/configuration).
+workspace/configuration): the fields of :class:`Settings` marked as settings are the keys, in
+the TOML table as ``extend-select`` and from an editor also as ``extend_select`` or
+``extendSelect`` (:func:`setting_names`). Nothing else lists them: the parser, the merge, the
+language server's layer and the check of the VS Code manifest all read them from here.
 """
 
 from __future__ import annotations
 
 import fnmatch
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal, get_args
 
 from formscript.core.verdict import Severity
 
-KINDS: tuple[str, ...] = ("form", "script", "rules", "calls")
-SEVERITIES: tuple[str, ...] = ("error", "warning", "info", "hint", "off")
+Kind = Literal["form", "script", "rules", "calls"]
+Level = Literal["error", "warning", "info", "hint", "off"]
+KINDS: tuple[Kind, ...] = get_args(Kind)
+SEVERITIES: tuple[Level, ...] = get_args(Level)
 
 
 class ConfigError(ValueError):
     """A configuration that cannot be used (exit code 2)."""
 
 
+_SETTING = {"setting": True}
+
+
 @dataclass(frozen=True)
 class Settings:
-    """Which codes run, at which severity, and how files map to kinds."""
+    """Which codes run, at which severity, and how files map to kinds.
 
-    select: tuple[str, ...] = ()
-    extend_select: tuple[str, ...] = ()
-    ignore: tuple[str, ...] = ()
-    severity: dict[str, str] = field(default_factory=dict)
-    per_file_ignores: dict[str, tuple[str, ...]] = field(default_factory=dict)
-    kinds: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    The fields marked as settings are what a configuration (or an editor) can set; a
+    tuple is replaced by a layer above it, a table is merged key by key.
+    """
+
+    #: Codes or prefixes to report; empty: every rule.
+    select: tuple[str, ...] = field(default=(), metadata=_SETTING)
+    #: Codes or prefixes reported in addition to ``select``.
+    extend_select: tuple[str, ...] = field(default=(), metadata=_SETTING)
+    #: Codes or prefixes not reported.
+    ignore: tuple[str, ...] = field(default=(), metadata=_SETTING)
+    #: A severity per code (``off`` disables it).
+    severity: dict[str, Level] = field(default_factory=dict, metadata=_SETTING)
+    #: Codes or prefixes not reported in files matching a glob.
+    per_file_ignores: dict[str, tuple[str, ...]] = field(default_factory=dict, metadata=_SETTING)
+    #: Extra globs per file kind.
+    kinds: dict[Kind, tuple[str, ...]] = field(default_factory=dict, metadata=_SETTING)
     #: Calls transcripts for scripts without a sibling ``<name>.calls.yaml``: glob -> path
     #: (both relative to the configuration's folder). Used by simulation in the editor.
-    calls: dict[str, str] = field(default_factory=dict)
+    calls: dict[str, str] = field(default_factory=dict, metadata=_SETTING)
     #: Directory the configuration came from; per-file globs are relative to it.
     root: str = ""
     source: str = ""
@@ -55,7 +73,7 @@ class Settings:
         """The configured severity of *code*, else *default*."""
         chosen = self.severity.get(code)
         if chosen in ("error", "warning", "info", "hint"):
-            return chosen  # type: ignore[return-value]
+            return chosen
         return default
 
     def relative(self, path: str) -> str:
@@ -67,25 +85,40 @@ class Settings:
         return replace(self, **_merge(self, overrides))
 
 
+#: The settings' attribute names, in declaration order: the one list of them.
+SETTINGS: tuple[str, ...] = tuple(f.name for f in fields(Settings) if f.metadata.get("setting"))
+
+
+def toml_name(name: str) -> str:
+    """A setting as the TOML table spells it (``per-file-ignores``)."""
+    return name.replace("_", "-")
+
+
+def editor_name(name: str) -> str:
+    """A setting as editors spell it (``perFileIgnores``, VS Code's ``formscript.perFileIgnores``)."""
+    head, *rest = name.split("_")
+    return head + "".join(part.capitalize() for part in rest)
+
+
+def setting_names() -> dict[str, str]:
+    """Every spelling of every setting an editor may send, to its attribute name (the TOML
+    table takes the attribute and the TOML spellings only)."""
+    return {alias: name for name in SETTINGS for alias in (name, toml_name(name), editor_name(name))}
+
+
 def _merge(base: Settings, overrides: dict[str, Any]) -> dict[str, Any]:
     parsed = _parse_table(overrides, "settings")
     out: dict[str, Any] = {}
-    for name in ("select", "extend_select", "ignore"):
-        if _present(overrides, name):
-            out[name] = getattr(parsed, name)
-    if _present(overrides, "severity"):
-        out["severity"] = {**base.severity, **parsed.severity}
-    if _present(overrides, "per_file_ignores"):
-        out["per_file_ignores"] = {**base.per_file_ignores, **parsed.per_file_ignores}
-    if _present(overrides, "kinds"):
-        out["kinds"] = {**base.kinds, **parsed.kinds}
-    if _present(overrides, "calls"):
-        out["calls"] = {**base.calls, **parsed.calls}
+    for name in SETTINGS:
+        if not _present(overrides, name):
+            continue
+        value = getattr(parsed, name)
+        out[name] = {**getattr(base, name), **value} if isinstance(value, dict) else value
     return out
 
 
 def _present(table: dict[str, Any], name: str) -> bool:
-    return name in table or name.replace("_", "-") in table
+    return name in table or toml_name(name) in table
 
 
 def _matches(code: str, patterns: tuple[str, ...]) -> bool:
@@ -112,7 +145,7 @@ def _codes(value: Any, where: str) -> tuple[str, ...]:
 
 
 def _parse_table(table: dict[str, Any], source: str) -> Settings:
-    known = {"select", "extend-select", "ignore", "severity", "per-file-ignores", "kinds", "calls"}
+    known = {toml_name(name) for name in SETTINGS}
     normal = {k.replace("_", "-"): v for k, v in table.items()}
     for key in normal:
         if key not in known:
@@ -133,7 +166,7 @@ def _parse_table(table: dict[str, Any], source: str) -> Settings:
         select=_codes(normal.get("select", []), f"{source}: select"),
         extend_select=_codes(normal.get("extend-select", []), f"{source}: extend-select"),
         ignore=_codes(normal.get("ignore", []), f"{source}: ignore"),
-        severity={str(k).upper(): str(v) for k, v in severity.items()},
+        severity={str(k).upper(): v for k, v in severity.items()},
         per_file_ignores={str(k): _codes(v, f"{source}: per-file-ignores") for k, v in per_file.items()},
         kinds={k: tuple(_globs(v, source)) for k, v in kinds.items()},
         calls=_calls(normal.get("calls", {}), source),

@@ -17,10 +17,10 @@ def kind_from_name(path: str, settings: Settings) -> str | None:
         # a glob matches the path relative to the configuration's folder (as per-file-ignores
         # do; the server sees absolute paths), the path as given, or the file name
         forms = {settings.relative(path), PurePath(path).as_posix(), PurePath(path).name}
-        for kind in KINDS:
-            for pattern in settings.kinds.get(kind, ()):
+        for known in KINDS:
+            for pattern in settings.kinds.get(known, ()):
                 if any(fnmatch.fnmatch(form, pattern) for form in forms):
-                    return kind
+                    return known
     stem, dot, suffix = path.rpartition(".")
     if not dot or f".{suffix}" not in _SUFFIXES:
         return None

@@ -3,7 +3,9 @@
 The workspace's own configuration (``[tool.formscript]`` in pyproject.toml, or
 formscript.toml, found upward from each file) is the base; the editor's settings
 (initializationOptions, ``workspace/configuration`` section "formscript",
-``workspace/didChangeConfiguration``) go on top, with the same keys as the TOML table.
+``workspace/didChangeConfiguration``) go on top, with the same keys as the TOML table: the
+settings of :class:`formscript.lint.config.Settings`, spelt as there, as in TOML or in camel
+case (VS Code's ``formscript.extendSelect``).
 
 Editors send every setting they know, set or not, so an empty list or table from the
 editor means "not set here" and leaves the file's value alone. ``select`` is the one
@@ -16,12 +18,14 @@ import logging
 from pathlib import Path
 from typing import Any
 
-from formscript.lint.config import ConfigError, Settings, discover, settings_from_mapping
+from formscript.lint.config import ConfigError, Settings, discover, setting_names, settings_from_mapping
 
 log = logging.getLogger(__name__)
 
-_KNOWN = ("select", "extend_select", "ignore", "severity", "per_file_ignores", "kinds")
 CONFIG_FILES = ("pyproject.toml", "formscript.toml")
+#: Editor settings below "formscript." that the server does not read: the client uses them to
+#: start the server (``path``) and to trace it (``trace.server``).
+CLIENT_ONLY = ("path", "trace.server")
 
 
 def editor_table(raw: Any) -> dict[str, Any]:
@@ -31,12 +35,11 @@ def editor_table(raw: Any) -> dict[str, Any]:
         raw = raw["formscript"]
     if not isinstance(raw, dict):
         return {}
+    names = setting_names()
     table: dict[str, Any] = {}
     for key, value in raw.items():
-        name = str(key).replace("-", "_")
-        if name == "extendSelect":
-            name = "extend_select"
-        if name not in _KNOWN or value is None:
+        name = names.get(str(key))
+        if name is None or value is None:
             continue
         if name == "kinds" and isinstance(value, dict):
             value = {k: v for k, v in value.items() if v not in ([], "", None)}

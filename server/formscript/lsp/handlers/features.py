@@ -144,8 +144,8 @@ async def on_code_lens(ls: FormscriptServer, params: types.CodeLensParams) -> li
 
 async def _simulation(ls: FormscriptServer, found: Analysis) -> dict[str, Any]:
     """The simulation of a script against its calls, kept while the texts stay."""
-    calls = lenses.sibling(found.path, "calls", ls.documents.read)
-    key = (found.text, calls[1] if calls else None)
+    calls = lenses.calls_for(found, ls.documents.read)
+    key = (found.text, calls)
     cached = ls.documents.remembered(found.uri, "simulation", key)
     if cached is not None:
         return cached  # type: ignore[no-any-return]
@@ -160,7 +160,7 @@ async def on_inlay_hint(ls: FormscriptServer, params: types.InlayHintParams) -> 
     found = await ls.documents.current(params.text_document.uri)
     if found.kind == "form":
         hints = lenses.form_hints(found)
-    elif found.kind == "script" and lenses.sibling(found.path, "calls", ls.documents.read) is not None:
+    elif found.kind == "script" and lenses.calls_for(found, ls.documents.read) is not None:
         hints = lenses.script_hints(await _simulation(ls, found), found)
     else:
         hints = []
