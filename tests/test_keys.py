@@ -15,6 +15,7 @@ from typing import Any, get_args
 import pytest
 
 from formscript.core import entries, keys
+from formscript.core.calls import CALL_KEYS
 from formscript.core.declarations import DECLARATION_KEYS, ELEMENT_KEYS
 from formscript.core.fields import FIELD_TYPES, PYTHON_TYPES, FieldType
 from formscript.core.forms import FieldSpec, WorkForm
@@ -32,7 +33,6 @@ from formscript.core.script_models import (
     WhenMatcher,
 )
 from formscript.document.located import Pos
-from formscript.lint.checks import CALL_KEYS
 from formscript.lint.config import Settings
 from formscript.lsp import keydocs
 from formscript.lsp.analysis import analyse
