@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import ast
 from collections.abc import Callable
+from functools import cache
 from pathlib import Path
 from typing import Any, get_args
 
@@ -268,10 +269,15 @@ def test_completed_values_carry_the_value_documentation(key: keys.Key) -> None:
     assert [(s.label, s.documentation) for s in values] == [(v, key.value_doc(v)) for v in key.choices]
 
 
+@cache
+def _schema(kind: str) -> dict[str, Any]:
+    return build_schema(kind)
+
+
 def _schema_property(key: keys.Key) -> dict[str, Any] | None:
     """Where *key* is described in the generated schemas (None: the schemas do not model it)."""
     base, _, detail = key.owner.partition(".")
-    form, script, rules, calls = (build_schema(k) for k in ("form", "script", "rules", "calls"))
+    form, script, rules, calls = (_schema(k) for k in ("form", "script", "rules", "calls"))
     call = calls["$defs"]["call"]["properties"]
     found: dict[str, Any] = {
         "form": form["properties"],

@@ -31,7 +31,10 @@ async def client(lsp_client: Client, workspace: Path):
     await lsp_client.shutdown_session()
 
 
-pytestmark = pytest.mark.asyncio(loop_scope="module")
+pytestmark = [
+    pytest.mark.asyncio(loop_scope="module"),
+    pytest.mark.slow,  # simulations through a language server
+]
 
 
 def _opened(client: Client, folder: Path, name: str) -> str:
