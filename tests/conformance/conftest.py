@@ -55,9 +55,16 @@ class Tally:
     #: Scripts whose transcript has a reset, compared by the runs layer up to the reset.
     runs_up_to_reset: int = 0
 
+    #: The red team (``test_redteam.py``): class -> (cases, compared, disagreements, known
+    #: issue-12 item).
+    redteam: dict[str, tuple[int, int, int, int | None]] = field(default_factory=dict)
+
     def add(self, kind: str, compared: int, disagreements: int) -> None:
         self.compared[kind] += compared
         self.disagreements[kind] += disagreements
+
+    def add_redteam(self, klass: str, cases: int, compared: int, disagreements: int, known: int | None) -> None:
+        self.redteam[klass] = (cases, compared, disagreements, known)
 
 
 _TALLY = Tally()
@@ -83,13 +90,14 @@ class _Memo:
 
     def __init__(self) -> None:
         super().__init__()
-        self._forms: dict[str, Any] = {}
+        self._forms: dict[Any, Any] = {}
         self._scripts: dict[tuple[str, Any], Any] = {}
 
-    def form_outcome(self, path: str) -> Any:
-        if path not in self._forms:
-            self._forms[path] = super().form_outcome(path)  # type: ignore[misc]
-        return self._forms[path]
+    def form_outcome(self, path: str, **options: Any) -> Any:
+        key = (path, tuple(sorted(options.items())))
+        if key not in self._forms:
+            self._forms[key] = super().form_outcome(path, **options)  # type: ignore[misc]
+        return self._forms[key]
 
     def script_outcome(self, path: str, transcript: Any) -> Any:
         key = (path, repr(transcript))
@@ -141,6 +149,8 @@ def reference_engine(
 
 def pytest_terminal_summary(terminalreporter: Any) -> None:
     total = sum(_TALLY.compared.values())
+    if _TALLY.redteam:
+        _redteam_summary(terminalreporter)
     if not total and _TALLY.skipped_reason is None:
         return
     write = terminalreporter.write_line
@@ -168,3 +178,20 @@ def pytest_terminal_summary(terminalreporter: Any) -> None:
         )
     if _TALLY.skipped_reason:
         write(f"lionagi engine skipped: {_TALLY.skipped_reason}")
+
+
+def _redteam_summary(terminalreporter: Any) -> None:
+    from .test_redteam import CASES, SEED
+
+    write = terminalreporter.write_line
+    terminalreporter.section(f"red team (issue 12): {CASES:,} cases, seed {SEED}, formscript vs lionagi 0.36.0")
+    for klass, (cases, compared, disagreements, known) in sorted(_TALLY.redteam.items()):
+        note = ""
+        if known is not None:
+            note = f"  (known: issue 12 item {known}"
+            note += ")" if compared == cases else f"; stopped after {compared:,} of {cases:,})"
+        write(f"{cases:>6} cases, {disagreements:>5} disagreements: {klass}{note}")
+    cases = sum(row[0] for row in _TALLY.redteam.values())
+    compared = sum(row[1] for row in _TALLY.redteam.values())
+    disagreements = sum(row[2] for row in _TALLY.redteam.values())
+    write(f"{cases:>6} cases, {disagreements:>5} disagreements: all classes ({compared:,} compared)")

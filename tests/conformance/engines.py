@@ -26,6 +26,10 @@ from typing import Any, ClassVar, Protocol
 
 #: Where the runtime's ``--form`` gate refuses a spec, in the order it checks.
 FORM_CATEGORIES = ("load", "shape", "field", "title", "validation")
+#: Refusals past the gate, reached by the red team (``redteam.py``): a ruleset that cannot be
+#: built or a rule that raises while the form is filled (``rules``), a value whose repr
+#: raises while the context block is rendered (``render``), and the prompt cap (``prompt``).
+EXTRA_CATEGORIES = ("rules", "render", "prompt")
 
 
 @dataclass(frozen=True)
@@ -44,6 +48,8 @@ class FormOutcome:
     failing_fields: frozenset[str] = frozenset()
     error_fields: tuple[str, ...] = ()
     context_block: str | None = None
+    #: How many rules of a ruleset failed (dry runs with rules only).
+    rule_failures: int = 0
     #: An exception other than the documented ones escaped (not compared; reported).
     crashed: str | None = field(default=None, compare=False)
 
@@ -99,13 +105,52 @@ _COMPLETION_ID = re.compile(r"^chatcmpl-scripted-[0-9a-f]{12}$")
 _TOOL_CALL_ID = re.compile(r"^call_[0-9a-f]{10}$")
 
 
+def safe_repr(value: Any) -> str:
+    """``repr(value)``, or a stand-in where repr itself raises (an int past Python's 4,300-digit
+    limit for decimal text is written in hex instead)."""
+    try:
+        return repr(value)
+    except ValueError:
+        if isinstance(value, int):
+            return f"<int 0x{value:x}>"
+        raise
+
+
+#: What ``canon`` puts where a value contains itself (a YAML anchor aliased inside itself).
+CYCLE = ("<cycle>",)
+
+
 def canon(value: Any) -> Any:
-    """A hashable, order-stable image of *value* that keeps types apart (nan equals nan)."""
-    if isinstance(value, dict):
-        return ("dict", tuple(sorted(((repr(k), canon(v)) for k, v in value.items()), key=lambda kv: kv[0])))
-    if isinstance(value, list | tuple):
-        return (type(value).__name__, tuple(canon(v) for v in value))
-    return (type(value).__name__, repr(value))
+    """A hashable, order-stable image of *value* that keeps types apart (nan equals nan).
+
+    Iterative, so documents nested deeper than the recursion limit still compare, and
+    cycle-safe: a container met again inside itself becomes ``CYCLE``.
+    """
+    done: list[Any] = []
+    todo: list[tuple[bool, Any]] = [(False, value)]
+    open_ids: set[int] = set()
+    while todo:
+        finished, item = todo.pop()
+        if finished:
+            open_ids.discard(id(item))
+            size = len(item)
+            children = done[len(done) - size :] if size else []
+            del done[len(done) - size :]
+            if isinstance(item, dict):
+                pairs = zip((safe_repr(k) for k in item), children, strict=True)
+                done.append(("dict", tuple(sorted(pairs, key=lambda kv: kv[0]))))
+            else:
+                done.append((type(item).__name__, tuple(children)))
+        elif isinstance(item, dict | list | tuple):
+            if id(item) in open_ids:
+                done.append(CYCLE)
+                continue
+            open_ids.add(id(item))
+            todo.append((True, item))
+            todo.extend((False, child) for child in reversed(list(item.values() if isinstance(item, dict) else item)))
+        else:
+            done.append((type(item).__name__, safe_repr(item)))
+    return done[0]
 
 
 def strip_ids(response: dict[str, Any], generated_tool_id: bool) -> dict[str, Any]:
@@ -228,7 +273,7 @@ class FormscriptEngine:
             category,
             status=form.status,
             title=form.title,
-            values=tuple((repr(k), repr(v)) for k, v in form.values.items()),
+            values=tuple((safe_repr(k), safe_repr(v)) for k, v in form.values.items()),
             failing_fields=frozenset(failing),
             error_fields=tuple(failing),
             context_block=result.context_block,
@@ -344,19 +389,50 @@ def up_to_reset(outcome: ScriptOutcome, transcript: tuple[dict[str, Any] | str, 
     )
 
 
-class _Floats(ast.NodeTransformer):
-    """``inf`` and ``nan`` in a repr as the float constants they stand for."""
+def _datetime_calls() -> dict[str, Any]:
+    import datetime
 
-    def visit_Name(self, node: ast.Name) -> Any:
-        if node.id in ("inf", "nan"):
-            return ast.copy_location(ast.Constant(float(node.id)), node)
-        return node
+    return {
+        "datetime.date": datetime.date,
+        "datetime.datetime": datetime.datetime,
+        "datetime.timedelta": datetime.timedelta,
+        "datetime.timezone": datetime.timezone,
+        "set": set,
+        "frozenset": frozenset,
+    }
+
+
+def _evaluate(node: ast.AST) -> Any:
+    """A literal, a non-finite float or a date, time or set constructor call, evaluated."""
+    if isinstance(node, ast.Constant):
+        return node.value
+    if isinstance(node, ast.Name) and node.id in ("inf", "nan"):
+        return float(node.id)
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub | ast.UAdd):
+        operand = _evaluate(node.operand)
+        return -operand if isinstance(node.op, ast.USub) else operand
+    if isinstance(node, ast.List):
+        return [_evaluate(item) for item in node.elts]
+    if isinstance(node, ast.Tuple):
+        return tuple(_evaluate(item) for item in node.elts)
+    if isinstance(node, ast.Set):
+        return {_evaluate(item) for item in node.elts}
+    if isinstance(node, ast.Dict):
+        return {_evaluate(k): _evaluate(v) for k, v in zip(node.keys, node.values, strict=True) if k is not None}
+    if isinstance(node, ast.Attribute) and ast.unparse(node) == "datetime.timezone.utc":
+        import datetime
+
+        return datetime.UTC
+    if isinstance(node, ast.Call) and ast.unparse(node.func) in _datetime_calls():
+        args = [_evaluate(a) for a in node.args]
+        kwargs = {k.arg: _evaluate(k.value) for k in node.keywords if k.arg is not None}
+        return _datetime_calls()[ast.unparse(node.func)](*args, **kwargs)
+    raise ValueError(f"not a literal: {ast.unparse(node)[:80]}")
 
 
 def literal_from_repr(text: str) -> Any:
-    """The value whose ``repr`` is *text* (literals, plus non-finite floats)."""
-    tree = _Floats().visit(ast.parse(text, mode="eval"))
-    return ast.literal_eval(tree.body)
+    """The value whose ``repr`` is *text* (literals, non-finite floats, dates and times)."""
+    return _evaluate(ast.parse(text, mode="eval").body)
 
 
 def exact_response(call: dict[str, Any]) -> Any:
@@ -376,17 +452,38 @@ class RunsEngine:
 
     name = "runs"
 
-    #: Problem codes by the runtime stage that raises them (the core's, plus parse errors).
-    CODE_CATEGORY: ClassVar[dict[str, str]] = {**FormscriptEngine.CODE_CATEGORY, "YM001": "load", "YM003": "load"}
+    #: Problem codes by the runtime stage that raises them (the core's, plus parse errors, and
+    #: a ruleset that cannot be built: its problems come before the form's).
+    CODE_CATEGORY: ClassVar[dict[str, str]] = {
+        **FormscriptEngine.CODE_CATEGORY,
+        "YM001": "load",
+        "YM003": "load",
+        "RS001": "rules",
+        "RS009": "rules",
+        "RS011": "rules",
+    }
     #: Codes of a script the runtime cannot load (YAML or JSON syntax), not its schema.
     PARSE_CODES = frozenset({"YM001", "YM003", "SC017"})
     #: The ``field`` of an error that is a field's validation failure (not a rule's).
     FIELD_FAILURE_CODES = frozenset({"FS012", "FS013", "FS014"})
 
-    def form_outcome(self, path: str) -> FormOutcome:
+    def form_outcome(self, path: str, *, rules: str | None = None, prompt: str | None = None) -> FormOutcome:
+        """The dry run of *path*, with the ruleset file *rules* and the prompt text *prompt*.
+
+        The prompt is passed as ``prompt=`` when ``dry_run_text`` takes one (issue 12 asks for
+        it); until then a dry run knows nothing of the prompt.
+        """
         from formscript.runs import dry_run_text
 
-        dry = dry_run_text(read_text(path), path)
+        extra: dict[str, Any] = {}
+        if prompt is not None and dry_run_takes_prompt():
+            extra["prompt"] = prompt
+        rules_text = read_text(rules) if rules is not None else None
+        return self.form_outcome_of(dry_run_text(read_text(path), path, rules_text, rules, **extra), rules=rules)
+
+    def form_outcome_of(self, dry: dict[str, Any], *, rules: str | None = None) -> FormOutcome:
+        """The outcome a dry run's result (``dry_run_text``, or one of ``dry-run --format json``'s
+        results) stands for."""
         verdict = str(dry["verdict"])
         codes = [e["code"] for e in dry["errors"]]
         category = None
@@ -408,23 +505,33 @@ class RunsEngine:
             failing_fields=frozenset(failing),
             error_fields=tuple(failing),
             context_block=block,
+            rule_failures=sum(1 for e in dry["errors"] if e["code"] == "RS100") if rules is not None else 0,
         )
 
     def script_outcome(self, path: str, transcript: tuple[dict[str, Any] | str, ...]) -> ScriptOutcome:
+        plain = self.simulation(path, transcript)
+        if plain["verdict"] != "accepted":
+            return self.script_outcome_of(plain, plain)
+        return self.script_outcome_of(plain, self.simulation(path, transcript, stream=True))
+
+    @staticmethod
+    def simulation(path: str, transcript: tuple[dict[str, Any] | str, ...], *, stream: bool = False) -> dict[str, Any]:
+        """``simulate_text`` of the script at *path* with *transcript* as a JSON calls file."""
         import json
 
         from formscript.runs import simulate_text
 
-        text = read_text(path)
         calls = before_reset(transcript)
         calls_text = json.dumps([{"payload": p} for p in calls], ensure_ascii=False)
-        calls_path = f"{path}.calls.json"
-        plain = simulate_text(text, path, calls_text, calls_path)
+        return simulate_text(read_text(path), path, calls_text, f"{path}.calls.json", stream=stream)
+
+    def script_outcome_of(self, plain: dict[str, Any], stream: dict[str, Any]) -> ScriptOutcome:
+        """The outcome two simulations stand for (``simulate_text``, or ``simulate --format
+        json``), without and with ``--stream``."""
         verdict = str(plain["verdict"])
         if verdict != "accepted":
             parse = any(e["code"] in self.PARSE_CODES for e in plain["errors"])
             return ScriptOutcome(verdict, "parse" if parse else "schema")
-        stream = simulate_text(text, path, calls_text, calls_path, stream=True)
         served, terminal = self._served(plain["calls"], stream=False)
         s_served, s_terminal = self._served(stream["calls"], stream=True)
         return ScriptOutcome(
@@ -484,6 +591,129 @@ class RunsEngine:
         return tuple(served), None
 
 
+# ----------------------------------------------------------------------------- the CLI
+
+
+@dataclass(frozen=True)
+class CliOutcome:
+    """What one ``formscript`` command printed for one input file, as far as the contract goes."""
+
+    command: str
+    #: The verdict printed for the file; None when none was (no entry for it, or skipped).
+    verdict: str | None
+    #: The kind lint reported for the file, and whether lint listed the file at all (lint only).
+    kind: str | None = None
+    listed: bool = True
+    exit_code: int | None = None
+    #: What went wrong with the output itself: a traceback, bytes that are not UTF-8, text
+    #: that is not JSON, an exit code outside 0-2. None when the output is well formed.
+    problem: str | None = None
+    #: The JSON printed for the file (a dry run's result, a simulation, a lint file entry).
+    data: Any = field(default=None, compare=False, repr=False)
+
+
+class CliEngine:
+    """formscript's command line, run in this process the way a shell runs it.
+
+    stdout is a UTF-8 stream with the ``surrogateescape`` error handler, as Python gives a
+    process under a UTF-8 locale: text it cannot encode raises, and lone low surrogates
+    come out as bytes that are not UTF-8. Both count as broken output, as does anything a
+    command prints that is not its JSON.
+    """
+
+    name = "cli"
+
+    def dry_run(self, path: str, *, rules: str | None = None, prompt_file: str | None = None) -> CliOutcome:
+        argv = ["dry-run", "--format", "json", path]
+        if rules is not None:
+            argv += ["--rules", rules]
+        if prompt_file is not None:
+            argv += ["--prompt-file", prompt_file]
+        return self._dry_runs(argv, [path])[0]
+
+    def dry_runs(self, paths: list[str]) -> list[CliOutcome]:
+        """One ``dry-run`` of several forms; each outcome carries the exit code of the whole run."""
+        return self._dry_runs(["dry-run", "--format", "json", *paths], paths)
+
+    def _dry_runs(self, argv: list[str], paths: list[str]) -> list[CliOutcome]:
+        code, data, problem = self._run(argv)
+        if problem is None and data is not None:
+            results = data.get("results") if isinstance(data, dict) else None
+            if not isinstance(results, list) or len(results) != len(paths):
+                problem = "the JSON has no result per form"
+            else:
+                return [CliOutcome("dry-run", r.get("verdict"), exit_code=code, data=r) for r in results]
+        return [CliOutcome("dry-run", None, exit_code=code, problem=problem) for _ in paths]
+
+    def simulate(self, path: str, calls: str, *, stream: bool = False) -> CliOutcome:
+        argv = ["simulate", path, "--calls", calls, "--format", "json"] + (["--stream"] if stream else [])
+        code, data, problem = self._run(argv)
+        verdict = None
+        if problem is None and data is not None:
+            verdict = data.get("verdict") if isinstance(data, dict) else None
+            if verdict is None:
+                problem = "the JSON has no verdict"
+        command = "simulate --stream" if stream else "simulate"
+        return CliOutcome(command, verdict, exit_code=code, problem=problem, data=data)
+
+    def lint(self, path: str) -> CliOutcome:
+        return self.lints([path])[0]
+
+    def lints(self, paths: list[str]) -> list[CliOutcome]:
+        """One ``lint`` of several paths, as one outcome per path."""
+        code, data, problem = self._run(["lint", "--no-cache", "--format", "json", *paths])
+        if problem is not None or data is None:
+            return [CliOutcome("lint", None, listed=False, exit_code=code, problem=problem) for _ in paths]
+        entries = {f.get("path"): f for f in data.get("files", []) if isinstance(f, dict)}
+        outcomes = []
+        for path in paths:
+            entry = entries.get(path)
+            if entry is None:
+                outcomes.append(CliOutcome("lint", None, listed=False, exit_code=code))
+            else:
+                verdict, kind = entry.get("verdict"), entry.get("kind")
+                outcomes.append(CliOutcome("lint", verdict, kind=kind, exit_code=code, data=entry))
+        return outcomes
+
+    @staticmethod
+    def _run(argv: list[str]) -> tuple[int | None, Any, str | None]:
+        import contextlib
+        import io
+        import json
+
+        from formscript.cli import main
+
+        raw = io.BytesIO()
+        out = io.TextIOWrapper(raw, encoding="utf-8", errors="surrogateescape", write_through=True)
+        code: int | None = None
+        problem = None
+        try:
+            with contextlib.redirect_stdout(out), contextlib.redirect_stderr(io.StringIO()):
+                try:
+                    code = main(argv)
+                finally:
+                    out.flush()
+        except SystemExit as exc:
+            code = exc.code if isinstance(exc.code, int) else 2
+        except Exception as exc:
+            problem = f"traceback: {type(exc).__name__}: {exc}"[:300]
+        data = None
+        if problem is None:
+            try:
+                text = raw.getvalue().decode("utf-8")
+            except UnicodeDecodeError as exc:
+                problem = f"stdout is not UTF-8 (byte {exc.start})"
+            else:
+                if text or code != 2:
+                    try:
+                        data = json.loads(text)
+                    except ValueError:
+                        problem = f"stdout is not JSON: {text[:120]!r}"
+        if problem is None and code not in (0, 1, 2):
+            problem = f"exit code {code!r}"
+        return code, data, problem
+
+
 # ----------------------------------------------------------------------------- lionagi
 
 
@@ -541,9 +771,23 @@ class LionagiEngine:
 
     # -- forms
 
-    def form_outcome(self, path: str) -> FormOutcome:
+    def form_outcome(self, path: str, *, rules: str | None = None, prompt: str | None = None) -> FormOutcome:
+        """What ``li agent --form <path>`` does; with *rules*, the gate's ``fill_form`` also gets
+        the ruleset built from that file; with *prompt*, the cap on prefix + prompt applies.
+
+        A ruleset file is built as the README says, ``Rule(**m)`` for each item of ``rules:``
+        added to a ``RuleSet``, before the form is read; whatever that raises refuses the run
+        (category ``rules``), and so does a rule that raises while the form is filled.
+        """
+        from lionagi._spec_limits import MAX_SPEC_PROMPT_CHARS
         from lionagi.cli.agent import _build_work_form, _form_to_context_block, _load_form_spec
 
+        ruleset = None
+        if rules is not None:
+            try:
+                ruleset = self._ruleset(rules)
+            except Exception as exc:
+                return FormOutcome("rejected", "rules", crashed=f"{type(exc).__name__}: {exc}")
         try:
             spec = _load_form_spec(path)
         except (FileNotFoundError, ValueError):
@@ -557,7 +801,16 @@ class LionagiEngine:
             # call. The only stage with code of its own (not delegated) is the shape check.
             return FormOutcome("rejected", "shape", crashed=f"{type(exc).__name__}: {exc}")
         fields = [_error_field(m) for m in form.validation_errors]
-        values = tuple((repr(k), repr(v)) for k, v in form.values.items())
+        rule_failures = 0
+        if ruleset is not None:
+            try:
+                with self._filling_with(ruleset):
+                    ruled = _build_work_form(spec, path)
+            except Exception as exc:
+                return FormOutcome("rejected", "rules", crashed=f"{type(exc).__name__}: {exc}")
+            rule_failures = len(ruled.validation_errors) - len(form.validation_errors)
+            form = ruled
+        values = tuple((safe_repr(k), safe_repr(v)) for k, v in form.values.items())
         if form.status == "error":
             return FormOutcome(
                 "rejected",
@@ -567,8 +820,16 @@ class LionagiEngine:
                 values=values,
                 failing_fields=frozenset(fields),
                 error_fields=tuple(fields),
+                rule_failures=rule_failures,
             )
-        block = _form_to_context_block(form) if form.values else None
+        try:
+            block = _form_to_context_block(form) if form.values else None
+        except Exception as exc:  # li agent renders outside any handler: the run dies
+            return FormOutcome("rejected", "render", crashed=f"{type(exc).__name__}: {exc}")
+        if prompt is not None:
+            prefix = block + "\n\n" if block is not None else ""
+            if len(prefix + prompt) > MAX_SPEC_PROMPT_CHARS:
+                return FormOutcome("rejected", "prompt")
         return FormOutcome(
             "accepted",
             None,
@@ -579,6 +840,33 @@ class LionagiEngine:
         )
 
     @staticmethod
+    def _ruleset(path: str) -> Any:
+        import yaml
+        from lionagi.work import Rule, RuleSet
+
+        with open(path, encoding="utf-8") as handle:
+            data = yaml.safe_load(handle.read())
+        ruleset = RuleSet()
+        for raw in data["rules"]:
+            ruleset.add(Rule(**raw))
+        return ruleset
+
+    @staticmethod
+    @contextmanager
+    def _filling_with(ruleset: Any) -> Iterator[None]:
+        """The gate's ``fill_form`` (looked up in ``lionagi.work`` at each call) with *ruleset*."""
+        import functools
+
+        import lionagi.work as work
+
+        original = work.fill_form
+        work.fill_form = functools.partial(original, ruleset=ruleset)
+        try:
+            yield
+        finally:
+            work.fill_form = original
+
+    @staticmethod
     def _build_category(exc: ValueError) -> str:
         import pydantic
 
@@ -587,6 +875,9 @@ class LionagiEngine:
         text = str(exc)
         if ": invalid field " in text or re.search(r": field .* must be a mapping, got ", text):
             return "field"
+        if _from_module(exc, "/lionagi/work/form.py"):
+            # fill_form itself raised (a value's repr fails inside a coercion message).
+            return "render"
         return "shape"
 
     # -- scripts
@@ -619,8 +910,9 @@ class LionagiEngine:
             if isinstance(exc, UnicodeDecodeError):
                 kind = "parse"
             return ScriptOutcome("rejected", kind)
-        # A second endpoint from a deep copy of the untouched script, for the stream path.
-        stream_endpoint = ScriptedEndpoint(script=endpoint.script)
+        # A second endpoint for the stream path, loaded from the file again (not a deep copy
+        # of the first script: copying a value nested past the recursion limit raises).
+        stream_endpoint = ScriptedEndpoint(script=path)
         script = endpoint.script
         served, terminal = self._loop.run_until_complete(self._serve(endpoint, transcript, stream=False))
         s_served, s_terminal = self._loop.run_until_complete(self._serve(stream_endpoint, transcript, stream=True))
@@ -653,7 +945,7 @@ class LionagiEngine:
                 try:
                     if stream:
                         async for chunk in endpoint.stream(dict(payload)):
-                            chunks.append(dataclasses.asdict(chunk))
+                            chunks.append(_chunk_dict(chunk))
                     else:
                         result = await endpoint._call(dict(payload), {})
                 except Exception as exc:
@@ -694,6 +986,22 @@ class LionagiEngine:
                     summary = summarize(result, None, None)
                 served.append(Served(call_index, index, kind, value, entry.type, response, summary))
         return tuple(served), None
+
+
+def _chunk_dict(chunk: Any) -> dict[str, Any]:
+    """``dataclasses.asdict(chunk)`` that survives a value containing itself."""
+    import copy
+
+    return {f.name: copy.deepcopy(getattr(chunk, f.name)) for f in dataclasses.fields(chunk)}
+
+
+def dry_run_takes_prompt() -> bool:
+    """Whether ``runs.dry_run_text`` takes the prompt (``prompt=``), as issue 12 asks."""
+    import inspect
+
+    from formscript.runs import dry_run_text
+
+    return "prompt" in inspect.signature(dry_run_text).parameters
 
 
 def engines_available() -> list[str]:

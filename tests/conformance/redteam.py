@@ -1,0 +1,1529 @@
+"""A seeded red-team generator (issue 12): realistic files built around the runtime's edges.
+
+The first corpus (``corpus.py``) varies what people usually get wrong. This one aims at the
+places where lionagi 0.36.0's own machinery gives way: its loaders and constructors, the
+pure-Python YAML loader where libyaml reads otherwise, Python's recursion limit, text
+encodings, values that contain themselves, numeric limits, the prompt cap, the suffix that
+picks a script's loader, rulesets a program cannot build or whose rules raise, paths that
+are not files, and odd request payloads.
+
+Every case belongs to one *class*: the one boundary it probes, placed in an otherwise
+ordinary file (several fields or entries, comments, the usual mistakes from the first
+corpus's pools). Case *i* of a seed is the same whatever the number of cases asked for, so
+the long mode is a superset of the CI run. Texts are written by hand-rolled renderers, as
+bytes, so tabs, line ends, BOMs and broken encodings reach the loaders exactly as written.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, TypeVar
+
+from .corpus import (
+    DECL_TYPOS,
+    GOOD_KINDS,
+    GOOD_NAMES,
+    JSON_SCALARS,
+    PROMPT_WORDS,
+    REGEX_OK,
+    TYPE_WORDS_BAD,
+    YAML_SCALARS,
+    render_flow,
+    render_json_pretty,
+)
+
+DEFAULT_SEED = 20260712
+DEFAULT_CASES = 2000
+
+#: ``lionagi._spec_limits.MAX_SPEC_PROMPT_CHARS`` (written out: the generator runs without lionagi).
+PROMPT_CAP = 256 * 1024
+
+Node = tuple[str, Any]
+Payload = dict[str, Any]
+T = TypeVar("T")
+
+
+@dataclass(frozen=True)
+class RedCase:
+    """One red-team input: the file (or directory) and what the comparison needs besides."""
+
+    name: str
+    klass: str
+    #: "form" | "script"; a form with ``rules_data`` is dry-run with that ruleset, with
+    #: ``prompt`` against the prompt cap.
+    kind: str
+    filename: str
+    data: bytes
+    #: What the probe is, for reports.
+    probe: str = ""
+    transcript: tuple[Payload, ...] = ()
+    rules_filename: str | None = None
+    rules_data: bytes | None = None
+    prompt: str | None = None
+    #: "file" | "directory" | "directory-with-file" | "dangling-symlink" | "symlink-to-directory".
+    node: str = "file"
+
+    def text(self) -> str | None:
+        """The file's text when it is UTF-8 (what formscript's text-level functions take)."""
+        if self.node != "file":
+            return None
+        try:
+            return self.data.decode("utf-8")
+        except UnicodeDecodeError:
+            return None
+
+
+# ----------------------------------------------------------------------------- randomness
+
+
+class _R:
+    """A case's random source, with its noise level (how many ordinary mistakes it makes)."""
+
+    def __init__(self, rng: random.Random, syntax: str = "yaml") -> None:
+        self.rng = rng
+        self.syntax = syntax
+        self.noise = rng.choice([0.0, 0.0, 0.0, 0.0, 0.3, 0.3, 1.0])
+
+    def chance(self, p: float) -> bool:
+        return self.rng.random() < p
+
+    def bad(self, p: float) -> bool:
+        return self.rng.random() < p * self.noise
+
+    def pick(self, items: Sequence[T]) -> T:
+        return items[self.rng.randrange(len(items))]
+
+    def int(self, low: int, high: int) -> int:
+        return self.rng.randint(low, high)
+
+    def s(self, yaml_text: str, json_text: str | None = None) -> Node:
+        """A scalar spelled for this case's syntax (*json_text* defaults to the JSON string of
+        the YAML text's characters)."""
+        if self.syntax == "yaml":
+            return ("s", yaml_text)
+        return ("s", json_text if json_text is not None else json.dumps(yaml_text))
+
+    def key(self, name: str) -> str:
+        return name if self.syntax == "yaml" else json.dumps(name.strip("'\""))
+
+
+def _j(value: Any) -> str:
+    return json.dumps(value)
+
+
+# ----------------------------------------------------------------------------- rendering
+
+
+def _comment(r: _R) -> str:
+    return r.pick(["# note", "# TODO: check", "#", "# value from the ticket", "# ünïcode comment", "## x: 1"])
+
+
+def render_yaml(doc: Node, r: _R, *, step: int = 2, seq_indent: bool = True, comments: float = 0.15) -> list[str]:
+    """Block YAML lines for *doc*, with comment lines and trailing comments here and there.
+
+    ``("raw", lines)`` nodes are written below their key, indented one step, as given.
+    """
+    lines: list[str] = []
+
+    def scalar_line(prefix: str, text: str) -> str:
+        line = f"{prefix} {text}" if text else prefix
+        if text and "\n" not in text and r.chance(comments / 2) and not text.endswith(("|", ">")):
+            line += "  " + _comment(r)
+        return line
+
+    def walk(node: Node, indent: int) -> None:
+        pad = " " * indent
+        kind, body = node
+        if kind == "m":
+            for key, value in body:
+                if r.chance(comments / 3):
+                    lines.append(pad + _comment(r))
+                vkind = value[0]
+                if vkind in ("m", "l") and value[1] and (_has_raw(value) or not r.chance(0.15)):
+                    lines.append(f"{pad}{key}:")
+                    walk(value, indent + (step if vkind == "m" or seq_indent else 0))
+                elif vkind == "raw":
+                    lines.append(f"{pad}{key}:")
+                    lines.extend(" " * (indent + step) + line for line in value[1])
+                else:
+                    lines.append(scalar_line(f"{pad}{key}:", render_flow(value) if vkind != "raw" else ""))
+        elif kind == "l":
+            for item in body:
+                ikind = item[0]
+                if ikind == "m" and item[1] and (_has_raw(item) or not r.chance(0.15)):
+                    start = len(lines)
+                    walk(item, indent + 2)
+                    first = lines[start]
+                    lines[start] = f"{pad}- {first[indent + 2 :]}"
+                elif ikind == "raw":
+                    lines.append(f"{pad}-")
+                    lines.extend(" " * (indent + step) + line for line in item[1])
+                else:
+                    lines.append(scalar_line(f"{pad}-", render_flow(item)))
+        else:
+            lines.append(pad + render_flow(node))
+
+    walk(doc, 0)
+    return lines
+
+
+def _has_raw(node: Node) -> bool:
+    kind, body = node
+    if kind == "raw":
+        return True
+    if kind == "m":
+        return any(_has_raw(value) for _, value in body)
+    if kind == "l":
+        return any(_has_raw(item) for item in body)
+    return False
+
+
+def render(doc: Node, r: _R, *, newline: str = "\n", **style: Any) -> str:
+    """The whole document in this case's syntax, as text."""
+    if r.syntax == "json":
+        text = render_json_pretty(doc) if r.chance(0.6) else render_flow(doc)
+        return text + ("\n" if r.chance(0.8) else "")
+    head: list[str] = []
+    if r.chance(0.2):
+        head.append("# " + r.pick(["intake form", "generated by hand", "fixture for the weather test", "see README"]))
+    if r.chance(0.1):
+        head.append("---")
+    body = render_yaml(doc, r, **style)
+    tail = ["..."] if r.chance(0.03) else []
+    return newline.join(head + body + tail) + newline
+
+
+# ----------------------------------------------------------------------------- forms
+
+FIELD_TYPES = ["str", "int", "float", "bool", "list", "dict"]
+#: Value kinds with no red-team edge in them (the first corpus's, minus its odd pool).
+PLAIN_KINDS = ["int", "float", "bool", "null", "strnum", "strbool", "str", "date", "list", "dict"]
+
+
+@dataclass
+class FormDoc:
+    """A form spec under construction: declarations, values and title as nodes."""
+
+    r: _R
+    title: Node | None = None
+    fields: list[tuple[str, list[tuple[str, Node]]]] = field(default_factory=list)
+    values: list[tuple[str, Node]] = field(default_factory=list)
+    types: dict[str, str] = field(default_factory=dict)
+    title_last: bool = False
+
+    def node(self) -> Node:
+        k = self.r.key
+        top: list[tuple[str, Node]] = []
+        if self.title is not None and not self.title_last:
+            top.append((k("title"), self.title))
+        if self.fields:
+            top.append((k("fields"), ("m", [(k(n), ("m", [(k(a), b) for a, b in d])) for n, d in self.fields])))
+        if self.values:
+            top.append((k("values"), ("m", [(k(n), v) for n, v in self.values])))
+        if self.title is not None and self.title_last:
+            top.append((k("title"), self.title))
+        return ("m", top)
+
+    def set_value(self, name: str, node: Node) -> None:
+        self.values = [(n, node if n == name else v) for n, v in self.values]
+        if name not in [n for n, _ in self.values]:
+            self.values.append((name, node))
+
+    def declaration(self, name: str) -> list[tuple[str, Node]]:
+        return next(d for n, d in self.fields if n == name)
+
+    def set_decl(self, name: str, key: str, node: Node) -> None:
+        decl = self.declaration(name)
+        decl[:] = [(a, b) for a, b in decl if a != key] + [(key, node)]
+
+
+def _ordinary(pool: dict[str, list[str]]) -> dict[str, list[str]]:
+    """The first corpus's spellings minus surrogate escapes (the surrogates class has those)."""
+    return {kind: [text for text in texts if "\\ud" not in text] for kind, texts in pool.items()}
+
+
+ORDINARY = {"yaml": _ordinary(YAML_SCALARS), "json": _ordinary(JSON_SCALARS)}
+
+
+def _value(r: _R, declared: str) -> Node:
+    """A value for a field of type *declared*: usually fitting, sometimes an ordinary mistake."""
+    kind = r.pick(GOOD_KINDS[declared]) if not r.bad(0.3) else r.pick(PLAIN_KINDS)
+    return ("s", r.pick(ORDINARY[r.syntax][kind]))
+
+
+def form_doc(r: _R, *, target: str | None = None, target_type: str | None = None, fields: int = 0) -> FormDoc:
+    """A realistic form: 2-6 fields (one named *target*, typed *target_type*), most with
+    values, a title now and then, and the ordinary mistakes a noisy case makes."""
+    doc = FormDoc(r)
+    count = fields or r.int(2, 6)
+    names = r.rng.sample(GOOD_NAMES, count)
+    if target is not None and target not in names:
+        names[r.rng.randrange(count)] = target
+    for name in names:
+        declared = target_type if (name == target and target_type) else r.pick(FIELD_TYPES)
+        decl: list[tuple[str, Node]] = []
+        if not r.bad(0.1):
+            decl.append(("type", r.s(declared)))
+        else:
+            decl.append(("type", r.s(r.pick(TYPE_WORDS_BAD).strip("'"))))
+        if r.chance(0.4):
+            decl.append(("required", r.s("false", "false") if r.chance(0.7) else r.s("true", "true")))
+        if r.chance(0.25):
+            decl.append(("description", r.s(r.pick(["Customer age", "'Free text'", "the ticket id", "Ü"]))))
+        if r.bad(0.05):
+            decl.append((r.pick(DECL_TYPOS), r.s("x")))
+        doc.fields.append((name, decl))
+        doc.types[name] = declared
+        if name == target or r.chance(0.8):
+            doc.values.append((name, _value(r, declared)))
+    if r.bad(0.05):
+        doc.values.append(("extra_value", r.s("x")))
+    if r.chance(0.5):
+        doc.title = r.s(r.pick(["Intake form", "'Review: step 2'", "Σίσυφος", "Weekly report"]))
+    return doc
+
+
+# ----------------------------------------------------------------------------- scripts
+
+ENTRY_TYPES = ["text"] * 4 + ["tool_call"] * 2 + ["structured", "stream", "error"]
+
+
+@dataclass
+class ScriptDoc:
+    """A response script under construction."""
+
+    r: _R
+    header: list[tuple[str, Node]] = field(default_factory=list)
+    entries: list[Node] = field(default_factory=list)
+
+    def node(self) -> Node:
+        k = self.r.key
+        return ("m", [(k(a), b) for a, b in self.header] + [(k("responses"), ("l", self.entries))])
+
+
+def entry(r: _R, etype: str | None = None, **fixed: Node) -> Node:
+    """One ordinary entry of *etype* (drawn when None); *fixed* items replace drawn ones."""
+    etype = etype or r.pick(ENTRY_TYPES)
+    items: list[tuple[str, Node]] = [("type", r.s(etype))]
+    word = r.pick(PROMPT_WORDS)
+    if etype == "text":
+        items.append(("content", r.s(r.pick([word, "'Sunny, 21 degrees'", "done", "Привет"]))))
+    elif etype == "tool_call":
+        items.append(("name", r.s(r.pick(["search", "calc", "weather_api"]))))
+        if r.chance(0.7):
+            items.append(("arguments", ("m", [(r.key("q"), r.s(word)), (r.key("n"), r.s("3", "3"))])))
+        if r.chance(0.3):
+            items.append(("id", r.s("call_1")))
+    elif etype == "structured":
+        items.append(("data", ("m", [(r.key("answer"), r.s(word)), (r.key("score"), r.s("0.5", "0.5"))])))
+    elif etype == "stream":
+        chunks = [("m", [(r.key("type"), r.s("text")), (r.key("content"), r.s(w))]) for w in ("Hel", "lo")]
+        chunks.append(("m", [(r.key("type"), r.s("result"))]))
+        items.append(("chunks", ("l", chunks)))
+    else:
+        items.append(("kind", r.s(r.pick(["rate_limit", "timeout", "server_error", "bad_request", "value_error"]))))
+        if r.chance(0.6):
+            items.append(("message", r.s(r.pick(["try later", "boom", "quota"]))))
+    if r.chance(0.3):
+        items.append(("when", _when(r)))
+    if r.bad(0.1):
+        items.append((r.pick(["contents", "delay", "tool"]), r.s("x")))
+    for key, node in fixed.items():
+        items = [(a, b) for a, b in items if a != key] + [(key, node)]
+    return ("m", [(r.key(a), b) for a, b in items])
+
+
+def _when(r: _R) -> Node:
+    pred = r.pick(["prompt_contains", "prompt_regex", "has_tool", "call_index", "after_calls"])
+    if pred == "prompt_contains":
+        value = r.s(r.pick(PROMPT_WORDS))
+    elif pred == "prompt_regex":
+        value = r.s("'" + r.pick(REGEX_OK).replace("'", "''") + "'", _j(r.pick(REGEX_OK)))
+    elif pred == "has_tool":
+        value = r.s(r.pick(["search", "calc"]))
+    else:
+        value = r.s(str(r.int(0, 3)), str(r.int(0, 3)))
+    return ("m", [(r.key(pred), value)])
+
+
+def script_doc(r: _R, *, entries: int = 0) -> ScriptDoc:
+    """A realistic script: a header now and then, 1-6 ordinary entries."""
+    doc = ScriptDoc(r)
+    if r.chance(0.3):
+        doc.header.append(("version", r.s("1", "1")))
+    if r.chance(0.5):
+        doc.header.append(("mode", r.s(r.pick(["auto", "auto", "positional", "when_only"]))))
+    doc.entries = [entry(r) for _ in range(entries or r.int(1, 6))]
+    return doc
+
+
+def calls(r: _R, count: int = 0, words: list[str] | None = None) -> tuple[Payload, ...]:
+    """Ordinary request payloads: a last user message from *words*, tools now and then."""
+    out: list[Payload] = []
+    for _ in range(count or r.int(1, 5)):
+        text = " ".join(r.pick(words or PROMPT_WORDS) for _ in range(r.int(1, 3)))
+        payload: Payload = {"messages": [{"role": "user", "content": text}]}
+        if r.chance(0.3):
+            payload["messages"].insert(0, {"role": "system", "content": "You are a test."})
+        if r.chance(0.3):
+            payload["tools"] = [{"type": "function", "function": {"name": r.pick(["search", "calc"])}}]
+        out.append(payload)
+    return tuple(out)
+
+
+# ----------------------------------------------------------------------------- the classes
+
+Built = tuple[str, str, bytes, str]  # kind, suffix, data, probe
+
+
+@dataclass(frozen=True)
+class ClassSpec:
+    """One boundary: how many cases of every hundred it gets, and how to build one."""
+
+    weight: int
+    build: Callable[[_R], dict[str, Any]]
+    about: str
+
+
+def _form_case(r: _R, doc: FormDoc, probe: str, suffix: str = ".form.yaml", **extra: Any) -> dict[str, Any]:
+    return {"kind": "form", "suffix": suffix, "data": render(doc.node(), r).encode("utf-8"), "probe": probe, **extra}
+
+
+def _script_case(
+    r: _R, doc: ScriptDoc, probe: str, transcript: tuple[Payload, ...], suffix: str = ".script.yaml"
+) -> dict[str, Any]:
+    data = render(doc.node(), r).encode("utf-8")
+    return {"kind": "script", "suffix": suffix, "data": data, "probe": probe, "transcript": transcript}
+
+
+# -- loader and constructor boundaries (issue 12 item 2)
+
+#: Explicit tags whose construction raises (KeyError, IndexError, AttributeError, ValueError,
+#: or the constructor's own error).
+FAILING_TAGS = [
+    "!!bool maybe",
+    "!!bool ''",
+    "!!bool 2",
+    '!!int ""',
+    "!!int ''",
+    "!!int x",
+    "!!int 0x",
+    "!!int 0b",
+    "!!int ':'",
+    '!!float ""',
+    "!!float x",
+    "!!float .",
+    '!!timestamp "soon"',
+    "!!timestamp ''",
+    "!!timestamp 2024-13-45",
+    "!!timestamp 2024-02-30",
+    "!!binary '%%%'",
+    "!!int [1]",
+    "!!bool {a: 1}",
+    "!!str [a]",
+    "!!map [a]",
+    "!!seq {a: 1}",
+    "!!set [a]",
+    "!!omap {a: 1}",
+    "!!omap [1, 2]",
+    "!!pairs {a: 1}",
+    "!!null [1]",
+    "!!value x",
+]
+
+
+def _tag_failing(r: _R) -> dict[str, Any]:
+    tag = r.pick(FAILING_TAGS)
+    if r.chance(0.55):
+        doc = form_doc(r, target="count", target_type=r.pick(FIELD_TYPES))
+        where = r.pick(["value", "value", "default", "title", "description", "key"])
+        if where == "value":
+            doc.set_value("count", ("s", tag))
+        elif where == "default":
+            doc.set_decl("count", "default", ("s", tag))
+        elif where == "title":
+            doc.title = ("s", tag)
+        elif where == "description":
+            doc.set_decl("count", "description", ("s", tag))
+        else:
+            doc.values.append((tag, ("s", "1")))
+        return _form_case(r, doc, f"{tag} as the {where}")
+    sdoc = script_doc(r)
+    slot = r.rng.randrange(len(sdoc.entries))
+    where = r.pick(["content", "name", "argument", "version", "call_index", "chunk", "data"])
+    node: Node = ("s", tag)
+    if where == "content":
+        sdoc.entries[slot] = entry(r, "text", content=node)
+    elif where == "name":
+        sdoc.entries[slot] = entry(r, "tool_call", name=node)
+    elif where == "argument":
+        sdoc.entries[slot] = entry(r, "tool_call", arguments=("m", [("q", node)]))
+    elif where == "data":
+        sdoc.entries[slot] = entry(r, "structured", data=("m", [("answer", node)]))
+    elif where == "chunk":
+        sdoc.entries[slot] = entry(r, "stream", chunks=("l", [("m", [("type", ("s", "text")), ("content", node)])]))
+    elif where == "version":
+        sdoc.header = [("version", node)]
+    else:
+        sdoc.entries[slot] = entry(r, when=("m", [("call_index", node)]))
+    suffix = ".script.yaml" if r.chance(0.8) else r.pick([".script.json", ".script.yml", ".json"])
+    return _script_case(r, sdoc, f"{tag} as the {where} ({suffix})", calls(r), suffix)
+
+
+#: Tags that construct fine, tags that are refused as unknown or unsafe, and a bare ``!``.
+OTHER_TAGS = [
+    "!!set {a, b}",
+    "!!set {}",
+    "!!omap [a: 1, b: 2]",
+    "!!omap []",
+    "!!pairs [a: 1, a: 2]",
+    "!!binary aGVsbG8=",
+    "!!binary ''",
+    "!foo x",
+    "!!foo x",
+    "!<tag:example.com,2000:x> y",
+    "! 5",
+    "!",
+    "!!str 5",
+    "!!str",
+    "!!null ''",
+    "!!float 1",
+    "!!int 1_0",
+    "!!timestamp 2001-12-14",
+    "!!timestamp 2001-12-14 21:59:43.10 -5",
+    "!!bool yes",
+    "!!python/tuple [1, 2]",
+    "!!python/name:os.system",
+    "!!map {a: 1}",
+    "!!seq [1]",
+    "!!str !!int",
+]
+
+
+def _tag_other(r: _R) -> dict[str, Any]:
+    tag = r.pick(OTHER_TAGS)
+    if r.chance(0.55):
+        declared = r.pick(FIELD_TYPES)
+        doc = form_doc(r, target="meta", target_type=declared)
+        where = r.pick(["value", "value", "default", "title"])
+        if where == "value":
+            doc.set_value("meta", ("s", tag))
+        elif where == "default":
+            doc.set_decl("meta", "default", ("s", tag))
+            doc.values = [(n, v) for n, v in doc.values if n != "meta"]
+        else:
+            doc.title = ("s", tag)
+        return _form_case(r, doc, f"{tag} as the {where} of a {declared} field")
+    sdoc = script_doc(r)
+    slot = r.rng.randrange(len(sdoc.entries))
+    node: Node = ("s", tag)
+    where = r.pick(["arguments", "data", "tool_output", "metadata", "responses", "content"])
+    if where == "arguments":
+        sdoc.entries[slot] = entry(r, "tool_call", arguments=node)
+    elif where == "data":
+        sdoc.entries[slot] = entry(r, "structured", data=node)
+    elif where in ("tool_output", "metadata"):
+        chunk = ("m", [("type", ("s", "tool_result")), (where, node)])
+        sdoc.entries[slot] = entry(r, "stream", chunks=("l", [chunk]))
+    elif where == "content":
+        sdoc.entries[slot] = entry(r, "text", content=node)
+    else:
+        data = render(("m", [*sdoc.header, ("responses", node)]), r).encode("utf-8")
+        return {"kind": "script", "suffix": ".script.yaml", "data": data, "probe": f"responses: {tag}"} | {
+            "transcript": calls(r)
+        }
+    return _script_case(r, sdoc, f"{tag} as the {where}", calls(r))
+
+
+# -- recursion (item 3)
+
+#: Depths clear of the thresholds (the pure-Python loader gives way near 450 levels, json
+#: near 950, both less the caller's stack): shallow, deep for YAML only, deep for both.
+#: The pure-Python scanner takes time quadratic in the depth of flow nesting (0.4 s at 700
+#: levels), so JSON texts past its limit mostly carry a tab it stops at early.
+SHALLOW, YAML_DEEP, JSON_OK, TOO_DEEP = (2, 250), (520, 620), (560, 700), (1100, 1400)
+
+
+def _nested(depth: int, shape: str, leaf: str = "1") -> str:
+    if shape == "list":
+        return "[" * depth + leaf + "]" * depth
+    return '{"k": ' * depth + leaf + "}" * depth
+
+
+def _nesting(r: _R) -> dict[str, Any]:
+    band = r.pick(["shallow", "yaml_deep", "yaml_deep", "json_ok", "too_deep"])
+    low, high = {"shallow": SHALLOW, "yaml_deep": YAML_DEEP, "json_ok": JSON_OK, "too_deep": TOO_DEEP}[band]
+    depth = r.int(low, high)
+    # Deep YAML lists are written as compact block sequences ("- - - 1"), which the pure
+    # scanner reads in linear time; deep flow collections cost it quadratic time.
+    shape = r.pick(["list", "list", "list", "dict"] if band == "yaml_deep" else ["list", "dict"])
+    as_json = band in ("json_ok", "too_deep") or (band == "shallow" and r.chance(0.4))
+    r.syntax = "json" if as_json else "yaml"
+    early_tab = as_json and (band == "too_deep" or r.chance(0.85))
+    style = "flow"
+    nested: Node = ("s", _nested(depth, shape))
+    if not as_json and shape == "list" and (band == "yaml_deep" or r.chance(0.3)):
+        nested, style = ("raw", ["- " * depth + "1"]), "compact block"
+    elif not as_json and band == "shallow" and r.chance(0.5):
+        levels = min(depth - 1, r.int(5, 60))
+        block = ["  " * i + "k:" for i in range(levels)]
+        block[-1] += " " + _nested(depth - levels, shape)
+        nested, style, shape = ("raw", block), "block, then flow", "dict"
+    label = f"{band}: {shape} nested {depth} deep, {style} ({r.syntax})"
+    if r.chance(0.6):
+        doc = form_doc(r, target="values", target_type="list" if shape == "list" else "dict")
+        doc.set_value("values", nested)
+        suffix = ".form.json" if as_json and r.chance(0.5) else ".form.yaml"
+        built = _form_case(r, doc, label, suffix)
+    else:
+        sdoc = script_doc(r)
+        slot = r.rng.randrange(len(sdoc.entries))
+        if band == "json_ok":
+            depth = r.int(400, 520)  # json.load and json.dumps both take it
+            nested = ("s", _nested(depth, shape))
+            label = f"{band}: {shape} nested {depth} deep ({r.syntax})"
+        if shape == "dict":
+            sdoc.entries[slot] = entry(r, "structured", data=("m", [(r.key("deep"), nested)]))
+        else:
+            sdoc.entries[slot] = entry(r, "tool_call", arguments=("m", [(r.key("deep"), nested)]))
+        suffix = ".script.json" if as_json else ".script.yaml"
+        built = _script_case(r, sdoc, label, calls(r), suffix)
+    if early_tab:  # YAML stops at the tab at once (sparing its quadratic scan); json takes it
+        built["data"] = built["data"].replace(b": ", b":\t", 1)
+        built["probe"] += ", a tab after the first colon"
+    return built
+
+
+# -- encodings (item 4 for surrogates)
+
+SURROGATES = ["\\ud83d", "\\udc80", "\\ud83d\\ude00", "x\\udfffy", "\\ud800", "\\udbff\\udc00", "\\udcff tail"]
+
+
+def _surrogates(r: _R) -> dict[str, Any]:
+    r.syntax = "json" if r.chance(0.25) else "yaml"
+    text = '"' + r.pick(SURROGATES) + '"'
+    node: Node = ("s", text)
+    if r.chance(0.55):
+        doc = form_doc(r, target="name_1", target_type="str")
+        where = r.pick(["value", "value", "title", "description", "default", "list", "key", "int value"])
+        if where == "value":
+            doc.set_value("name_1", node)
+        elif where == "title":
+            doc.title = node
+        elif where == "description":
+            doc.set_decl("name_1", "description", node)
+        elif where == "default":
+            doc.set_decl("name_1", "default", node)
+            doc.values = [(n, v) for n, v in doc.values if n != "name_1"]
+        elif where == "list":
+            doc.set_decl("name_1", "type", r.s("list"))
+            doc.set_value("name_1", ("l", [r.s("ok"), node]))
+        elif where == "int value":
+            doc.set_decl("name_1", "type", r.s("int"))
+            doc.set_value("name_1", node)
+        else:
+            doc.values.append((text, r.s("v")))
+            doc.fields.append((text, [("type", r.s("str"))]))
+        suffix = ".form.json" if r.syntax == "json" and r.chance(0.5) else ".form.yaml"
+        return _form_case(r, doc, f"{text} as the {where} ({r.syntax})", suffix)
+    sdoc = script_doc(r)
+    slot = r.rng.randrange(len(sdoc.entries))
+    where = r.pick(["content", "content", "name", "argument", "data", "message", "chunk", "prompt_contains", "payload"])
+    transcript = calls(r)
+    if where == "content":
+        sdoc.entries[slot] = entry(r, "text", content=node)
+    elif where == "name":
+        sdoc.entries[slot] = entry(r, "tool_call", name=node)
+    elif where == "argument":
+        sdoc.entries[slot] = entry(r, "tool_call", arguments=("m", [(r.key("q"), node)]))
+    elif where == "data":
+        sdoc.entries[slot] = entry(r, "structured", data=("m", [(r.key("answer"), node)]))
+    elif where == "message":
+        sdoc.entries[slot] = entry(r, "error", message=node)
+    elif where == "chunk":
+        chunk = ("m", [(r.key("type"), r.s("text")), (r.key("content"), node)])
+        sdoc.entries[slot] = entry(r, "stream", chunks=("l", [chunk]))
+    elif where == "prompt_contains":
+        sdoc.entries.insert(0, entry(r, "text", when=("m", [(r.key("prompt_contains"), node)])))
+        value = json.loads(text)
+        transcript = ({"messages": [{"role": "user", "content": f"say {value}"}]}, *transcript)
+    else:
+        value = json.loads(text)
+        transcript = ({"messages": [{"role": "user", "content": value}]}, *transcript)
+    suffix = ".script.json" if r.syntax == "json" else ".script.yaml"
+    return _script_case(r, sdoc, f"{text} as the {where} ({suffix})", transcript, suffix)
+
+
+#: Where an encoding probe goes: a double-quoted scalar, the same spelling in YAML and JSON.
+MARK = "Cafe-MARK"
+
+
+def _encodings(r: _R) -> dict[str, Any]:
+    is_form = r.chance(0.55)
+    r.syntax = "json" if r.chance(0.2) else "yaml"
+    marker: Node = ("s", f'"{MARK}"')
+    if is_form:
+        doc = form_doc(r, target="name_1", target_type="str")
+        if r.chance(0.5):
+            doc.title = marker
+        else:
+            doc.set_value("name_1", marker)
+        suffix = ".form.json" if r.syntax == "json" and r.chance(0.5) else ".form.yaml"
+        built = _form_case(r, doc, "", suffix)
+    else:
+        sdoc = script_doc(r)
+        sdoc.entries.insert(0, entry(r, "text", content=marker))
+        suffix = ".script.json" if r.syntax == "json" else ".script.yaml"
+        built = _script_case(r, sdoc, "", calls(r), suffix)
+    text = built["data"].decode("utf-8")
+    before, after = text.split(MARK, 1)
+    how = r.pick(
+        [
+            "latin-1",
+            "utf-16",
+            "utf-16-le",
+            "utf-32",
+            "bom",
+            "bom-late",
+            "nul-raw",
+            "nul-escaped",
+            "control",
+            "c1",
+            "noncharacter",
+            "cesu",
+            "truncated",
+            "overlong",
+            "del",
+        ]
+    )
+    raw = {
+        "bom-late": "Ca\ufefffe",
+        "nul-raw": "Ca\x00fe",
+        "control": "Ca" + r.pick(["\x01", "\x1b", "\x08", "\x0c"]) + "fe",
+        "c1": "Ca" + r.pick(["\x80", "\x9f", "\x85"]) + "fe",
+        "noncharacter": "Ca" + r.pick(["\ufffe", "\uffff", "\U0001fffe"]) + "fe",
+        "del": "Ca\x7ffe",
+    }
+    data: bytes
+    if how in ("latin-1", "utf-16", "utf-16-le", "utf-32"):
+        data = (before + "Café" + after).encode(how, "replace")
+    elif how == "bom":
+        data = b"\xef\xbb\xbf" + (before + "Cafe" + after).encode()
+    elif how == "nul-escaped":
+        escape = r.pick(["Ca\\0fe", "Ca\\x00fe", "Ca\\u0000fe"]) if r.syntax == "yaml" else "Ca\\u0000fe"
+        data = (before + escape + after).encode()
+    elif how in raw:
+        data = (before + raw[how] + after).encode()
+    elif how == "cesu":
+        data = before.encode() + b"\xed\xa0\xbd\xed\xb8\x80" + after.encode()
+    elif how == "overlong":
+        data = before.encode() + b"\xc0\xaf" + after.encode()
+    else:
+        data = (before + "Cafe" + after).encode().rstrip(b"\n") + b"\xe2\x82"
+    return built | {"data": data, "probe": f"{how} ({'form' if is_form else 'script'}, {r.syntax})"}
+
+
+# -- values that contain themselves (item 5)
+
+SELF_REFERENCES = ["&x [1, *x]", "&x [*x]", "&x {k: *x}", "&x {a: 1, self: [*x]}", "&x [a, {b: *x}]"]
+
+
+def _self_reference(r: _R) -> dict[str, Any]:
+    ref = r.pick(SELF_REFERENCES)
+    node: Node = ("s", ref)
+    if r.chance(0.55):
+        declared = "list" if ref.startswith("&x [") else "dict"
+        doc = form_doc(r, target="tags", target_type=r.pick([declared, declared, "str"]))
+        where = r.pick(["value", "value", "value", "default", "title", "nested"])
+        if where == "value":
+            doc.set_value("tags", node)
+        elif where == "default":
+            doc.set_decl("tags", "default", node)
+            doc.values = [(n, v) for n, v in doc.values if n != "tags"]
+        elif where == "title":
+            doc.title = node
+        else:
+            doc.set_decl("tags", "type", r.s("list"))
+            doc.set_value("tags", ("l", [r.s("first"), node]))
+        return _form_case(r, doc, f"{ref} as the {where}")
+    sdoc = script_doc(r)
+    slot = r.rng.randrange(len(sdoc.entries))
+    where = r.pick(["data", "arguments", "tool_input", "metadata", "tool_output", "content"])
+    mapping_ref = ("s", ref if ref.startswith("&x {") else "&x {k: *x}")
+    if where == "data":
+        sdoc.entries[slot] = entry(r, "structured", data=mapping_ref)
+    elif where == "arguments":
+        sdoc.entries[slot] = entry(r, "tool_call", arguments=mapping_ref)
+    elif where == "content":
+        sdoc.entries[slot] = entry(r, "text", content=node)
+    else:
+        value = mapping_ref if where != "tool_output" else node
+        chunk = ("m", [("type", ("s", "tool_use")), (where, value)])
+        sdoc.entries[slot] = entry(r, "stream", chunks=("l", [chunk, ("m", [("type", ("s", "result"))])]))
+    return _script_case(r, sdoc, f"{ref} as the {where}", calls(r))
+
+
+# -- which loader a script's name picks (item 6)
+
+ODD_SUFFIXES = [
+    ".script.YAML",
+    ".script.YML",
+    ".script.Yaml",
+    ".script.txt",
+    ".script",
+    "",
+    ".script.yaml.bak",
+    ".script.yml~",
+    ".script.JSON",
+    ".script.json",
+    ".script.yaml",
+    ".script.yml",
+    ".yaml.json",
+    ".json.yaml",
+]
+
+
+def _suffix(r: _R) -> dict[str, Any]:
+    suffix = r.pick(ODD_SUFFIXES)
+    spelling = r.pick(["yaml", "json", "json-tab"])
+    r.syntax = "yaml" if spelling == "yaml" else "json"
+    if r.chance(0.2):
+        doc = form_doc(r)
+        built = _form_case(r, doc, "", suffix.replace("script", "form"))
+    else:
+        built = _script_case(r, script_doc(r), "", calls(r), suffix)
+    data = built["data"]
+    if spelling == "json-tab":
+        data = data.replace(b'": ', b'":\t')
+    return built | {"data": data, "probe": f"{spelling} text named *{built['suffix']}"}
+
+
+# -- the script's version (item 7)
+
+VERSIONS_YAML = [
+    "'2'",
+    "2.0",
+    "false",
+    "true",
+    "1.0e+3",
+    '"3"',
+    "0x10",
+    "1_000",
+    "2.5",
+    "'x'",
+    "~",
+    "-1",
+    "99999999999999999999",
+    "' 4 '",
+    "1e3",
+    "!!float 2",
+    "0",
+    "'1.0'",
+    "1:30",
+    "017",
+    "+2",
+    "'+2'",
+    "'0x10'",
+    "3.0e+0",
+    "[1]",
+    "''",
+    "'٣'",
+    "yes",
+    "1",
+]
+VERSIONS_JSON = ["2.0", "true", "false", '"2"', "1E2", "1e3", "-0.0", '"0"', "null", "1.5", '" 3"', "1", "3"]
+
+
+def _version(r: _R) -> dict[str, Any]:
+    r.syntax = "json" if r.chance(0.3) else "yaml"
+    sdoc = script_doc(r)
+    version = r.pick(VERSIONS_YAML if r.syntax == "yaml" else VERSIONS_JSON)
+    sdoc.header = [("version", ("s", version)), *[(k, v) for k, v in sdoc.header if k != "version"]]
+    r.rng.shuffle(sdoc.header)
+    suffix = ".script.json" if r.syntax == "json" else r.pick([".script.yaml", ".script.yml"])
+    return _script_case(r, sdoc, f"version: {version}", calls(r), suffix)
+
+
+# -- regexes that fail to compile without re.error (item 8)
+
+
+def _regex_compile(r: _R) -> dict[str, Any]:
+    pattern = r.pick(
+        [
+            "a{4294967296}",
+            "a{1,4294967296}",
+            "x{99999999999999}",
+            "(?a)(?u)x",
+            "(?u)(?a)x",
+            "(" * 1200 + "x" + ")" * 1200,
+            "(" * 1500 + "x" + ")" * 1500,
+            "(?L)x",
+            "\\N{NOPE}",
+            "(" * 60 + "h" + ")" * 60,
+        ]
+    )
+    sdoc = script_doc(r)
+    reached = r.chance(0.75)
+    when: list[tuple[str, Node]] = [(r.key("prompt_regex"), r.s("'" + pattern + "'", _j(pattern)))]
+    if not reached:
+        when.append((r.key("call_index"), r.s("9", "9")))
+    sdoc.entries.insert(r.int(0, 1) if reached else r.int(0, len(sdoc.entries)), entry(r, "text", when=("m", when)))
+    sdoc.header = [(k, v) for k, v in sdoc.header if k != "mode"]
+    label = pattern if len(pattern) < 30 else f"{pattern.count('(')} nested groups"
+    return _script_case(r, sdoc, f"prompt_regex {label} ({'reached' if reached else 'never reached'})", calls(r))
+
+
+# -- rulesets (items 9, 10, 11)
+
+
+def _rule(r: _R, rule_id: str, field_name: str, check: str | None = None, **items: str) -> list[tuple[str, str]]:
+    check = check or r.pick(["required", "type", "range", "pattern"])
+    rule = [("rule_id", rule_id), ("field", field_name), ("check", check)]
+    if check == "type":
+        rule.append(("params", "{type: " + r.pick(["int", "str", "float"]) + "}"))
+    elif check == "range":
+        rule.append(("params", r.pick(["{min: 0}", "{min: 1, max: 100}", "{max: 10}"])))
+    elif check == "pattern":
+        rule.append(("params", r.pick(["{pattern: '^[a-z]+$'}", "{pattern: '\\d'}", "{pattern: x, flags: 2}"])))
+    if r.chance(0.3):
+        rule.append(("message", r.pick(["'must be set'", "'out of range'", "Bad value"])))
+    if r.chance(0.15):
+        rule.append(("enabled", r.pick(["true", "false"])))
+    for key, value in items.items():
+        rule = [(a, b) for a, b in rule if a != key] + [(key, value)]
+    return rule
+
+
+def _rules_text(r: _R, rules: list[list[tuple[str, str]] | str], top: str = "rules:") -> str:
+    lines = ["# rules for the intake form"] if r.chance(0.3) else []
+    lines.append(top)
+    for rule in rules:
+        if isinstance(rule, str):
+            lines.append(f"  - {rule}")
+            continue
+        if r.chance(0.2):
+            lines.append("  - {" + ", ".join(f"{k}: {v}" for k, v in rule) + "}")
+            continue
+        for index, (key, value) in enumerate(rule):
+            lines.append(f"  {'-' if index == 0 else ' '} {key}: {value}")
+    return "\n".join(lines) + "\n"
+
+
+def _ruled_form(r: _R) -> FormDoc:
+    doc = form_doc(r, target="age", target_type="int")
+    if "email" not in [n for n, _ in doc.fields]:
+        doc.fields.append(("email", [("type", ("s", "str"))]))
+        doc.types["email"] = "str"
+        doc.values.append(("email", ("s", r.pick(["a@b.c", "'x'", "hello", "'AB'"]))))
+    doc.set_value("age", ("s", r.pick(["42", "7", "'12'", "0", "150", "-1"])))
+    return doc
+
+
+def _rules_case(r: _R, doc: FormDoc, rules_text: str, probe: str) -> dict[str, Any]:
+    return _form_case(r, doc, probe, rules=rules_text.encode("utf-8"))
+
+
+def _ruleset_build(r: _R) -> dict[str, Any]:
+    doc = _ruled_form(r)
+    fields = ["age", "email"]
+    rules: list[list[tuple[str, str]] | str] = [_rule(r, f"r{i}", r.pick(fields)) for i in range(1, r.int(2, 5))]
+    fault = r.pick(
+        [
+            "duplicate",
+            "check",
+            "enabled",
+            "rule_id",
+            "field",
+            "params",
+            "message",
+            "missing",
+            "non-string key",
+            "not a mapping",
+            "rules mapping",
+            "rules scalar",
+            "no rules",
+            "syntax",
+            "top-level list",
+            "extra top-level key",
+            "unknown rule key",
+            "none",
+        ]
+    )
+    slot = r.rng.randrange(len(rules))
+    target = rules[slot]
+    assert not isinstance(target, str)
+    top = "rules:"
+    text = None
+    if fault == "duplicate":
+        rules.append(_rule(r, dict(target)["rule_id"], r.pick(fields)))
+    elif fault == "check":
+        rules[slot] = [(k, v) for k, v in target if k not in ("check", "params")] + [
+            ("check", r.pick(["regex", "Required", "min", "custom_check", "''", "~", "5"]))
+        ]
+    elif fault in ("enabled", "rule_id", "field", "params", "message"):
+        wrong = {
+            "enabled": ["maybe", "[]", "2", "0.5", "''", "~", "'yes'", "'on'", "1", "0", "{}"],
+            "rule_id": ["5", "true", "~", "[a]", "1.5", "''", "{a: 1}"],
+            "field": ["[age]", "5", "~", "{a: 1}", "true"],
+            "params": ["[1]", "x", "5", "~", "''"],
+            "message": ["5", "[m]", "true", "~", "{a: b}"],
+        }[fault]
+        value = r.pick(wrong)
+        rules[slot] = [(k, v) for k, v in target if k != fault] + [(fault, value)]
+        fault = f"{fault}: {value}"
+    elif fault == "missing":
+        gone = r.pick(["rule_id", "field", "check"])
+        rules[slot] = [(k, v) for k, v in target if k != gone]
+        fault = f"missing {gone}"
+    elif fault == "non-string key":
+        key = r.pick(["5", "true", "~", "1.5"])
+        rules[slot] = [*target, (key, "x")]
+        fault = f"key {key}"
+    elif fault == "not a mapping":
+        rules[slot] = r.pick(["just text", "[a, b]", "5", "~", "'r1'"])
+    elif fault == "rules mapping":
+        lines = ["rules:"]
+        for index, rule in enumerate(rules):
+            assert not isinstance(rule, str)
+            lines.append(f"  r{index}: {{" + ", ".join(f"{k}: {v}" for k, v in rule) + "}")
+        text = "\n".join(lines) + "\n"
+    elif fault == "rules scalar":
+        text = "rules: " + r.pick(["~", "x", "5", "{}", "''"]) + "\n"
+    elif fault == "no rules":
+        text = r.pick(["", "# nothing yet\n", "rule:\n  - {rule_id: a, field: age, check: required}\n", "{}\n"])
+    elif fault == "syntax":
+        text = _rules_text(r, rules)
+        breakage = r.pick(["unterminated", "indent", "tab", "flow"])
+        if breakage == "unterminated":
+            text = text.replace("rule_id: ", "rule_id: 'open ", 1)
+        elif breakage == "indent":
+            text = text.replace("\n    field:", "\n      field:", 1)
+        elif breakage == "tab":
+            text = text.replace("\n    ", "\n\t", 1)
+        else:
+            text += "  - {rule_id: zz, field: age\n"
+        fault = f"syntax ({breakage})"
+    elif fault == "top-level list":
+        text = "".join(
+            "- {" + ", ".join(f"{k}: {v}" for k, v in rule) + "}\n" for rule in rules if isinstance(rule, list)
+        )
+    elif fault == "extra top-level key":
+        top = r.pick(["version: 1\nrules:", "name: intake\nrules:"])
+    elif fault == "unknown rule key":
+        rules[slot] = [*target, (r.pick(["severity", "params_", "note"]), "x")]
+    if text is None:
+        text = _rules_text(r, rules, top)
+    return _rules_case(r, doc, text, fault)
+
+
+def _ruleset_custom(r: _R) -> dict[str, Any]:
+    doc = _ruled_form(r)
+    fields = ["age", "email", "missing_field"]
+    rules: list[list[tuple[str, str]] | str] = [_rule(r, f"r{i}", r.pick(fields[:2])) for i in range(1, r.int(1, 3))]
+    params = r.pick(["{}", "{callable: is_adult}", "{callable: 5}", "{error: 'not allowed'}", "{callable: ~}", None])
+    custom = [("rule_id", "c1"), ("field", r.pick(fields)), ("check", "custom")]
+    if params is not None:
+        custom.append(("params", params))
+    if r.chance(0.3):
+        custom.append(("enabled", r.pick(["false", "true"])))
+    if r.chance(0.3):
+        custom.append(("message", "'custom failed'"))
+    rules.insert(r.int(0, len(rules)), custom)
+    return _rules_case(r, doc, _rules_text(r, rules), f"custom check, params {params}")
+
+
+def _raw_rule(field_name: str, check: str, params: str) -> list[tuple[str, str]]:
+    return [("rule_id", "x1"), ("field", field_name), ("check", check), ("params", params)]
+
+
+def _rule_apply(r: _R) -> dict[str, Any]:
+    doc = _ruled_form(r)
+    rules: list[list[tuple[str, str]] | str] = [_rule(r, f"r{i}", r.pick(["age", "email"])) for i in range(r.int(0, 2))]
+    fault = r.pick(["range", "range", "flags", "flags", "debug", "pattern", "type", "regex"])
+    if fault == "range":
+        params = r.pick(["{min: '3'}", "{max: [1]}", "{min: {a: 1}}", "{min: '0', max: 10}", "{max: x}", "{min: true}"])
+        rule = _raw_rule(r.pick(["age", "age", "email"]), "range", params)
+    elif fault == "flags":
+        flags = r.pick(["x", "[2]", "'2'", "2.7", "-1", "1024", "~", "{}"])
+        rule = _raw_rule("email", "pattern", f"{{pattern: a, flags: {flags}}}")
+        params = f"flags {flags}"
+    elif fault == "debug":
+        rule = _raw_rule("email", "pattern", "{pattern: '^[a-z]', flags: 128}")
+        params = "flags 128 (re.DEBUG)"
+    elif fault == "pattern":
+        pattern = r.pick(["5", "[a]", "~", "{a: 1}", "true"])
+        rule = _raw_rule("email", "pattern", f"{{pattern: {pattern}}}")
+        params = f"pattern {pattern}"
+    elif fault == "regex":
+        pattern = r.pick(["'a{4294967296}'", "'(?a)(?u)x'", "'" + "(" * 1200 + "x" + ")" * 1200 + "'", "'(x'"])
+        rule = _raw_rule("email", "pattern", f"{{pattern: {pattern}}}")
+        params = f"pattern {pattern[:20]}"
+    else:
+        kind = r.pick(["[int]", "{a: 1}", "~", "5", "decimal"])
+        rule = _raw_rule(r.pick(["age", "email"]), "type", f"{{type: {kind}}}")
+        params = f"type {kind}"
+    if r.chance(0.15):
+        rule.append(("enabled", "false"))
+    rules.insert(r.int(0, len(rules)), rule)
+    if r.chance(0.2):
+        doc.set_value(dict(rule)["field"], ("s", "~"))
+    return _rules_case(r, doc, _rules_text(r, rules), f"{fault}: {params}")
+
+
+# -- the prompt cap (item 1)
+
+
+def _prompt_cap(r: _R) -> dict[str, Any]:
+    doc = FormDoc(r)
+    doc.title = ("s", "'Cap test'")
+    names = r.rng.sample(["name_1", "email", "title", "meta", "score"], r.int(1, 3))
+    for name in names:
+        doc.fields.append((name, [("type", ("s", "str"))]))
+        doc.values.append((name, ("s", r.pick(["ok", "'short text'", "hello"]))))
+    shape = r.pick(["aliases", "aliases", "title alias", "near cap", "near cap", "small"])
+    prompt = r.pick(["Summarise the form.", "go", "Check the values above and answer yes or no."])
+    size = r.int(20_000, 40_000)
+    word = "A" * size
+    if shape in ("aliases", "title alias"):
+        repeats = PROMPT_CAP // size + r.int(1, 3)
+        doc.fields.append(("tags", [("type", ("s", "list"))]))
+        doc.values.append(("big", ("s", f"&big {word}")))
+        doc.fields.append(("big", [("type", ("s", "str"))]))
+        doc.values.append(("tags", ("s", "[" + ", ".join(["*big"] * repeats) + "]")))
+        if shape == "title alias":
+            doc.title, doc.title_last = ("s", "*big"), True
+            doc.values = [(n, v) for n, v in doc.values if n != "tags"]
+            doc.fields = [(n, d) for n, d in doc.fields if n != "tags"]
+            prompt = "x" * (PROMPT_CAP - 2 * size + r.int(-5, 5))
+            probe = f"{shape}: {size}-character title, prompt {len(prompt)}"
+        else:
+            probe = f"{shape}: {size}-character value, prefix ~{repeats * (size + 4) // 1000}k"
+    elif shape == "near cap":
+        doc.values.append(("big", ("s", word)))
+        doc.fields.append(("big", [("type", ("s", "str"))]))
+        title = "Cap test"
+        lines = [f"[Work Form: {title}]"] + [f"  {n}: {_plain_repr(v)}" for n, v in doc.values]
+        prefix = len("\n".join(lines)) + 2
+        delta = r.pick([-1, 0, 1, 2, -100])
+        prompt = "p" * (PROMPT_CAP - prefix + delta)
+        probe = f"prefix {prefix} + prompt {len(prompt)} = cap {delta:+d}"
+    else:
+        probe = "small prefix, short prompt"
+    return _form_case(r, doc, probe, prompt=prompt)
+
+
+def _plain_repr(node: Node) -> str:
+    text = str(node[1])
+    if text.startswith("'") and text.endswith("'"):
+        text = text[1:-1]
+    return repr(text)
+
+
+# -- paths that are not files (item 13)
+
+
+def _not_a_file(r: _R) -> dict[str, Any]:
+    kind = r.pick(["form", "script"])
+    suffix = r.pick([f".{kind}.yaml", f".{kind}.yml", f".{kind}.json", ".yaml"])
+    node = r.pick(["directory", "directory-with-file", "dangling-symlink", "symlink-to-directory"])
+    inner = b""
+    if node == "directory-with-file":
+        inner = render(form_doc(r).node() if kind == "form" else script_doc(r).node(), r).encode()
+    transcript = calls(r) if kind == "script" else ()
+    return {"kind": kind, "suffix": suffix, "data": inner, "probe": f"a {node} named *{suffix}", "node": node} | (
+        {"transcript": transcript} if transcript else {}
+    )
+
+
+# -- file names: the title defaults to the path, and every output names the file
+
+ODD_NAMES = [
+    " with space",
+    "-é",
+    "-😀",
+    "[1]",
+    "'quote",
+    '"double',
+    "\\backslash",
+    "\nnewline",
+    "\ttab",
+    "-\udce9",  # the byte 0xE9 of a Latin-1 name, as Python names it (surrogateescape)
+    "-\udcff\udcfe",
+    "#hash",
+    "%percent",
+    "~tilde",
+]
+
+
+def _odd_path(r: _R) -> dict[str, Any]:
+    odd = r.pick(ODD_NAMES)
+    if r.chance(0.6):
+        doc = form_doc(r)
+        doc.title = None  # the path is the title
+        built = _form_case(r, doc, "", r.pick([".form.yaml", ".form.yml", ".form.json"]))
+    else:
+        built = _script_case(r, script_doc(r), "", calls(r), r.pick([".script.yaml", ".script.yml"]))
+    return built | {"name_suffix": odd, "probe": f"a {built['kind']} named {odd!r}"}
+
+
+# -- numeric limits
+
+#: Ints past Python's 4,300-digit limit for decimal text: written in decimal they fail to
+#: load; in hex, octal or binary they load, and then every repr of them raises.
+HUGE_INTS = ["1" + "0" * 5000, "0x" + "f" * 3600, "-0x" + "a" * 4000, "0b" + "1" * 14400, "0" + "7" * 5000]
+NUMBERS_YAML = [
+    "99999999999999999999999",
+    "-99999999999999999999",
+    "1e999",
+    "1.0e+999",
+    "-1.0e+999",
+    ".nan",
+    ".NaN",
+    ".inf",
+    "1:30",
+    "-1:30",
+    "1:30.5",
+    "190:20:30",
+    "017",
+    "08",
+    "0x",
+    "0x_1F",
+    "1_000",
+    "_1",
+    "1__0",
+    "0.1_5",
+    "1_0.5",
+    "5.",
+    "+.inf",
+    "0b_1",
+    "-0b1",
+    "1.5e3",
+    "1.5e+3",
+    "1.7976931348623157e+308",
+    "1.8e+308",
+    "4.9e-324",
+    "2.0e-400",
+    '"1e999"',
+    '"' + "9" * 5000 + '"',
+    '" 1_000 "',
+    '"١٢٣"',
+    '"٣.٥"',
+    '"1_0.5"',
+    '"1e-400"',
+    '"-inf"',
+    '"+1"',
+    '"0x1F"',
+]
+NUMBERS_JSON = ["1" + "0" * 5000, "1e999", "-1e999", "1E400", "-0", "1.7976931348623157e+308", "99999999999999999999"]
+
+
+def _numeric(r: _R) -> dict[str, Any]:
+    r.syntax = "json" if r.chance(0.25) else "yaml"
+    number = r.pick(NUMBERS_YAML if r.syntax == "yaml" else NUMBERS_JSON)
+    if r.syntax == "yaml" and r.chance(0.2):
+        number = r.pick(HUGE_INTS)
+    node: Node = ("s", number)
+    label = number if len(number) < 24 else f"{number[:6]}…({len(number)} chars)"
+    if r.chance(0.6):
+        declared = r.pick(["int", "int", "float", "float", "str", "bool"])
+        doc = form_doc(r, target="score", target_type=declared)
+        if r.chance(0.8):
+            doc.set_value("score", node)
+            where = "value"
+        else:
+            doc.set_decl("score", "default", node)
+            doc.values = [(n, v) for n, v in doc.values if n != "score"]
+            where = "default"
+        suffix = ".form.json" if r.syntax == "json" and r.chance(0.5) else ".form.yaml"
+        return _form_case(r, doc, f"{label} as the {where} of a {declared} field", suffix)
+    sdoc = script_doc(r)
+    slot = r.rng.randrange(len(sdoc.entries))
+    where = r.pick(["call_index", "after_calls", "argument", "tool_output", "data"])
+    if where in ("call_index", "after_calls"):
+        sdoc.entries.insert(0, entry(r, "text", when=("m", [(r.key(where), node)])))
+    elif where == "argument":
+        sdoc.entries[slot] = entry(r, "tool_call", arguments=("m", [(r.key("n"), node)]))
+    elif where == "data":
+        sdoc.entries[slot] = entry(r, "structured", data=("m", [(r.key("n"), node)]))
+    else:
+        chunk = ("m", [(r.key("type"), r.s("tool_result")), (r.key("tool_output"), node)])
+        sdoc.entries[slot] = entry(r, "stream", chunks=("l", [chunk]))
+    suffix = ".script.json" if r.syntax == "json" else ".script.yaml"
+    return _script_case(r, sdoc, f"{label} as the {where} ({suffix})", calls(r), suffix)
+
+
+# -- libyaml versus the pure-Python loader
+
+
+FLOW_QUESTIONS = ["{? a: 1}", "{a: ?x}", "[? a : b]", "[a?b, c]", "{a?: 1}", "[?]", "{? a}", "[? a]", "{a: [? b]}"]
+DIRECTIVES = ["%YAML 1.1", "%YAML 1.2", "%YAML 1.3", "%YAML 2.0", "%TAG ! tag:example.com,2000:", "%FOO bar"]
+
+
+def _dialect(r: _R) -> dict[str, Any]:
+    is_form = r.chance(0.55)
+    how = r.pick(
+        [
+            "tab",
+            "tab",
+            "flow ?",
+            "bom",
+            "line ends",
+            "line ends",
+            "indentation",
+            "directive",
+            "documents",
+            "long key",
+            "escapes",
+            "nbsp",
+            "separator in scalar",
+        ]
+    )
+    style: dict[str, Any] = {}
+    if how == "indentation":
+        style = {"step": r.pick([1, 3, 4, 5]), "seq_indent": r.chance(0.5)}
+    if is_form:
+        doc = form_doc(r, target="name_1", target_type=r.pick(["str", "list", "dict"]))
+        base = render(doc.node(), r, **style)
+        key = "name_1:"
+        transcript: tuple[Payload, ...] = ()
+    else:
+        sdoc = script_doc(r)
+        sdoc.entries.insert(r.int(0, 1), entry(r, "text", content=r.s(r.pick(PROMPT_WORDS))))
+        base = render(sdoc.node(), r, **style)
+        key = "content:"
+        transcript = calls(r)
+    at = base.rfind(key) if is_form else base.find(key)
+    at = at + len(key) if at >= 0 else 0
+    line_end = base.find("\n", at)
+    text = base
+    detail = how
+    if how == "tab":
+        spot = r.pick(["after colon", "before comment", "in flow", "in plain", "indent", "after dash", "trailing"])
+        if spot == "after colon":
+            text = base[:at] + "\t" + base[at:].lstrip(" ")
+        elif spot == "before comment":
+            text = base[:line_end] + "\t# c" + base[line_end:]
+        elif spot == "in flow":
+            text = base[:at] + " [a,\tb]" + base[line_end:]
+        elif spot == "in plain":
+            text = base[:at] + " a\tb" + base[line_end:]
+        elif spot == "indent":
+            start = base.rfind("\n", 0, at) + 1
+            text = base[:start] + "\t" + base[start:]
+        elif spot == "after dash":
+            text = base[:at] + "\n  -\tx\n  - y" + base[line_end:]
+        else:
+            text = base[:line_end] + "\t" + base[line_end:]
+        detail = f"tab {spot}"
+    elif how == "flow ?":
+        flow = r.pick(FLOW_QUESTIONS)
+        text = base[:at] + " " + flow + base[line_end:]
+        detail = f"flow {flow}"
+    elif how == "bom":
+        spot = r.pick(["start", "after ---", "in value", "line start"])
+        if spot == "start":
+            text = "\ufeff" + base
+        elif spot == "after ---":
+            text = "---\n\ufeff" + base
+        elif spot == "in value":
+            text = base[:at] + " a\ufeffb" + base[line_end:]
+        else:
+            text = base[: line_end + 1] + "\ufeff" + base[line_end + 1 :]
+        detail = f"BOM {spot}"
+    elif how == "line ends":
+        ending = r.pick(["\r", "\r\n", "\x85", "\u2028", "\u2029", "mixed"])
+        if r.chance(0.3):
+            base = base[:at] + ' "multi' + r.pick(["\x85", "\u2028", "\r", "\n  "]) + 'line"' + base[line_end:]
+        if ending == "mixed":
+            parts = base.split("\n")
+            text = "".join(p + r.pick(["\n", "\r\n", "\r", "\x85", "\u2028"]) for p in parts[:-1]) + parts[-1]
+        else:
+            text = base.replace("\n", ending)
+        detail = f"line ends {ending!r}"
+    elif how == "indentation":
+        detail = f"indentation step {style['step']}, sequences {'indented' if style['seq_indent'] else 'flush'}"
+        if r.chance(0.3):
+            lines = base.split("\n")
+            index = r.int(1, max(1, len(lines) - 2))
+            lines[index] = " " + lines[index]
+            text = "\n".join(lines)
+            detail += ", one line off by one"
+    elif how == "directive":
+        directive = r.pick(DIRECTIVES)
+        text = directive + "\n---\n" + base.replace("---\n", "", 1)
+        detail = directive
+    elif how == "documents":
+        form = r.pick(["--- twice", "... then content", "--- |", "--- then ---"])
+        if form == "--- twice":
+            text = "---\n" + base + "---\n" + base
+        elif form == "... then content":
+            text = base + "...\n# trailing\n"
+        elif form == "--- |":
+            text = "--- |\n  " + base.replace("\n", "\n  ")
+        else:
+            text = base + "---\n"
+        detail = f"documents: {form}"
+    elif how == "long key":
+        size = r.pick([1000, 1024, 1025, 1100])
+        text = base[: at - len(key)] + "k" * size + ": 1\n" + base[at - len(key) :]
+        detail = f"a {size}-character key"
+    elif how == "escapes":
+        escape = r.pick(['"\\/"', '"\\N\\_\\L\\P"', '"\\e\\a"', '"\\x41"', '"\\U0001F600"', '"\\U00110000"', '"\\q"'])
+        text = base[:at] + " " + escape + base[line_end:]
+        detail = f"escape {escape}"
+    elif how == "nbsp":
+        text = base[:at] + "\xa0" + base[at:].lstrip(" ")
+        detail = "no-break space after the colon"
+    else:
+        sep = r.pick(["\u2028", "\u2029", "\x85"])
+        text = base[:at] + f" first{sep}second" + base[line_end:]
+        detail = f"{sep!r} inside a plain scalar"
+    built = {"data": text.encode("utf-8"), "probe": detail}
+    if is_form:
+        return {"kind": "form", "suffix": ".form.yaml", **built}
+    return {"kind": "script", "suffix": ".script.yaml", "transcript": transcript, **built}
+
+
+# -- payload shapes
+
+
+def _payload_shapes(r: _R) -> dict[str, Any]:
+    sdoc = script_doc(r)
+    word = r.pick(["hello", "weather", "report"])
+    matchers = [
+        entry(r, "text", when=("m", [("prompt_contains", ("s", word))])),
+        entry(r, "text", when=("m", [("prompt_regex", ("s", f"'^{word}'"))])),
+        entry(r, "text", when=("m", [("has_tool", ("s", "search"))])),
+    ]
+    for m in r.rng.sample(matchers, r.int(1, 3)):
+        sdoc.entries.insert(r.int(0, len(sdoc.entries)), m)
+    shapes: list[tuple[str, Any]] = [
+        ("messages null", {"messages": None}),
+        ("messages a string", {"messages": word}),
+        ("messages a mapping", {"messages": {"role": "user", "content": word}}),
+        ("a message not a mapping", {"messages": [word, {"role": "user", "content": word}]}),
+        ("role USER", {"messages": [{"role": "USER", "content": word}]}),
+        ("no role", {"messages": [{"content": word}]}),
+        (
+            "content null, user before",
+            {"messages": [{"role": "user", "content": word}, {"role": "user", "content": None}]},
+        ),
+        ("content a mapping", {"messages": [{"role": "user", "content": {"text": word}}]}),
+        ("content parts", {"messages": [{"role": "user", "content": [{"type": "text", "text": word}, "stray"]}]}),
+        ("content part without text", {"messages": [{"role": "user", "content": [{"type": "image_url"}]}]}),
+        ("content part text an int", {"messages": [{"role": "user", "content": [{"type": "text", "text": 5}]}]}),
+        ("content empty list", {"messages": [{"role": "user", "content": []}]}),
+        ("input a string", {"input": word}),
+        ("input a list", {"input": [{"role": "user", "content": word}]}),
+        ("input and messages", {"input": word, "messages": [{"role": "user", "content": "other"}]}),
+        ("empty payload", {}),
+        ("tools a mapping", {"messages": [{"role": "user", "content": word}], "tools": {"search": {}}}),
+        ("tools null", {"messages": [{"role": "user", "content": word}], "tools": None}),
+        ("tools strings", {"messages": [{"role": "user", "content": word}], "tools": ["search"]}),
+        ("tool function null", {"tools": [{"type": "function", "function": None, "name": "search"}]}),
+        ("tool function a string", {"tools": [{"type": "function", "function": "search"}]}),
+        ("tool name at top", {"tools": [{"type": "function", "name": "search"}]}),
+        ("tool function without name", {"tools": [{"type": "function", "function": {}, "name": "search"}]}),
+        ("assistant last", {"messages": [{"role": "user", "content": word}, {"role": "assistant", "content": "ok"}]}),
+        ("model empty", {"messages": [{"role": "user", "content": word}], "model": ""}),
+        ("model set", {"messages": [{"role": "user", "content": word}], "model": "gpt-test"}),
+    ]
+    label, payload = r.pick(shapes)
+    transcript = list(calls(r, words=[word, "other"]))
+    transcript.insert(r.int(0, len(transcript)), payload)
+    return _script_case(r, sdoc, f"payload: {label}", tuple(transcript))
+
+
+# ----------------------------------------------------------------------------- the registry
+
+CLASSES: dict[str, ClassSpec] = {
+    "prompt_cap": ClassSpec(4, _prompt_cap, "form prefix (+ prompt) against the 262,144-character cap"),
+    "tag_construct_fail": ClassSpec(8, _tag_failing, "explicit tags whose construction raises"),
+    "tag_other": ClassSpec(5, _tag_other, "tags that construct, unknown and unsafe tags, a bare !"),
+    "nesting": ClassSpec(6, _nesting, "nesting around and past the recursion limit, JSON fallback"),
+    "surrogates": ClassSpec(7, _surrogates, "lone surrogates and surrogate pairs in every slot"),
+    "self_reference": ClassSpec(6, _self_reference, "values that contain themselves through an anchor"),
+    "suffix": ClassSpec(6, _suffix, "a script's loader picked by its suffix"),
+    "script_version": ClassSpec(5, _version, "script versions the runtime coerces or refuses"),
+    "regex_compile": ClassSpec(5, _regex_compile, "prompt_regex that fails without re.error"),
+    "ruleset_build": ClassSpec(8, _ruleset_build, "rulesets a program cannot build"),
+    "ruleset_custom": ClassSpec(4, _ruleset_custom, "custom checks in a YAML ruleset"),
+    "rule_apply": ClassSpec(6, _rule_apply, "rules that raise (or print) inside fill_form"),
+    "not_a_file": ClassSpec(3, _not_a_file, "directories and symlinks named like a form or script"),
+    "encodings": ClassSpec(7, _encodings, "bytes that are not UTF-8, BOMs, NUL and control characters"),
+    "numeric_limits": ClassSpec(7, _numeric, "huge ints, non-finite floats, sexagesimal, octal, underscores"),
+    "odd_paths": ClassSpec(3, _odd_path, "file names with spaces, quotes, newlines, non-UTF-8 bytes"),
+    "yaml_dialects": ClassSpec(9, _dialect, "where libyaml and the pure-Python loader could differ"),
+    "payload_shapes": ClassSpec(4, _payload_shapes, "request payloads of unusual shapes"),
+}
+
+
+def schedule() -> list[str]:
+    """One round of class names, each as often as its weight, spread evenly (smooth round robin)."""
+    total = sum(spec.weight for spec in CLASSES.values())
+    current = dict.fromkeys(CLASSES, 0)
+    order = []
+    for _ in range(total):
+        for name, spec in CLASSES.items():
+            current[name] += spec.weight
+        chosen = max(current, key=lambda name: current[name])
+        current[chosen] -= total
+        order.append(chosen)
+    return order
+
+
+def generate(seed: int = DEFAULT_SEED, count: int = DEFAULT_CASES) -> list[RedCase]:
+    """*count* cases; case *i* depends only on the seed and *i*."""
+    order = schedule()
+    cases = []
+    for index in range(count):
+        klass = order[index % len(order)]
+        r = _R(random.Random(f"redteam:{seed}:{index}"))
+        built = CLASSES[klass].build(r)
+        name = f"rt-{index:06d}"
+        rules = built.get("rules")
+        stem = name + built.get("name_suffix", "")
+        cases.append(
+            RedCase(
+                name=name,
+                klass=klass,
+                kind=built["kind"],
+                filename=f"{klass}/{stem}{built['suffix']}",
+                data=built["data"],
+                probe=built["probe"],
+                transcript=tuple(built.get("transcript", ())),
+                rules_filename=f"{klass}/{name}.rules.yaml" if rules is not None else None,
+                rules_data=rules,
+                prompt=built.get("prompt"),
+                node=built.get("node", "file"),
+            )
+        )
+    return cases
+
+
+def write(root: Path, case: RedCase) -> str:
+    """Put *case* on disk under *root*; returns the path of its main file (or directory)."""
+    target = root / case.filename
+    target.parent.mkdir(parents=True, exist_ok=True)
+    if case.node == "file":
+        target.write_bytes(case.data)
+    elif case.node in ("directory", "directory-with-file"):
+        target.mkdir(exist_ok=True)
+        if case.node == "directory-with-file":
+            inner = "inner" + (".form.yaml" if case.kind == "form" else ".script.yaml")
+            (target / inner).write_bytes(case.data)
+    elif case.node == "dangling-symlink":
+        if not target.is_symlink():
+            target.symlink_to(target.with_name(target.name + ".missing"))
+    else:
+        elsewhere = target.with_name(target.name + ".dir")
+        elsewhere.mkdir(exist_ok=True)
+        if not target.is_symlink():
+            target.symlink_to(elsewhere, target_is_directory=True)
+    if case.rules_filename is not None and case.rules_data is not None:
+        (root / case.rules_filename).write_bytes(case.rules_data)
+    return str(target)
