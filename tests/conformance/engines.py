@@ -148,6 +148,9 @@ def canon(value: Any) -> Any:
             open_ids.add(id(item))
             todo.append((True, item))
             todo.extend((False, child) for child in reversed(list(item.values() if isinstance(item, dict) else item)))
+        elif isinstance(item, set | frozenset):
+            # A set's repr follows its hash table, which two equal sets need not share.
+            done.append((type(item).__name__, tuple(sorted(safe_repr(x) for x in item))))
         else:
             done.append((type(item).__name__, safe_repr(item)))
     return done[0]

@@ -433,6 +433,8 @@ FAILING_TAGS = [
     "!!pairs {a: 1}",
     "!!null [1]",
     "!!value x",
+    '!!str "\\U00110000"',  # the pure scanner's chr() raises ValueError, not a YAML error
+    '"\\UFFFFFFFF"',
 ]
 
 
@@ -662,7 +664,20 @@ def _surrogates(r: _R) -> dict[str, Any]:
 MARK = "Cafe-MARK"
 
 
+#: Byte-level probes: what a file that is not UTF-8 looks like, and what UTF-8 text may carry.
+NOT_UTF8 = ["latin-1", "utf-16", "utf-16-le", "utf-32", "cesu", "truncated", "overlong"]
+IN_UTF8 = ["bom", "bom-late", "nul-raw", "nul-escaped", "control", "c1", "noncharacter", "del"]
+
+
+def _not_utf8(r: _R) -> dict[str, Any]:
+    return _encoded(r, r.pick(NOT_UTF8))
+
+
 def _encodings(r: _R) -> dict[str, Any]:
+    return _encoded(r, r.pick(IN_UTF8))
+
+
+def _encoded(r: _R, how: str) -> dict[str, Any]:
     is_form = r.chance(0.55)
     r.syntax = "json" if r.chance(0.2) else "yaml"
     marker: Node = ("s", f'"{MARK}"')
@@ -681,25 +696,6 @@ def _encodings(r: _R) -> dict[str, Any]:
         built = _script_case(r, sdoc, "", calls(r), suffix)
     text = built["data"].decode("utf-8")
     before, after = text.split(MARK, 1)
-    how = r.pick(
-        [
-            "latin-1",
-            "utf-16",
-            "utf-16-le",
-            "utf-32",
-            "bom",
-            "bom-late",
-            "nul-raw",
-            "nul-escaped",
-            "control",
-            "c1",
-            "noncharacter",
-            "cesu",
-            "truncated",
-            "overlong",
-            "del",
-        ]
-    )
     raw = {
         "bom-late": "Ca\ufefffe",
         "nul-raw": "Ca\x00fe",
@@ -1151,16 +1147,25 @@ ODD_NAMES = [
     "\\backslash",
     "\nnewline",
     "\ttab",
-    "-\udce9",  # the byte 0xE9 of a Latin-1 name, as Python names it (surrogateescape)
-    "-\udcff\udcfe",
     "#hash",
     "%percent",
     "~tilde",
 ]
 
 
+#: Names that are not UTF-8 (a Latin-1 name's bytes, as Python names them: surrogateescape).
+NON_UTF8_NAMES = ["-\udce9", "-caf\udce9", "-\udcff\udcfe", "-\udc80"]
+
+
+def _non_utf8_name(r: _R) -> dict[str, Any]:
+    return _named(r, r.pick(NON_UTF8_NAMES))
+
+
 def _odd_path(r: _R) -> dict[str, Any]:
-    odd = r.pick(ODD_NAMES)
+    return _named(r, r.pick(ODD_NAMES))
+
+
+def _named(r: _R, odd: str) -> dict[str, Any]:
     if r.chance(0.6):
         doc = form_doc(r)
         doc.title = None  # the path is the title
@@ -1218,14 +1223,23 @@ NUMBERS_YAML = [
     '"+1"',
     '"0x1F"',
 ]
-NUMBERS_JSON = ["1" + "0" * 5000, "1e999", "-1e999", "1E400", "-0", "1.7976931348623157e+308", "99999999999999999999"]
+NUMBERS_JSON = ["1e999", "-1e999", "1E400", "-0", "1.7976931348623157e+308", "99999999999999999999"]
 
 
 def _numeric(r: _R) -> dict[str, Any]:
     r.syntax = "json" if r.chance(0.25) else "yaml"
-    number = r.pick(NUMBERS_YAML if r.syntax == "yaml" else NUMBERS_JSON)
-    if r.syntax == "yaml" and r.chance(0.2):
-        number = r.pick(HUGE_INTS)
+    return _number_case(r, r.pick(NUMBERS_YAML if r.syntax == "yaml" else NUMBERS_JSON))
+
+
+def _huge_ints(r: _R) -> dict[str, Any]:
+    if r.chance(0.25):  # json.loads refuses 4,300 digits and more with a ValueError
+        r.syntax = "json"
+        return _number_case(r, r.pick(["1" + "0" * 5000, "-" + "9" * 4301, "1" + "0" * 4300 + ".5"]))
+    r.syntax = "yaml"
+    return _number_case(r, r.pick(HUGE_INTS))
+
+
+def _number_case(r: _R, number: str) -> dict[str, Any]:
     node: Node = ("s", number)
     label = number if len(number) < 24 else f"{number[:6]}…({len(number)} chars)"
     if r.chance(0.6):
@@ -1324,15 +1338,13 @@ def _dialect(r: _R) -> dict[str, Any]:
         text = base[:at] + " " + flow + base[line_end:]
         detail = f"flow {flow}"
     elif how == "bom":
-        spot = r.pick(["start", "after ---", "in value", "line start"])
+        spot = r.pick(["start", "start, then ---", "in a quoted value"])
         if spot == "start":
             text = "\ufeff" + base
-        elif spot == "after ---":
-            text = "---\n\ufeff" + base
-        elif spot == "in value":
-            text = base[:at] + " a\ufeffb" + base[line_end:]
+        elif spot == "start, then ---":
+            text = "\ufeff---\n" + base
         else:
-            text = base[: line_end + 1] + "\ufeff" + base[line_end + 1 :]
+            text = base[:at] + ' "a\ufeffb"' + base[line_end:]
         detail = f"BOM {spot}"
     elif how == "line ends":
         ending = r.pick(["\r", "\r\n", "\x85", "\u2028", "\u2029", "mixed"])
@@ -1372,7 +1384,7 @@ def _dialect(r: _R) -> dict[str, Any]:
         text = base[: at - len(key)] + "k" * size + ": 1\n" + base[at - len(key) :]
         detail = f"a {size}-character key"
     elif how == "escapes":
-        escape = r.pick(['"\\/"', '"\\N\\_\\L\\P"', '"\\e\\a"', '"\\x41"', '"\\U0001F600"', '"\\U00110000"', '"\\q"'])
+        escape = r.pick(['"\\/"', '"\\N\\_\\L\\P"', '"\\e\\a"', '"\\x41"', '"\\U0001F600"', '"\\q"'])
         text = base[:at] + " " + escape + base[line_end:]
         detail = f"escape {escape}"
     elif how == "nbsp":
@@ -1383,6 +1395,47 @@ def _dialect(r: _R) -> dict[str, Any]:
         text = base[:at] + f" first{sep}second" + base[line_end:]
         detail = f"{sep!r} inside a plain scalar"
     built = {"data": text.encode("utf-8"), "probe": detail}
+    if is_form:
+        return {"kind": "form", "suffix": ".form.yaml", **built}
+    return {"kind": "script", "suffix": ".script.yaml", "transcript": transcript, **built}
+
+
+# -- a BOM that is not the first character
+
+
+def _bom_inside(r: _R) -> dict[str, Any]:
+    is_form = r.chance(0.55)
+    if is_form:
+        doc = form_doc(r, target="name_1", target_type="str")
+        base = render(doc.node(), r)
+        transcript: tuple[Payload, ...] = ()
+    else:
+        base = render(script_doc(r).node(), r)
+        transcript = calls(r)
+    lines = base.split("\n")
+    spot = r.pick(
+        ["after ---", "line start", "last line", "before a comment", "after the last line", "in a plain value"]
+    )
+    index = r.int(1, max(1, len(lines) - 2))
+    if spot == "after ---":
+        text = "---\n\ufeff" + base
+    elif spot == "line start":
+        lines[index] = "\ufeff" + lines[index]
+        text = "\n".join(lines)
+    elif spot == "last line":
+        text = base + "\ufeff\n"
+    elif spot == "before a comment":
+        lines.insert(index, "\ufeff# pasted from another file")
+        text = "\n".join(lines)
+    elif spot == "after the last line":
+        text = base + "\ufeff"
+    else:
+        key = "name_1:" if is_form else "content:"
+        at = base.rfind(key) if is_form else base.find(key)
+        at = at + len(key) if at >= 0 else 0
+        line_end = base.find("\n", at)
+        text = base[:at] + " a\ufeffb" + base[line_end:]
+    built = {"data": text.encode("utf-8"), "probe": f"BOM {spot} ({'form' if is_form else 'script'})"}
     if is_form:
         return {"kind": "form", "suffix": ".form.yaml", **built}
     return {"kind": "script", "suffix": ".script.yaml", "transcript": transcript, **built}
@@ -1454,10 +1507,14 @@ CLASSES: dict[str, ClassSpec] = {
     "ruleset_custom": ClassSpec(4, _ruleset_custom, "custom checks in a YAML ruleset"),
     "rule_apply": ClassSpec(6, _rule_apply, "rules that raise (or print) inside fill_form"),
     "not_a_file": ClassSpec(3, _not_a_file, "directories and symlinks named like a form or script"),
-    "encodings": ClassSpec(7, _encodings, "bytes that are not UTF-8, BOMs, NUL and control characters"),
-    "numeric_limits": ClassSpec(7, _numeric, "huge ints, non-finite floats, sexagesimal, octal, underscores"),
-    "odd_paths": ClassSpec(3, _odd_path, "file names with spaces, quotes, newlines, non-UTF-8 bytes"),
-    "yaml_dialects": ClassSpec(9, _dialect, "where libyaml and the pure-Python loader could differ"),
+    "encodings": ClassSpec(4, _encodings, "BOMs, NUL, control characters, noncharacters in UTF-8 text"),
+    "not_utf8": ClassSpec(4, _not_utf8, "files that are not UTF-8: Latin-1, UTF-16/32, CESU-8, overlong, cut"),
+    "numeric_limits": ClassSpec(6, _numeric, "big ints, non-finite floats, sexagesimal, octal, underscores"),
+    "huge_ints": ClassSpec(3, _huge_ints, "ints past Python's 4,300-digit limit for decimal text"),
+    "odd_paths": ClassSpec(3, _odd_path, "file names with spaces, quotes, newlines, brackets"),
+    "non_utf8_names": ClassSpec(3, _non_utf8_name, "file names that are not UTF-8 (the title is the path)"),
+    "bom_inside": ClassSpec(3, _bom_inside, "a BOM that is not the file's first character"),
+    "yaml_dialects": ClassSpec(8, _dialect, "where libyaml and the pure-Python loader could differ"),
     "payload_shapes": ClassSpec(4, _payload_shapes, "request payloads of unusual shapes"),
 }
 

@@ -77,10 +77,10 @@ KNOWN_DISAGREEMENTS: dict[str, int] = {
     "rule_apply": 11,
     "not_a_file": 13,
     # Not in the list of fourteen; each breaks the rule the item named states.
-    "encodings": 13,  # a file that is not UTF-8: dry-run and simulate exit 2 without a verdict
-    "numeric_limits": 2,  # an int past 4,300 digits: formscript's own repr raises
-    "yaml_dialects": 2,  # a BOM inside the text: libyaml skips it, the runtime's loader refuses
-    "odd_paths": 4,  # a file name that is not UTF-8: lint and dry-run print bytes that are not UTF-8
+    "not_utf8": 13,  # a file that is not UTF-8: dry-run and simulate exit 2 without a verdict
+    "huge_ints": 2,  # an int past 4,300 digits: formscript's own repr raises
+    "bom_inside": 2,  # a BOM past the first character: libyaml skips it, the runtime's loader refuses
+    "non_utf8_names": 4,  # a file name that is not UTF-8: lint and dry-run print bytes that are not UTF-8
 }
 
 
@@ -201,13 +201,21 @@ class _Comparison:
             diffs[case.name] += self._form_views(case, paths[case.name], dry, theirs[case.name])
         for case in (c for c in cases if c.kind == "script"):
             diffs[case.name] += self._script_views(case, paths[case.name], theirs[case.name])
-        linted = [c for c in cases if c.kind == "script" or (c.rules_data is None and c.prompt is None)]
+        # lint: each file with lionagi's verdict; a ruleset file (no runtime verdict of its
+        # own) at least with well-formed output.
+        linted = [
+            (c, paths[c.name]) for c in cases if c.kind == "script" or (c.rules_data is None and c.prompt is None)
+        ]
+        linted += [(c, str(self.root / c.rules_filename)) for c in cases if c.rules_filename is not None]
         for batch in _batches(linted, LINT_BATCH):
-            outcomes = self.cli.lints([paths[c.name] for c in batch])
+            outcomes = self.cli.lints([path for _, path in batch])
             if any(o.problem is not None for o in outcomes):
-                outcomes = [self.cli.lint(paths[c.name]) for c in batch]
-            for case, outcome in zip(batch, outcomes, strict=True):
-                diffs[case.name] += _cli_diff(outcome, theirs[case.name].verdict)
+                outcomes = [self.cli.lint(path) for _, path in batch]
+            for (case, path), outcome in zip(batch, outcomes, strict=True):
+                if path == paths[case.name]:
+                    diffs[case.name] += _cli_diff(outcome, theirs[case.name].verdict)
+                elif outcome.problem is not None or not outcome.listed:
+                    diffs[case.name].append(f"cli lint of the ruleset: {outcome.problem or 'not listed'}")
         return diffs
 
     def _oracle_and_core(self, case: redteam.RedCase, path: str) -> tuple[Any, list[str]]:
