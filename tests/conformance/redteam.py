@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import json
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar
@@ -1533,33 +1533,61 @@ def schedule() -> list[str]:
     return order
 
 
-def generate(seed: int = DEFAULT_SEED, count: int = DEFAULT_CASES) -> list[RedCase]:
-    """*count* cases; case *i* depends only on the seed and *i*."""
+def case_at(seed: int, index: int) -> RedCase:
+    """Case *index* of *seed* (it depends on nothing else)."""
     order = schedule()
-    cases = []
-    for index in range(count):
-        klass = order[index % len(order)]
-        r = _R(random.Random(f"redteam:{seed}:{index}"))
-        built = CLASSES[klass].build(r)
-        name = f"rt-{index:06d}"
-        rules = built.get("rules")
-        stem = name + built.get("name_suffix", "")
-        cases.append(
-            RedCase(
-                name=name,
-                klass=klass,
-                kind=built["kind"],
-                filename=f"{klass}/{stem}{built['suffix']}",
-                data=built["data"],
-                probe=built["probe"],
-                transcript=tuple(built.get("transcript", ())),
-                rules_filename=f"{klass}/{name}.rules.yaml" if rules is not None else None,
-                rules_data=rules,
-                prompt=built.get("prompt"),
-                node=built.get("node", "file"),
-            )
-        )
-    return cases
+    klass = order[index % len(order)]
+    r = _R(random.Random(f"redteam:{seed}:{index}"))
+    built = CLASSES[klass].build(r)
+    name = f"rt-{index:06d}"
+    rules = built.get("rules")
+    stem = name + built.get("name_suffix", "")
+    return RedCase(
+        name=name,
+        klass=klass,
+        kind=built["kind"],
+        filename=f"{klass}/{stem}{built['suffix']}",
+        data=built["data"],
+        probe=built["probe"],
+        transcript=tuple(built.get("transcript", ())),
+        rules_filename=f"{klass}/{name}.rules.yaml" if rules is not None else None,
+        rules_data=rules,
+        prompt=built.get("prompt"),
+        node=built.get("node", "file"),
+    )
+
+
+def generate(seed: int = DEFAULT_SEED, count: int = DEFAULT_CASES) -> list[RedCase]:
+    """The first *count* cases of *seed*."""
+    return [case_at(seed, index) for index in range(count)]
+
+
+def class_indexes(klass: str, count: int) -> list[int]:
+    """The indexes of *klass*'s cases among the first *count* (no case is built)."""
+    order = schedule()
+    slots = [i for i, name in enumerate(order) if name == klass]
+    return [base + slot for base in range(0, count, len(order)) for slot in slots if base + slot < count]
+
+
+def class_cases(seed: int, klass: str, count: int) -> Iterator[RedCase]:
+    """*klass*'s cases among the first *count*, built one at a time (the long mode's
+    100,000 cases do not fit in memory at once)."""
+    return (case_at(seed, index) for index in class_indexes(klass, count))
+
+
+def remove(root: Path, case: RedCase) -> None:
+    """Take *case*'s files (and what the comparison put beside them) off the disk again."""
+    import glob
+    import shutil
+
+    target = root / case.filename
+    for extra in target.parent.glob(glob.escape(target.name) + "*"):
+        if extra.is_symlink() or extra.is_file():
+            extra.unlink()
+        elif extra.is_dir():
+            shutil.rmtree(extra)
+    if case.rules_filename is not None:
+        (root / case.rules_filename).unlink(missing_ok=True)
 
 
 def write(root: Path, case: RedCase) -> str:

@@ -31,10 +31,10 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import io
+import itertools
 import json
 import os
-from collections.abc import Callable
-from dataclasses import dataclass
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -87,21 +87,10 @@ KNOWN_DISAGREEMENTS: dict[str, int] = {
 # ----------------------------------------------------------------------------- fixtures
 
 
-@dataclass
-class RedCorpus:
-    """The generated cases by class, and the directory their files live in."""
-
-    root: Path
-    by_class: dict[str, list[redteam.RedCase]]
-
-
 @pytest.fixture(scope="module")
-def red_corpus(tmp_path_factory: pytest.TempPathFactory) -> RedCorpus:
-    root = tmp_path_factory.mktemp("redteam")
-    by_class: dict[str, list[redteam.RedCase]] = {name: [] for name in redteam.CLASSES}
-    for case in redteam.generate(SEED, CASES):
-        by_class[case.klass].append(case)
-    return RedCorpus(root, by_class)
+def red_root(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Where the cases are written (each is removed again once it agrees)."""
+    return tmp_path_factory.mktemp("redteam")
 
 
 @pytest.fixture(scope="module")
@@ -319,35 +308,43 @@ def _params() -> list[Any]:
 
 
 @pytest.mark.parametrize("klass", _params())
-def test_redteam_class_agrees_with_lionagi(
-    klass: str, red_corpus: RedCorpus, oracle: LionagiEngine, tally: Tally
-) -> None:
+def test_redteam_class_agrees_with_lionagi(klass: str, red_root: Path, oracle: LionagiEngine, tally: Tally) -> None:
     """Every case of *klass* agrees with lionagi in every view. A known class (see
     KNOWN_DISAGREEMENTS) stops at its first disagreeing chunk, as its outcome is then decided,
     unless FORMSCRIPT_REDTEAM_FULL is set."""
-    cases = red_corpus.by_class[klass]
-    assert cases, f"no {klass} cases at {CASES} cases; raise FORMSCRIPT_REDTEAM_CASES"
-    comparison = _Comparison(oracle, red_corpus.root)
+    total = len(redteam.class_indexes(klass, CASES))
+    assert total, f"no {klass} cases at {CASES} cases; raise FORMSCRIPT_REDTEAM_CASES"
+    comparison = _Comparison(oracle, red_root)
     known = KNOWN_DISAGREEMENTS.get(klass)
+    early_stop = known is not None and not FULL
+    cases = redteam.class_cases(SEED, klass, CASES)
     report: list[str] = []
-    compared = 0
-    for chunk in _growing_chunks(cases) if known is not None and not FULL else [cases]:
+    disagreements = compared = 0
+    for size in _chunk_sizes(growing=early_stop):
+        chunk = list(itertools.islice(cases, size))
+        if not chunk:
+            break
         diffs = comparison.run(chunk)
         compared += len(chunk)
-        report += [_describe(case, diffs[case.name]) for case in chunk if diffs[case.name]]
-        if report:
+        for case in chunk:
+            if diffs[case.name]:
+                disagreements += 1
+                if len(report) < 3:
+                    report.append(_describe(case, diffs[case.name]))
+            else:
+                redteam.remove(red_root, case)
+        if disagreements and early_stop:
             break
-    tally.add_redteam(klass, len(cases), compared, len(report), known)
-    assert not report, f"{len(report)} of {compared} {klass} cases disagree:\n\n" + "\n\n".join(report[:3])
+    tally.add_redteam(klass, total, compared, disagreements, known)
+    assert not disagreements, f"{disagreements} of {compared} {klass} cases disagree:\n\n" + "\n\n".join(report)
 
 
-def _growing_chunks(cases: list[redteam.RedCase]) -> list[list[redteam.RedCase]]:
-    """*cases* in chunks of 1, 2, 4, ... (a known class is decided after few cases)."""
-    chunks, start, size = [], 0, 1
-    while start < len(cases):
-        chunks.append(cases[start : start + size])
-        start, size = start + size, min(size * 2, 64)
-    return chunks
+def _chunk_sizes(*, growing: bool) -> Iterator[int]:
+    """Chunks of 1, 2, 4, ... 64 cases for a known class (decided after few), 200 otherwise."""
+    size = 1 if growing else 200
+    while True:
+        yield size
+        size = min(size * 2, 64) if growing else size
 
 
 def test_known_disagreements_name_classes_and_items() -> None:
@@ -357,11 +354,14 @@ def test_known_disagreements_name_classes_and_items() -> None:
 
 
 def test_generator_is_seeded_and_prefix_stable() -> None:
-    """The same seed gives the same cases; a longer run starts with the shorter one."""
+    """The same seed gives the same cases; a longer run starts with the shorter one; a class's
+    cases are the ones the whole run gives it."""
     short = redteam.generate(SEED, 300)
     assert redteam.generate(SEED, 300) == short
     assert redteam.generate(SEED, 600)[:300] == short
     assert redteam.generate(SEED + 1, 300) != short
+    for name in redteam.CLASSES:
+        assert list(redteam.class_cases(SEED, name, 300)) == [c for c in short if c.klass == name]
 
 
 def test_every_class_is_reached_with_varied_files() -> None:
