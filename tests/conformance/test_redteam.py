@@ -70,7 +70,6 @@ KNOWN_DISAGREEMENTS: dict[str, int] = {
     "surrogates": 4,
     "self_reference": 5,
     "suffix": 6,
-    "script_version": 7,
     "regex_compile": 8,
     "ruleset_build": 9,
     "ruleset_custom": 10,
@@ -307,6 +306,7 @@ def _params() -> list[Any]:
 # ----------------------------------------------------------------------------- the tests
 
 
+@pytest.mark.slow  # 12 s for the 2,000 cases; the generator's own checks below stay in the inner loop
 @pytest.mark.parametrize("klass", _params())
 def test_redteam_class_agrees_with_lionagi(klass: str, red_root: Path, oracle: LionagiEngine, tally: Tally) -> None:
     """Every case of *klass* agrees with lionagi in every view. A known class (see
