@@ -464,6 +464,7 @@ class RunsEngine:
         "RS001": "rules",
         "RS009": "rules",
         "RS011": "rules",
+        "RS101": "rules",
     }
     #: Codes of a script the runtime cannot load (YAML or JSON syntax), not its schema.
     PARSE_CODES = frozenset({"YM001", "YM003", "SC017"})
