@@ -11,7 +11,7 @@ from typing import Any
 
 from formscript.core.calls import read_calls
 from formscript.core.endpoint import completion_for, raised_for, stream_for
-from formscript.core.expansion import EXPANSION_LIMIT, explodes
+from formscript.core.expansion import EXPANSION_LIMIT, Exhausts, explodes, json_error, measure
 from formscript.core.forms import type_label
 from formscript.core.gate import check_form_spec
 from formscript.core.regex_guard import BoundedSearch, RegexTimeout
@@ -26,10 +26,45 @@ CONTRACT_VERSION = 1
 
 def json_safe(value: Any) -> Any:
     """*value* as plain JSON: non-finite floats and other types become their repr; an alias
-    bomb becomes a note instead of being expanded."""
-    if isinstance(value, dict | list) and explodes(value):
-        return f"<expands to more than {EXPANSION_LIMIT:,} values through YAML aliases>"
+    bomb becomes a note instead of being expanded; a container met again inside itself
+    becomes ``"[...]"`` or ``"{...}"``, as repr writes it."""
+    if isinstance(value, dict | list | tuple):
+        shape = measure(value)
+        if shape.size > EXPANSION_LIMIT:
+            return f"<expands to more than {EXPANSION_LIMIT:,} values through YAML aliases>"
+        if shape.cyclic:
+            value = _cut_cycles(value)
     return _plain(value)
+
+
+def _cut_cycles(value: Any) -> Any:
+    """A copy of *value* where each container met again inside itself is the text repr
+    writes for it (``[...]``, ``{...}``); iterative, so any depth copies."""
+    on_path: set[int] = set()
+    results: list[Any] = []
+    todo: list[tuple[bool, Any]] = [(False, value)]
+    while todo:
+        leaving, node = todo.pop()
+        if leaving:
+            on_path.discard(id(node))
+            size = len(node) * 2 if isinstance(node, dict) else len(node)
+            parts = results[len(results) - size :] if size else []
+            del results[len(results) - size :]
+            if isinstance(node, dict):
+                results.append(dict(zip(parts[0::2], parts[1::2], strict=True)))
+            else:
+                results.append(tuple(parts) if isinstance(node, tuple) else parts)
+        elif isinstance(node, dict | list | tuple):
+            if id(node) in on_path:
+                results.append("{...}" if isinstance(node, dict) else "[...]" if isinstance(node, list) else "(...)")
+                continue
+            on_path.add(id(node))
+            todo.append((True, node))
+            items = [x for pair in node.items() for x in pair] if isinstance(node, dict) else list(node)
+            todo.extend((False, item) for item in reversed(items))
+        else:
+            results.append(node)
+    return results[0]
 
 
 def _plain(value: Any) -> Any:
@@ -264,7 +299,7 @@ def simulate_text(
                 response_type=entry.type,
             )
             payload_value = getattr(entry, "data", None) or getattr(entry, "arguments", None)
-            if payload_value is not None and explodes(payload_value):
+            if payload_value is not None and isinstance(json_error(payload_value), Exhausts):
                 record.update(
                     outcome="serve_error",
                     error="the response expands to more than "

@@ -405,36 +405,65 @@ def _datetime_calls() -> dict[str, Any]:
     }
 
 
-def _evaluate(node: ast.AST) -> Any:
-    """A literal, a non-finite float or a date, time or set constructor call, evaluated."""
+def _evaluate(node: ast.AST, open_: list[Any] | None = None) -> Any:
+    """A literal, a non-finite float or a date, time or set constructor call, evaluated.
+
+    ``[...]`` and ``{...}`` (repr's text for a list or dict met again inside itself) become
+    the enclosing list or dict under construction, so the value contains itself again.
+    """
+    open_ = [] if open_ is None else open_
     if isinstance(node, ast.Constant):
         return node.value
     if isinstance(node, ast.Name) and node.id in ("inf", "nan"):
         return float(node.id)
     if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub | ast.UAdd):
-        operand = _evaluate(node.operand)
+        operand = _evaluate(node.operand, open_)
         return -operand if isinstance(node.op, ast.USub) else operand
+    back = _back_reference(node)
+    if back is not None:
+        return next(c for c in reversed(open_) if type(c) is back)
     if isinstance(node, ast.List):
-        return [_evaluate(item) for item in node.elts]
+        built: list[Any] = []
+        open_.append(built)
+        built.extend(_evaluate(item, open_) for item in node.elts)
+        open_.pop()
+        return built
     if isinstance(node, ast.Tuple):
-        return tuple(_evaluate(item) for item in node.elts)
+        return tuple(_evaluate(item, open_) for item in node.elts)
     if isinstance(node, ast.Set):
-        return {_evaluate(item) for item in node.elts}
+        return {_evaluate(item, open_) for item in node.elts}
     if isinstance(node, ast.Dict):
-        return {_evaluate(k): _evaluate(v) for k, v in zip(node.keys, node.values, strict=True) if k is not None}
+        mapping: dict[Any, Any] = {}
+        open_.append(mapping)
+        for k, v in zip(node.keys, node.values, strict=True):
+            if k is not None:
+                key = _evaluate(k, open_)
+                mapping[key] = _evaluate(v, open_)
+        open_.pop()
+        return mapping
     if isinstance(node, ast.Attribute) and ast.unparse(node) == "datetime.timezone.utc":
         import datetime
 
         return datetime.UTC
     if isinstance(node, ast.Call) and ast.unparse(node.func) in _datetime_calls():
-        args = [_evaluate(a) for a in node.args]
-        kwargs = {k.arg: _evaluate(k.value) for k in node.keywords if k.arg is not None}
+        args = [_evaluate(a, open_) for a in node.args]
+        kwargs = {k.arg: _evaluate(k.value, open_) for k in node.keywords if k.arg is not None}
         return _datetime_calls()[ast.unparse(node.func)](*args, **kwargs)
     raise ValueError(f"not a literal: {ast.unparse(node)[:80]}")
 
 
+def _back_reference(node: ast.AST) -> type | None:
+    """list for ``[...]``, dict for ``{...}`` (which Python parses as a set of Ellipsis)."""
+    if isinstance(node, ast.List | ast.Set) and len(node.elts) == 1:
+        only = node.elts[0]
+        if isinstance(only, ast.Constant) and only.value is Ellipsis:
+            return list if isinstance(node, ast.List) else dict
+    return None
+
+
 def literal_from_repr(text: str) -> Any:
-    """The value whose ``repr`` is *text* (literals, non-finite floats, dates and times)."""
+    """The value whose ``repr`` is *text* (literals, non-finite floats, dates and times, values
+    that contain themselves)."""
     return _evaluate(ast.parse(text, mode="eval").body)
 
 

@@ -68,7 +68,6 @@ KNOWN_DISAGREEMENTS: dict[str, int] = {
     "tag_construct_fail": 2,
     "nesting": 3,
     "surrogates": 4,
-    "self_reference": 5,
     "suffix": 6,
     "regex_compile": 8,
     "ruleset_build": 9,

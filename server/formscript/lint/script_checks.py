@@ -3,12 +3,11 @@ entries, stream shape and serving faults. Light on purpose: no model machinery i
 
 from __future__ import annotations
 
-import json
 import re
 
 from formscript import rules
 from formscript.core.entries import CONTENT_PREDICATES, Matcher, StreamEntry
-from formscript.core.expansion import EXPANSION_LIMIT, explodes
+from formscript.core.expansion import EXPANSION_LIMIT, Exhausts, json_error
 from formscript.core.regex_risk import backtracking_risk, compile_user_regex
 from formscript.core.script import ScriptResult
 from formscript.core.verdict import Problem
@@ -50,15 +49,13 @@ def script_checks(doc: Document, result: ScriptResult) -> list[Problem]:
             payload = ("data", entry.data)
         elif entry.type == "tool_call":
             payload = ("arguments", entry.arguments)
-        if payload is not None and explodes(payload[1]):
+        error = json_error(payload[1]) if payload is not None else None
+        if payload is not None and isinstance(error, Exhausts):
             found.append(
                 rules.SC021.problem(path=(*where, payload[0]), index=index, what=payload[0], limit=EXPANSION_LIMIT)
             )
-        elif payload is not None:
-            try:
-                json.dumps(payload[1])
-            except (TypeError, ValueError) as exc:
-                found.append(rules.SC020.problem(path=(*where, payload[0]), index=index, what=payload[0], error=exc))
+        elif payload is not None and error is not None:
+            found.append(rules.SC020.problem(path=(*where, payload[0]), index=index, what=payload[0], error=error))
         if entry.type == "error" and entry.delay_ms < 0:
             found.append(rules.SC022.problem(path=(*where, "delay_ms"), index=index, delay=entry.delay_ms))
     return found

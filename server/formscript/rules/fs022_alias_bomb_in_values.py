@@ -13,7 +13,8 @@ class AliasBombInValues(Rule):
 
     Anchors and aliases share one object, so loading stays cheap, but the context block is rendered
     with repr, which expands every alias: a few hundred bytes can exhaust memory before the model
-    call.
+    call. A value that contains itself (`&x [1, *x]`) is no bomb: repr writes the inner reference
+    as `[...]`.
 
     ## Fails
 

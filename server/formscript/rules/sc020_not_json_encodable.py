@@ -12,7 +12,8 @@ class NotJsonEncodable(Rule):
     ## Why
 
     The endpoint encodes them with json.dumps when serving, which raises TypeError; YAML turns
-    unquoted dates into date objects.
+    unquoted dates into date objects. A value that contains itself through an anchor
+    (`&x {k: *x}`) makes it raise ValueError (circular reference).
 
     ## Fails
 

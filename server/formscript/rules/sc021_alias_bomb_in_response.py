@@ -14,7 +14,8 @@ class AliasBombInResponse(Rule):
     ## Why
 
     The script loads cheaply, but serving the entry JSON-encodes every expanded value, which
-    exhausts time and memory.
+    exhausts time and memory. A value that contains itself (`&x {k: *x}`) is no bomb: json.dumps
+    refuses it at once with ValueError (SC020).
 
     ## Fails
 

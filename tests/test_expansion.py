@@ -1,0 +1,130 @@
+"""Alias expansion (core/expansion.py): a value that contains itself is finite, a bomb is not,
+and json_error names what json.dumps raises. Checked against naive reference walks on seeded
+random graphs of shared and self-containing containers."""
+
+from __future__ import annotations
+
+import json
+import random
+import time
+from typing import Any
+
+import pytest
+import yaml
+
+from formscript.core.expansion import Exhausts, json_error, measure
+from formscript.runs import json_safe
+
+
+def _graph(rng: random.Random) -> Any:
+    """A root container whose children are scalars or any container of the graph (so shared
+    nodes and cycles of every shape occur)."""
+    nodes: list[Any] = [rng.choice([[], {}]) for _ in range(rng.randint(1, 6))]
+    for node in nodes:
+        for position in range(rng.randint(0, 3)):
+            child: Any = rng.choice(nodes) if rng.random() < 0.5 else rng.choice([1, "s", None, 2.5])
+            if isinstance(node, list):
+                node.append(child)
+            else:
+                node[f"k{position}"] = child
+    return nodes[0]
+
+
+def _reference_size(value: Any, limit: int) -> tuple[int, bool]:
+    """Values visited as repr visits them (a container on the current path counts once), by
+    plain recursion with no memo; stops past *limit*."""
+    count = 0
+    cyclic = False
+    path: set[int] = set()
+
+    def visit(node: Any) -> None:
+        nonlocal count, cyclic
+        if count > limit:
+            return
+        count += 1
+        if not isinstance(node, dict | list):
+            return
+        if id(node) in path:
+            cyclic = True
+            return
+        path.add(id(node))
+        for child in [*node.keys(), *node.values()] if isinstance(node, dict) else node:
+            visit(child)
+        path.discard(id(node))
+
+    visit(value)
+    return min(count, limit + 1), cyclic
+
+
+def _dumps_error(value: Any) -> tuple[str, str] | None:
+    try:
+        json.dumps(value)
+    except (TypeError, ValueError) as exc:
+        return type(exc).__name__, str(exc)
+    return None
+
+
+@pytest.mark.parametrize("seed", range(400))
+def test_measure_matches_a_plain_walk(seed: int) -> None:
+    rng = random.Random(seed)
+    value = _graph(rng)
+    limit = rng.choice([5, 40, 10_000])
+    expected_size, expected_cyclic = _reference_size(value, limit)
+    shape = measure(value, limit)
+    assert shape.size == expected_size
+    if expected_size <= limit:
+        assert shape.cyclic == expected_cyclic
+
+
+@pytest.mark.parametrize("seed", range(200))
+def test_json_safe_writes_back_references_as_repr_does(seed: int) -> None:
+    value = _graph(random.Random(seed))
+    text = repr(json_safe(value)).replace("'[...]'", "[...]").replace("'{...}'", "{...}")
+    assert text == repr(value)
+
+
+@pytest.mark.parametrize("seed", range(200))
+def test_json_error_is_what_json_dumps_raises(seed: int) -> None:
+    rng = random.Random(seed)
+    value = _graph(rng)
+    if rng.random() < 0.3:
+        value = [value, {1, 2}] if rng.random() < 0.5 else {"a": value, (1, 2): 3}
+    found = json_error(value)
+    assert found is None or not isinstance(found, Exhausts)
+    assert (None if found is None else (type(found).__name__, str(found))) == _dumps_error(value)
+    # Under a small limit the answer is either the same or "exhausts" (the walk gave up first).
+    small = json_error(value, limit=4)
+    if small is not None and not isinstance(small, Exhausts):
+        assert (type(small).__name__, str(small)) == _dumps_error(value)
+
+
+BOMB = "".join(
+    f"{name}: &{name} [{', '.join([f'*{prev}'] * 10 if prev else ['x'] * 10)}]\n"
+    for prev, name in zip(["", "a", "b", "c", "d", "e"], ["a", "b", "c", "d", "e", "f"], strict=True)
+)
+
+
+def test_a_value_that_contains_itself_is_finite_and_quick() -> None:
+    value = yaml.safe_load("a: &x {k: 1, self: [*x, *x]}")["a"]
+    started = time.perf_counter()
+    shape = measure(value)
+    assert (shape.size, shape.cyclic) == (7, True)
+    assert isinstance(json_error(value), ValueError)
+    assert time.perf_counter() - started < 0.5
+
+
+def test_a_bomb_exhausts_and_is_measured_by_its_distinct_nodes() -> None:
+    value = yaml.safe_load(BOMB)
+    started = time.perf_counter()
+    assert measure(value).size > 1_000_000
+    assert isinstance(json_error(value), Exhausts)
+    assert time.perf_counter() - started < 0.5
+
+
+def test_a_bomb_that_meets_a_cycle_first_raises_as_json_dumps_does() -> None:
+    # json.dumps meets the cycle in its first element before it expands the bomb behind it.
+    value = yaml.safe_load("loop: &l [*l]\n" + BOMB)
+    value = [value["loop"], value["f"]]
+    assert measure(value).size > 1_000_000
+    found = json_error(value)
+    assert isinstance(found, ValueError) and str(found) == "Circular reference detected"
