@@ -69,7 +69,6 @@ KNOWN_DISAGREEMENTS: dict[str, int] = {
     "nesting": 3,
     "surrogates": 4,
     "suffix": 6,
-    "regex_compile": 8,
     "ruleset_build": 9,
     "ruleset_custom": 10,
     "rule_apply": 11,

@@ -11,6 +11,8 @@ import re
 from multiprocessing.connection import Connection
 from typing import Any
 
+from formscript.core.regex_risk import COMPILE_ERRORS, compile_user_regex
+
 DEFAULT_TIMEOUT = 2.0
 
 
@@ -26,15 +28,26 @@ def _serve(conn: Connection) -> None:
             return
         pattern, text, flags = request
         try:
-            conn.send(("ok", re.search(pattern, text, flags) is not None))
+            conn.send(("ok", compile_user_regex(pattern, flags).search(text) is not None))
         except re.error as exc:
             conn.send(("re.error", str(exc)))
         except Exception as exc:  # e.g. TypeError for a non-str pattern
-            conn.send(("error", f"{type(exc).__name__}: {exc}"))
+            conn.send((type(exc).__name__, str(exc)))
+
+
+#: Exceptions the worker's search may raise, re-raised under their own type in the caller.
+_RERAISED: dict[str, type[Exception]] = {
+    error.__name__: error for error in (*COMPILE_ERRORS, MemoryError) if error is not re.error
+}
 
 
 class BoundedSearch:
-    """``search(pattern, text)`` with a timeout; raises re.error or RegexTimeout."""
+    """``search(pattern, text)`` with a timeout: raises what ``re.search`` raises for the
+    pattern (re.error, and OverflowError, ValueError or RecursionError from compiling it),
+    or RegexTimeout. re.DEBUG is masked, so a pattern never prints."""
+
+    #: Compiles the pattern in the caller first (a failure needs no worker).
+    _check = staticmethod(compile_user_regex)
 
     def __init__(self, timeout: float = DEFAULT_TIMEOUT) -> None:
         self.timeout = timeout
@@ -56,7 +69,7 @@ class BoundedSearch:
         key = (pattern, text, flags)
         if key in self._cache:
             return self._cache[key]
-        re.compile(pattern, flags)  # invalid patterns raise re.error here, cheaply
+        self._check(pattern, flags)  # a pattern that does not compile raises here, cheaply
         conn = self._start()
         conn.send((pattern, text, flags))
         if not conn.poll(self.timeout):
@@ -65,8 +78,8 @@ class BoundedSearch:
         status, value = conn.recv()
         if status == "re.error":
             raise re.error(value)
-        if status == "error":
-            raise TypeError(value)
+        if status != "ok":
+            raise _RERAISED.get(status, RuntimeError)(value)
         self._cache[key] = bool(value)
         return bool(value)
 

@@ -10,12 +10,28 @@ from typing import Any
 _REPEATS = {"MAX_REPEAT", "MIN_REPEAT", "POSSESSIVE_REPEAT"}
 
 
+#: re.DEBUG as a plain int (``~re.DEBUG`` on the flag enum would also clear unknown bits).
+_DEBUG = int(re.DEBUG)
+
+#: What compiling a user's pattern can raise besides re.error: OverflowError for a repeat
+#: count or flags past C's int, ValueError for incompatible flags, RecursionError for groups
+#: nested past the recursion limit, TypeError for a pattern that is not a string.
+COMPILE_ERRORS: tuple[type[Exception], ...] = (re.error, OverflowError, ValueError, RecursionError, TypeError)
+
+
+def quiet_flags(flags: int) -> int:
+    """*flags* without re.DEBUG, which makes re print the parsed pattern to stdout; nothing
+    else about compiling or matching changes."""
+    return flags & ~_DEBUG
+
+
 def compile_user_regex(pattern: Any, flags: int = 0) -> re.Pattern[Any]:
-    """re.compile for a pattern from a file, without re's FutureWarnings about the user's
-    syntax reaching the terminal (the pattern's faults are reported as diagnostics)."""
+    """re.compile for a pattern from a file, as the runtime compiles it, but silent: re's
+    FutureWarnings about the user's syntax stay off the terminal (the pattern's faults are
+    reported as diagnostics) and re.DEBUG's dump never reaches our output."""
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        return re.compile(pattern, flags)
+        return re.compile(pattern, quiet_flags(flags))
 
 
 def backtracking_risk(pattern: str, flags: int = 0) -> str | None:
@@ -23,7 +39,7 @@ def backtracking_risk(pattern: str, flags: int = 0) -> str | None:
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
-            parsed = sre_parse.parse(pattern, flags)
+            parsed = sre_parse.parse(pattern, quiet_flags(flags))
     except (re.error, TypeError, ValueError, RecursionError, OverflowError):
         return None
     return _scan(list(parsed), inside_repeat=False)

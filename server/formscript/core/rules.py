@@ -9,6 +9,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from formscript.core.fields import PYTHON_TYPES, Failure, HasValues, type_label
+from formscript.core.regex_risk import compile_user_regex
 
 CheckKind = Literal["required", "type", "range", "pattern", "custom"]
 CHECK_KINDS: tuple[str, ...] = ("required", "type", "range", "pattern", "custom")
@@ -99,11 +100,13 @@ def _check_pattern(rule: Rule, value: Any) -> tuple[str, str] | None:
         )
     pattern = rule.params.get("pattern", "")
     flags = int(rule.params.get("flags", 0))
+    # As the runtime's re.compile + re.search, raising what they raise, but silent: re.DEBUG
+    # (flags 128) would print the parsed pattern into our output.
     try:
-        re.compile(pattern, flags)
+        compiled = compile_user_regex(pattern, flags)
     except re.error as exc:
         return "invalid_regex", f"rule {rule.rule_id!r} has an invalid pattern: {exc}"
-    if not re.search(pattern, value, flags):
+    if not compiled.search(value):
         return "no_match", rule._own(f"field {rule.field!r} value {value!r} does not match pattern {pattern!r}")
     return None
 

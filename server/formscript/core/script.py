@@ -236,7 +236,10 @@ Searcher = Callable[[str, str], bool]
 
 
 def _plain_search(pattern: str, text: str) -> bool:
-    return re.search(pattern, text) is not None
+    """``re.search(pattern, text)`` as the runtime calls it (raising what it raises), silently."""
+    from formscript.core.regex_risk import compile_user_regex
+
+    return compile_user_regex(pattern).search(text) is not None
 
 
 def last_user_message(payload: dict[str, Any]) -> str | None:
@@ -321,6 +324,9 @@ class Replayer:
                 return Match(index, "prompt_contains", when.prompt_contains)
             return None
         if when.prompt_regex is not None:
+            # re.error is the runtime's invalid-regex failure; anything else compiling the
+            # pattern raises (OverflowError, ValueError, RecursionError) propagates as the
+            # runtime's own exception would.
             try:
                 hit = self.search(when.prompt_regex, text)
             except re.error as exc:

@@ -3,12 +3,10 @@ entries, stream shape and serving faults. Light on purpose: no model machinery i
 
 from __future__ import annotations
 
-import re
-
 from formscript import rules
 from formscript.core.entries import CONTENT_PREDICATES, Matcher, StreamEntry
 from formscript.core.expansion import EXPANSION_LIMIT, Exhausts, json_error
-from formscript.core.regex_risk import backtracking_risk, compile_user_regex
+from formscript.core.regex_risk import COMPILE_ERRORS, backtracking_risk, compile_user_regex
 from formscript.core.script import ScriptResult
 from formscript.core.verdict import Problem
 from formscript.document import Document
@@ -73,7 +71,7 @@ def _matcher_checks(index: int, when: Matcher, mode: str, gate_only_calls: dict[
     if configured and configured[0] == "prompt_regex" and when.prompt_regex is not None:
         try:
             compile_user_regex(when.prompt_regex)
-        except re.error as exc:
+        except COMPILE_ERRORS as exc:
             found.append(rules.SC009.problem(path=(*where, "prompt_regex"), pattern=when.prompt_regex, error=exc))
         else:
             risk = backtracking_risk(when.prompt_regex)

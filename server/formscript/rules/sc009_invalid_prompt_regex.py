@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import re
+
 from formscript.core.verdict import KeyPath, Problem
-from formscript.rules.base import Rule
+from formscript.rules.base import Rule, shorten
 
 
 class InvalidPromptRegex(Rule):
@@ -11,7 +13,9 @@ class InvalidPromptRegex(Rule):
 
     ## Why
 
-    The script loads, but the first call that evaluates the matcher raises re.error.
+    The script loads, but the first call that evaluates the matcher raises: re.error for a
+    syntax error, OverflowError for a repeat count past 4,294,967,295, ValueError for
+    incompatible inline flags (`(?a)(?u)`), RecursionError for groups nested too deep.
 
     ## Fails
 
@@ -39,8 +43,10 @@ class InvalidPromptRegex(Rule):
 
     def problem(self, *, path: KeyPath, pattern: str, error: Exception) -> Problem:
         """*error* is why *pattern* does not compile."""
+        raised = "re.error" if isinstance(error, re.error) else type(error).__name__
         return self.found(
-            f"prompt_regex {pattern!r} does not compile ({error}); the call that evaluates it raises re.error", path
+            f"prompt_regex {shorten(pattern)} does not compile ({error}); the call that evaluates it raises {raised}",
+            path,
         )
 
 
