@@ -121,3 +121,56 @@ def test_simulation_is_byte_identical_across_runs(capsys: pytest.CaptureFixture[
     first = capsys.readouterr().out
     run(args)
     assert capsys.readouterr().out == first
+
+
+def _write_rules_case(tmp_path: Path, rules: str) -> tuple[str, str]:
+    form = tmp_path / "intake.form.yaml"
+    form.write_text("fields:\n  age: {type: int}\n  email: {type: str}\nvalues:\n  age: 42\n  email: a@b.c\n")
+    ruleset = tmp_path / "intake.rules.yaml"
+    ruleset.write_text(rules)
+    return str(form), str(ruleset)
+
+
+@pytest.mark.parametrize(
+    ("rules", "code", "line"),
+    [
+        (
+            "rules:\n  - {rule_id: r1, field: age, check: required}\n"
+            "  - {rule_id: r1, field: email, check: required}\n",
+            "RS009",
+            3,
+        ),
+        ("rules:\n  - {rule_id: r1, field: age, check: required, 5: x}\n", "RS011", 2),
+        ("rules:\n  r1: {rule_id: r1, field: age, check: required}\n", "RS011", 2),
+        ("rules:\n  - {rule_id: r1, field: age\n", "YM001", 3),
+        (
+            "rules:\n  - {rule_id: ok, field: age, check: required}\n"
+            "  - {rule_id: x1, field: age, check: range, params: {min: '18'}}\n",
+            "RS101",
+            3,
+        ),
+    ],
+    ids=["duplicate", "non-string key", "rules mapping", "syntax", "rule raises"],
+)
+def test_dry_run_refuses_a_ruleset_the_program_cannot_build_or_apply(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], rules: str, code: str, line: int
+) -> None:
+    form, ruleset = _write_rules_case(tmp_path, rules)
+    exit_code, data = _json(capsys, "dry-run", form, "--rules", ruleset)
+    (result,) = data["results"]
+    assert exit_code == 1 and result["verdict"] == "rejected"
+    assert (result["status"], result["context_block"], result["values"]) == (None, None, {})
+    first = result["errors"][0]
+    assert (first["code"], first["path"], first["line"]) == (code, ruleset, line)
+
+
+def test_re_debug_flags_never_reach_the_output(tmp_path: Path, capfd: pytest.CaptureFixture[str]) -> None:
+    form, ruleset = _write_rules_case(
+        tmp_path, "rules:\n  - {rule_id: r1, field: email, check: pattern, params: {pattern: '^[a-z]', flags: 128}}\n"
+    )
+    assert run(["dry-run", form, "--rules", ruleset, "--format", "json"]) == 0
+    out, err = capfd.readouterr()
+    assert json.loads(out)["results"][0]["verdict"] == "accepted" and err == ""
+    run(["lint", ruleset, "--form", form, "--format", "json"])
+    out, err = capfd.readouterr()
+    assert json.loads(out)["files"][0]["verdict"] == "accepted" and err == ""

@@ -13,10 +13,10 @@ from formscript.core.calls import read_calls
 from formscript.core.endpoint import completion_for, raised_for, stream_for
 from formscript.core.expansion import EXPANSION_LIMIT, Exhausts, explodes, json_error, measure
 from formscript.core.forms import type_label
-from formscript.core.gate import check_form_spec
 from formscript.core.regex_guard import BoundedSearch, RegexTimeout
-from formscript.core.rulesets import decidable_ruleset, load_ruleset
+from formscript.core.rulesets import apply_ruleset, load_ruleset
 from formscript.core.script import Match, RegexFailure, Replayer, ScriptExhausted
+from formscript.core.verdict import Problem
 from formscript.document import Document, parse_document
 from formscript.lint.engine import lint_text
 from formscript.lint.report import FileReport
@@ -101,23 +101,28 @@ def dry_run_text(text: str, path: str, rules_text: str | None = None, rules_path
         "errors": [],
         "context_block": None,
     }
+    rules_doc = parse_document(rules_text) if rules_text is not None else None
+    loaded = None
+    if rules_doc is not None:
+        # A program following the README builds the RuleSet first: if that raises, it stops
+        # before any form is filled or any model called.
+        loaded = load_ruleset(rules_doc.value) if rules_doc.ok else None
+        refusing = [p for p in rules_doc.problems if p.rejects]
+        refusing += [p for p in loaded.problems if p.rejects] if loaded is not None else []
+        if refusing or loaded is None:
+            result.update(verdict="rejected", errors=[_rules_error(rules_doc, p, rules_path) for p in refusing])
+            return result
     gate = report.gate
     if gate is None:
         result["errors"] = [_error(d, path) for d in report.diagnostics if d.severity == "error"]
         return result
-    ruleset = None
-    if rules_text is not None:
-        rules_doc = parse_document(rules_text)
-        built, problems, _ = load_ruleset(rules_doc.value if rules_doc.ok else None)
-        ruleset = decidable_ruleset(built)
-        spec = report.document.value if report.document is not None else None
-        gate = check_form_spec(spec, path, ruleset=ruleset)
+    if rules_doc is not None and loaded is not None:
+        ruled = apply_ruleset(report.document.value if report.document is not None else None, path, loaded)
+        if ruled.raised is not None:  # fill_form dies with the rule's exception
+            result.update(verdict="rejected", errors=[_rules_error(rules_doc, ruled.raised, rules_path)])
+            return result
+        gate = ruled.gate
         result["verdict"] = gate.verdict.value
-        for problem in problems:
-            if problem.rejects:
-                result["errors"].append(
-                    {"code": problem.code, "message": problem.message, "path": rules_path or "", "line": None}
-                )
     spec = report.document.value if report.document is not None else {}
     given = spec.get("values") if isinstance(spec, dict) else None
     given = given if isinstance(given, dict) else {}
@@ -153,6 +158,20 @@ def dry_run_text(text: str, path: str, rules_text: str | None = None, rules_path
         )
     result["context_block"] = gate.prompt_prefix if gate.context_block is not None else None
     return result
+
+
+def _rules_error(doc: Document, problem: Problem, rules_path: str | None) -> dict[str, Any]:
+    """A ruleset's problem as a dry run's error, located in the ruleset file."""
+    span = problem.span if problem.span is not None else doc.locate(problem.path, on_key=problem.on_key)
+    return {
+        "code": problem.code,
+        "message": problem.message,
+        "field": None,
+        "rule_id": problem.rule_id,
+        "path": rules_path or "",
+        "line": span.start.line + 1,
+        "column": span.start.column + 1,
+    }
 
 
 def _error(d: Any, path: str) -> dict[str, Any]:

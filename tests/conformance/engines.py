@@ -252,16 +252,35 @@ class FormscriptEngine:
         "RS100": "validation",
     }
 
-    def form_outcome(self, path: str) -> FormOutcome:
+    def form_outcome(self, path: str, *, rules: str | None = None) -> FormOutcome:
+        """The gate on *path*; with *rules*, the ruleset file built and applied by the core
+        (``core.rulesets``) as the README's loading does."""
         from formscript.core.gate import SpecLoadError, check_form_spec, load_spec_text
+        from formscript.core.rulesets import apply_ruleset, load_ruleset
 
+        loaded = None
+        if rules is not None:
+            import yaml
+
+            try:
+                loaded = load_ruleset(yaml.safe_load(read_text(rules)))
+            except yaml.YAMLError:
+                return FormOutcome("rejected", "rules")
+            if loaded.refused:
+                return FormOutcome("rejected", "rules")
         with open(path, encoding="utf-8") as handle:
             text = handle.read()
         try:
             spec = load_spec_text(text)
         except SpecLoadError:
             return FormOutcome("rejected", "load")
-        result = check_form_spec(spec, path)
+        if loaded is not None:
+            ruled = apply_ruleset(spec, path, loaded)
+            if ruled.raised is not None:
+                return FormOutcome("rejected", "rules")
+            result = ruled.gate
+        else:
+            result = check_form_spec(spec, path)
         rejecting = [p for p in result.problems if p.rejects]
         category = None
         if rejecting:
@@ -280,6 +299,7 @@ class FormscriptEngine:
             failing_fields=frozenset(failing),
             error_fields=tuple(failing),
             context_block=result.context_block,
+            rule_failures=sum(1 for f in form.failures if f.source == "rule"),
         )
 
     def script_outcome(self, path: str, transcript: tuple[dict[str, Any] | str, ...]) -> ScriptOutcome:
@@ -522,6 +542,9 @@ class RunsEngine:
         category = None
         if verdict != "accepted":
             category = self.CODE_CATEGORY.get(codes[0], f"unknown:{codes[0]}") if codes else ("unknown:no-error")
+            if rules is not None and dry["errors"] and dry["errors"][0]["path"] == rules:
+                # Located in the ruleset file: building the RuleSet or applying a rule raised.
+                category = "rules"
         if category not in (None, "validation") or dry["status"] is None:
             return FormOutcome(verdict, category)
         failing = [e["field"] for e in dry["errors"] if e["code"] in self.FIELD_FAILURE_CODES]

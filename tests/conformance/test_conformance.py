@@ -244,11 +244,14 @@ def test_named_form_case(
 ) -> None:
     engine = _engine(engine_name, formscript_engine, request)
     path = _write(tmp_path, case)
-    outcome = engine.form_outcome(path)
+    extra: dict[str, Any] = {}
+    if "rules" in case:  # a ruleset file, built and applied as the README's loading does
+        extra["rules"] = _write(tmp_path, {"file": "spec.rules.yaml", "text": case["rules"]})
+    outcome = engine.form_outcome(path, **extra)
     expect = _expected_form(case, path)
     got = {key: getattr(outcome, key) for key in expect}
     other_name, other = _counterpart(engine_name, formscript_engine, request)
-    theirs = outcome if other is None else other.form_outcome(path)
+    theirs = outcome if other is None else other.form_outcome(path, **extra)
     tally.add("named", 1, int(got != expect or theirs != outcome))
     assert got == expect, f"{case['name']} ({case.get('quirk', '')})"
     assert theirs == outcome, f"{other_name} and {engine_name} disagree:\n" + "\n".join(

@@ -16,9 +16,6 @@ KNOWN_BUGS: dict[str, str] = {
     "YM001/fail_impossible_date.yaml": "YM001 for a value safe_load cannot construct sits at 1:1, not on the value",
     "YM001/fail_not_utf8.yaml": "YM001 for a file that is not UTF-8 sits at 1:1, not on the byte it names",
     "YM001/fail_nul_byte.yaml": "YM001 for a character the YAML reader refuses sits at 1:1, not on the character",
-    "RS006/fail_bad_flags.yaml": "RS100 for a rule whose application raises sits on the whole file, not on the rule",
-    "RS010/pass_disabled_custom.yaml": "RS010 is reported for a disabled custom rule, which never runs",
-    "RS011/fail_rules_mapping.yaml": "RS011 for a 'rules:' that is not a list sits on the whole file, not on its value",
 }
 
 

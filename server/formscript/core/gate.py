@@ -40,6 +40,9 @@ class GateResult:
     values: dict[Any, Any] = field(default_factory=dict)
     status: FormStatus | None = None
     failures: list[Failure] = field(default_factory=list)
+    #: Whether the runtime gets as far as ``fill_form`` (its gate passed and the form has
+    #: fields or values): only then does a ruleset run.
+    filled: bool = False
 
     @property
     def prompt_prefix(self) -> str:
@@ -156,8 +159,6 @@ def check_form_spec(spec: Any, spec_path: str, *, ruleset: RuleSet | None = None
             to_fill = {k: v for k, v in values_map.items() if k in declarations}
     elif values_given or declarations:
         to_fill = values_map
-    elif ruleset is not None:
-        to_fill = {}
     if to_fill is not None:
         values, failures = check_values(declarations, merge_values(declarations, to_fill), ruleset)
         status = "error" if failures else "validated"
@@ -191,6 +192,7 @@ def check_form_spec(spec: Any, spec_path: str, *, ruleset: RuleSet | None = None
         values=values,
         status=status,
         failures=failures,
+        filled=not gate_failed and to_fill is not None,
     )
 
 

@@ -9,14 +9,13 @@ text offsets themselves.
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 from formscript import rules
 from formscript.core.calls import CALL_KEYS as CALL_KEYS
 from formscript.core.calls import read_calls
 from formscript.core.fields import FIELD_TYPES, Declared
-from formscript.core.regex_risk import backtracking_risk, compile_user_regex
+from formscript.core.regex_risk import COMPILE_ERRORS, backtracking_risk, compile_user_regex
 from formscript.core.rules import PATTERN_INPUT_CAP, Rule
 from formscript.core.suggest import closest
 from formscript.core.verdict import Problem
@@ -26,7 +25,7 @@ from formscript.core.verdict import Problem
 
 def ruleset_checks(built: list[tuple[int, Rule]]) -> list[Problem]:
     """Checks of each built rule on its own: ranges no value passes, patterns that do not
-    compile or backtrack, unknown type names, custom checks."""
+    compile or backtrack, unknown type names, enabled custom checks (they always fail)."""
     return [problem for index, rule in built for problem in _rule_checks(index, rule)]
 
 
@@ -44,7 +43,7 @@ def _rule_checks(index: int, rule: Rule) -> list[Problem]:
         try:
             flags = int(params.get("flags", 0))
             compile_user_regex(pattern, flags)
-        except (re.error, TypeError, ValueError) as exc:
+        except COMPILE_ERRORS as exc:
             found.append(rules.RS006.problem(path=(*where, "params"), rule_id=rule.rule_id, pattern=pattern, error=exc))
         else:
             risk = backtracking_risk(pattern, flags)
@@ -63,7 +62,7 @@ def _rule_checks(index: int, rule: Rule) -> list[Problem]:
                     suggestion=closest(expected, FIELD_TYPES),
                 )
             )
-    elif rule.check == "custom":
+    elif rule.check == "custom" and rule.enabled:
         found.append(rules.RS010.problem(path=(*where, "check"), rule_id=rule.rule_id))
     return found
 

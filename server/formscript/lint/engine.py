@@ -95,25 +95,19 @@ def _lint(
             return FileReport(path, None, None, note=note, document=doc)
     problems: list[Problem] = []
     report = FileReport(path, kind, None, document=doc)
-    undecidable = False
     if kind == "form":
         problems, report.gate = _form(doc, text, path)
     elif kind == "script":
         problems, report.script = _script(doc, text, path, json_syntax)
     elif kind == "rules":
-        problems, undecidable = _rules(doc, paired)
+        problems = _rules(doc, paired)
     else:
         from formscript.lint.checks import calls_checks
 
         problems = calls_checks(doc.value) if doc.ok else []
     parse_problems = [_to_diagnostic(doc, p, fixes) for p in doc.problems]
     rejected = any(p.rejects for p in problems) or any(p.rejects for p in doc.problems)
-    if rejected:
-        report.verdict = Verdict.REJECTED
-    elif undecidable:
-        report.verdict = Verdict.INSUFFICIENT_EVIDENCE
-    else:
-        report.verdict = Verdict.ACCEPTED
+    report.verdict = Verdict.REJECTED if rejected else Verdict.ACCEPTED
     diagnostics = parse_problems + [_to_diagnostic(doc, p, fixes) for p in _dedupe(problems)]
     report.diagnostics = _finish(diagnostics, doc, settings, path)
     return report
@@ -149,32 +143,31 @@ def _script(doc: Document, text: str, path: str, json_syntax: bool) -> tuple[lis
     return result.problems + script_checks(doc, result), result
 
 
-def _rules(doc: Document, paired: PairedForm | None) -> tuple[list[Problem], bool]:
+def _rules(doc: Document, paired: PairedForm | None) -> list[Problem]:
     if not doc.ok:
-        return [], False
-    from formscript.core.rulesets import decidable_ruleset, load_ruleset
+        return []
+    from formscript.core.rulesets import apply_ruleset, load_ruleset
     from formscript.lint.checks import paired_rule_checks, ruleset_checks
 
-    built, problems, undecidable = load_ruleset(doc.value)
-    problems.extend(ruleset_checks(built))
+    loaded = load_ruleset(doc.value)
+    problems = loaded.problems + ruleset_checks(loaded.built)
     if paired is not None:
         form_doc = parse_document(paired.text)
         gate = check_form_spec(form_doc.value, paired.path) if form_doc.ok else None
         if gate is not None:
             values = form_doc.value.get("values") if isinstance(form_doc.value, dict) else None
+            built = loaded.built
             problems.extend(paired_rule_checks(built, gate.declarations, values if isinstance(values, dict) else {}))
-            ruleset = decidable_ruleset(built)
-            index_of = {r.rule_id: i for i, r in built}
-            try:
-                ruled = check_form_spec(form_doc.value, paired.path, ruleset=ruleset)
-            except Exception as exc:  # a rule the runtime itself would crash on
-                problems.append(rules.RS101.problem(error=exc))
-            else:
-                for problem in ruled.problems:
+            if not loaded.refused:  # a ruleset that cannot be built is never applied
+                ruled = apply_ruleset(form_doc.value, paired.path, loaded)
+                if ruled.raised is not None:
+                    problems.append(ruled.raised)
+                index_of = {r.rule_id: i for i, r in built}
+                for problem in ruled.gate.problems:
                     if problem.rule is rules.RS100:
                         where = ("rules", index_of.get(str(problem.rule_id), 0))
                         problems.append(replace(problem, path=where))
-    return problems, undecidable
+    return problems
 
 
 def _dedupe(problems: list[Problem]) -> list[Problem]:

@@ -57,6 +57,7 @@ if TYPE_CHECKING:
     from formscript.rules.rs012_pattern_backtracking_risk import RS012 as RS012
     from formscript.rules.rs013_unknown_rule_key import RS013 as RS013
     from formscript.rules.rs014_unknown_rule_type import RS014 as RS014
+    from formscript.rules.rs015_unknown_ruleset_key import RS015 as RS015
     from formscript.rules.rs100_rule_fails import RS100 as RS100
     from formscript.rules.rs101_rule_raises import RS101 as RS101
     from formscript.rules.sc001_invalid_script_top_level import SC001 as SC001
@@ -150,6 +151,7 @@ MODULES: dict[str, str] = {
     "RS012": "rs012_pattern_backtracking_risk",
     "RS013": "rs013_unknown_rule_key",
     "RS014": "rs014_unknown_rule_type",
+    "RS015": "rs015_unknown_ruleset_key",
     "RS100": "rs100_rule_fails",
     "RS101": "rs101_rule_raises",
     "CL001": "cl001_transcript_not_a_list",

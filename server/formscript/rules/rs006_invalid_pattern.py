@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import re
+
 from formscript.core.verdict import KeyPath, Problem
-from formscript.rules.base import Rule
+from formscript.rules.base import Rule, shorten
 
 
 class InvalidPattern(Rule):
@@ -11,7 +13,10 @@ class InvalidPattern(Rule):
 
     ## Why
 
-    The rule then always fails with an invalid-pattern error.
+    A pattern with a syntax error (re.error) makes the rule fail on every string value with an
+    invalid-pattern error. Flags that are not a number, a pattern that is not a string, or one
+    whose compiling raises OverflowError, ValueError or RecursionError make applying the rule
+    raise instead, which stops fill_form (RS101 with `--form`).
 
     ## Fails
 
@@ -34,8 +39,12 @@ class InvalidPattern(Rule):
     severity = "error"
 
     def problem(self, *, path: KeyPath, rule_id: str, pattern: object, error: Exception) -> Problem:
-        """*error* is why *pattern* does not compile."""
-        return self.found(f"rule {rule_id!r} has an invalid pattern {pattern!r} ({error})", path)
+        """*error* is why *pattern* (or its flags) does not compile."""
+        if isinstance(error, re.error):
+            effect = "the rule fails on every string value"
+        else:
+            effect = f"applying the rule to a string value raises {type(error).__name__}"
+        return self.found(f"rule {rule_id!r} has an invalid pattern {shorten(pattern)} ({error}); {effect}", path)
 
 
 RS006 = InvalidPattern()

@@ -1,4 +1,4 @@
-"""RS010 custom-check: a custom check cannot be decided from a file."""
+"""RS010 custom-check: a custom check in a ruleset file always fails (no file can give it a callable)."""
 
 from __future__ import annotations
 
@@ -7,12 +7,15 @@ from formscript.rules.base import Rule
 
 
 class CustomCheck(Rule):
-    """A custom check cannot be decided from a file.
+    """A custom check in a ruleset file always fails.
 
     ## Why
 
-    Custom checks call a Python callable supplied at run time; from the file alone the verdict is
-    insufficient_evidence.
+    A custom check calls `params['callable']` on the value. A file cannot hold a callable: without
+    one (or with null) the rule fails ("requires params['callable']"), and with a string or a
+    number the call raises TypeError, which the rule reports as its failure. So every form the ruleset is applied
+    to ends in status error (with `--form`, RS100 says so for that form). A disabled rule
+    (`enabled: false`) never runs and is not reported.
 
     ## Fails
 
@@ -32,13 +35,13 @@ class CustomCheck(Rule):
     code = "RS010"
     name = "custom-check"
     kind = "rules"
-    severity = "info"
+    severity = "error"
 
     def problem(self, *, path: KeyPath, rule_id: str) -> Problem:
-        """Rule *rule_id* is a custom check."""
+        """Rule *rule_id* is an enabled custom check."""
         return self.found(
-            f"rule {rule_id!r} is a custom check; its outcome depends on a Python callable "
-            "and cannot be decided from the file",
+            f"rule {rule_id!r} is a custom check; a file cannot give it a callable, so it fails on every "
+            "form it is applied to",
             path,
         )
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from formscript.core.fields import type_label
 from formscript.core.verdict import KeyPath, Problem
-from formscript.rules.base import Rule, did_you_mean
+from formscript.rules.base import Rule
 
 
 class InvalidRule(Rule):
@@ -12,7 +12,11 @@ class InvalidRule(Rule):
 
     ## Why
 
-    A ruleset file is a mapping with `rules:`, a list of Rule mappings.
+    A ruleset file is a mapping with `rules:`, a list of Rule mappings; it is loaded by building
+    `Rule(**m)` for each item and adding it to a RuleSet. Whatever that raises stops the program
+    before any model call: no `rules:` (KeyError), `rules:` that is not a list or a rule that is
+    not a mapping (TypeError), a key that is not a string (TypeError: keywords must be strings),
+    a missing or wrongly typed value (pydantic's ValidationError).
 
     ## Fails
 
@@ -37,11 +41,22 @@ class InvalidRule(Rule):
 
     def not_a_ruleset(self, *, found: object) -> Problem:
         """The file is *found*, not a mapping with a 'rules' list."""
+        if isinstance(found, dict):
+            return self.found("a ruleset is a mapping with 'rules:', a list of rules; this mapping has no 'rules'")
         return self.found(f"a ruleset is a mapping with 'rules:', a list of rules, found {type_label(found)}")
 
-    def unknown_key(self, *, path: KeyPath, key: object, suggestion: str | None) -> Problem:
-        """*key* is a top-level key other than 'rules'."""
-        return self.found(f"unknown top-level key {key!r} in a ruleset" + did_you_mean(suggestion), path, on_key=True)
+    def rules_not_a_list(self, *, path: KeyPath, found: object) -> Problem:
+        """'rules' is *found*, not a list (iterating it gives no rule mappings)."""
+        # Written as a bare 'rules:', the value has no text to point at: the key stands for it.
+        return self.found(f"'rules' must be a list of rules, found {type_label(found)}", path, on_key=found is None)
+
+    def non_string_key(self, *, path: KeyPath, index: int, key: object) -> Problem:
+        """Rule #*index* has the key *key*, which is not a string."""
+        return self.found(
+            f"rule #{index} has the key {key!r}, which is not a string; Rule(**m) raises TypeError",
+            path,
+            on_key=True,
+        )
 
     def not_a_mapping(self, *, path: KeyPath, index: int, found: object) -> Problem:
         """Rule #*index* is *found*."""

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from formscript.core.verdict import Problem
+from formscript.core.verdict import KeyPath, Problem
 from formscript.rules.base import Rule
 
 
@@ -12,8 +12,10 @@ class RuleRaises(Rule):
     ## Why
 
     Some rules make the runtime's own check raise instead of failing: a type rule whose type is not
-    hashable, pattern flags that are not a number. fill_form then stops with that exception instead
-    of an error status. Split from RS100.
+    hashable, pattern flags that are not a number, a pattern that is not a string or that compiles
+    with OverflowError, ValueError or RecursionError, a range bound that does not compare with the
+    value. fill_form then stops with that exception instead of an error status. Rules run in order,
+    so the first one that raises is reported. Split from RS100.
 
     ## Fails
 
@@ -36,9 +38,14 @@ class RuleRaises(Rule):
     severity = "error"
     rejects = True
 
-    def problem(self, *, error: Exception) -> Problem:
-        """*error* is what applying the rules raised."""
-        return self.found(f"applying the rules raises {type(error).__name__}: {error}")
+    def problem(self, *, path: KeyPath, rule_id: str, error: Exception) -> Problem:
+        """*error* is what applying rule *rule_id* (the first that raises) raised."""
+        return self.found(
+            f"applying rule {rule_id!r} raises {type(error).__name__}: {error}; fill_form stops there, "
+            "before any model call",
+            path,
+            rule_id=rule_id,
+        )
 
 
 RS101 = RuleRaises()
