@@ -295,6 +295,8 @@ describe('the extension against a stand-in server', () => {
       assert.deepEqual(logged()[0]?.argv, ['-m', 'formscript', 'serve']);
       const channel = fake.outputChannels.find((c) => c.name === 'formscript');
       assert.match(channel?.text.join('') ?? '', /from the Python interpreter from python-extension/);
+      // The extension subscribes to interpreter changes once the server is running.
+      await waitFor('the interpreter watch', () => changed.listenerCount > 0);
       changed.fire({});
       await waitFor('a restart', () => received('initialize').length === 2);
     });

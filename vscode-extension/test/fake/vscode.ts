@@ -35,6 +35,10 @@ export class EventEmitter<T> {
     disposables?.push(disposable);
     return disposable;
   };
+  /** How many listeners are subscribed (tests wait for a subscription before firing). */
+  get listenerCount(): number {
+    return this.listeners.size;
+  }
   fire(event: T): void {
     for (const listener of [...this.listeners]) {
       listener(event);
