@@ -100,3 +100,68 @@ def test_unreadable_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Non
     assert text is None and report is not None
     assert report.verdict is not None and report.verdict.value == "rejected"
     assert "Permission denied" in report.diagnostics[0].message
+
+
+def _run(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str]:
+    from formscript.cli import run
+
+    code = run(argv)
+    return code, capsys.readouterr().out
+
+
+def test_paths_that_are_not_files_get_verdicts(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A directory named like a form (or a link to one), a dangling link, a file that is not
+    UTF-8, given by name: the runtime refuses each, so lint, dry-run and simulate say rejected
+    (exit 1), with a message located at the start of the path; a directory's files are still
+    linted."""
+    (tmp_path / "dir.form.yaml").mkdir()
+    (tmp_path / "dir.form.yaml" / "inner.form.yaml").write_text("title: x\n", encoding="utf-8")
+    (tmp_path / "link.script.yaml").symlink_to(tmp_path / "dir.form.yaml")
+    (tmp_path / "gone.form.yaml").symlink_to(tmp_path / "missing.yaml")
+    (tmp_path / "latin1.script.yaml").write_bytes("responses: [{type: text, content: caf\xe9}]\n".encode("latin-1"))
+    (tmp_path / "plain").mkdir()  # not named like a file: walked only
+    names = ["dir.form.yaml", "link.script.yaml", "gone.form.yaml", "latin1.script.yaml"]
+    given = [str(tmp_path / n) for n in names]
+    code, out = _run(["lint", "--no-cache", "--format", "json", *given, str(tmp_path / "plain")], capsys)
+    files = {Path(f["path"]).relative_to(tmp_path).as_posix(): f for f in json.loads(out)["files"]}
+    assert code == 1
+    assert set(files) == {*names, "dir.form.yaml/inner.form.yaml", "link.script.yaml/inner.form.yaml"}
+    for name in names:
+        assert files[name]["verdict"] == "rejected", name
+        (diagnostic,) = files[name]["diagnostics"]
+        assert diagnostic["code"] == "YM001"
+        assert diagnostic["range"]["start"] == {"line": 1, "column": 1}
+    assert files["dir.form.yaml/inner.form.yaml"]["verdict"] == "accepted"
+    code, out = _run(["dry-run", "--format", "json", *given], capsys)
+    assert code == 1
+    assert [r["verdict"] for r in json.loads(out)["results"]] == ["rejected"] * 4
+    for path in given:
+        code, out = _run(["simulate", path, "--format", "json"], capsys)
+        assert (code, json.loads(out)["verdict"]) == (1, "rejected"), path
+        code, out = _run(["simulate", path], capsys)
+        assert code == 1 and "[YM001]" in out
+    # nothing at all at the path is misuse, as for lint
+    assert _run(["dry-run", str(tmp_path / "nothing.form.yaml")], capsys)[0] == 2
+    assert _run(["simulate", str(tmp_path / "nothing.script.yaml")], capsys)[0] == 2
+
+
+def test_validator_error_fails_simulate_and_is_counted_as_checked(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """formscript failing on a file is not a pass: simulate exits 1, lint counts the file as
+    checked (not skipped) and shows the FSX000 diagnostic."""
+    from formscript.lint import engine
+
+    def broken(*args: object, **kwargs: object) -> None:
+        raise RuntimeError("a bug of ours")
+
+    monkeypatch.setattr(engine, "_lint", broken)
+    script = tmp_path / "s.script.yaml"
+    script.write_text("responses: [{type: text, content: hi}]\n", encoding="utf-8")
+    code, out = _run(["simulate", str(script), "--format", "json"], capsys)
+    assert (code, json.loads(out)["verdict"]) == (1, "validator_error")
+    other = tmp_path / "notes.yaml"  # no kind known before the failure
+    other.write_text("a: 1\n", encoding="utf-8")
+    code, out = _run(["lint", "--no-cache", str(other)], capsys)
+    assert "error[FSX000]" in out
+    assert out.splitlines()[-1].startswith("1 file(s) checked, 0 skipped")

@@ -19,6 +19,7 @@ from formscript.core.script import Match, RegexFailure, Replayer, ScriptExhauste
 from formscript.core.verdict import Problem
 from formscript.document import Document, parse_document
 from formscript.lint.engine import lint_text
+from formscript.lint.formats import printable
 from formscript.lint.report import FileReport
 
 CONTRACT_VERSION = 1
@@ -214,7 +215,21 @@ def render_dry_run(result: dict[str, Any]) -> str:
         lines.append("nothing is added to the prompt (no values)")
     else:
         lines.append("no model call is made: li agent exits with status 1")
-    return "\n".join(lines) + "\n"
+    return printable("\n".join(lines) + "\n")
+
+
+def dry_run_unread(report: FileReport) -> dict[str, Any]:
+    """The dry run of a file that cannot be read as text (not a regular file, not UTF-8, …):
+    *report* (``lint.reading``) says why; the runtime refuses it too, so no model call."""
+    return {
+        "path": report.path,
+        "verdict": report.verdict.value if report.verdict else None,
+        "status": None,
+        "title": None,
+        "values": {},
+        "errors": [_error(d, report.path) for d in report.diagnostics if d.severity == "error"],
+        "context_block": None,
+    }
 
 
 # ------------------------------------------------------------------------- simulation
@@ -388,7 +403,27 @@ def render_simulation(result: dict[str, Any]) -> str:
     else:
         for entry in result["entries"]:
             lines.append(f"#{entry['index']} {entry['type']} (line {entry['line']}): {entry['reachability']}")
-    return "\n".join(lines) + "\n"
+    return printable("\n".join(lines) + "\n")
+
+
+def simulation_unread(report: FileReport) -> dict[str, Any]:
+    """The simulation of a script that cannot be read as text: *report* (``lint.reading``)
+    says why; the runtime's endpoint raises on it, so no call is served."""
+    return {
+        "version": CONTRACT_VERSION,
+        "path": report.path,
+        "verdict": report.verdict.value if report.verdict else None,
+        "mode": None,
+        "script_version": None,
+        "calls": [],
+        "unreached": [],
+        "entries": [],
+        "errors": [
+            {"code": d.code, "message": d.message, "line": d.span.start.line + 1}
+            for d in report.diagnostics
+            if d.severity == "error"
+        ],
+    }
 
 
 def _preview(response: Any) -> str:

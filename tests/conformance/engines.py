@@ -650,6 +650,38 @@ class RunsEngine:
 # ----------------------------------------------------------------------------- the CLI
 
 
+def as_json_reads(value: Any) -> Any:
+    """*value* (an outcome, or anything inside one) as a JSON reader gets it back: each
+    string through ``json.dumps`` and ``json.loads``. That changes one thing: a string that
+    holds the two halves of a surrogate pair as two characters (YAML reads a JSON
+    ``"\\ud83d\\ude00"`` so) comes back as the one character they encode, since
+    ``\\ud83d\\ude00`` is that character in every JSON text. An outcome read from a command's
+    JSON is compared with another after both went through this. A canonical leaf (``canon``)
+    holds a string's repr, which gets the same change."""
+    import json
+
+    if isinstance(value, str):
+        if not value.isascii():
+            return json.loads(json.dumps(value))
+        if "\\ud" in value and value[:1] in ("'", '"'):
+            try:
+                inner = ast.literal_eval(value)
+            except (ValueError, SyntaxError):
+                return value
+            return repr(as_json_reads(inner)) if isinstance(inner, str) else value
+        return value
+    if isinstance(value, tuple | list):
+        return type(value)(as_json_reads(v) for v in value)
+    if isinstance(value, frozenset):
+        return frozenset(as_json_reads(v) for v in value)
+    if isinstance(value, dict):
+        return {as_json_reads(k): as_json_reads(v) for k, v in value.items()}
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        changes = {f.name: as_json_reads(getattr(value, f.name)) for f in dataclasses.fields(value) if f.init}
+        return dataclasses.replace(value, **changes)
+    return value
+
+
 @dataclass(frozen=True)
 class CliOutcome:
     """What one ``formscript`` command printed for one input file, as far as the contract goes."""
@@ -678,6 +710,36 @@ class CliEngine:
     """
 
     name = "cli"
+
+    def form_outcome(self, path: str, *, rules: str | None = None) -> FormOutcome:
+        """The outcome ``dry-run --format json`` prints for *path* (with ``--rules``;
+        ``RunsEngine``'s mapping), as JSON reads it (``as_json_reads``); broken output or an
+        exit code that does not go with the verdict shows as a verdict of its own."""
+        dry = self.dry_run(path, rules=rules)
+        if dry.problem is not None or dry.data is None:
+            return FormOutcome(f"<cli: {dry.problem or f'no verdict, exit {dry.exit_code}'}>")
+        if dry.exit_code != (0 if dry.verdict == "accepted" else 1):
+            return FormOutcome(f"<cli: {dry.verdict}, exit {dry.exit_code}>")
+        return as_json_reads(RunsEngine().form_outcome_of(dry.data, rules=rules))  # type: ignore[no-any-return]
+
+    def script_outcome(self, path: str, transcript: tuple[dict[str, Any] | str, ...]) -> ScriptOutcome:
+        """The outcome ``simulate --format json`` prints for *path* with *transcript* as a
+        calls file, without and with ``--stream`` (see ``form_outcome``)."""
+        import json
+
+        calls = f"{path}.calls.json"
+        with open(calls, "w", encoding="utf-8") as handle:
+            json.dump([{"payload": p} for p in before_reset(transcript)], handle)
+        runs = [self.simulate(path, calls), self.simulate(path, calls, stream=True)]
+        for run in runs:
+            if run.problem is not None or not isinstance(run.data, dict):
+                return ScriptOutcome(f"<cli: {run.problem or f'no verdict, exit {run.exit_code}'}>")
+            served = run.verdict in ("accepted", "insufficient_evidence") and all(
+                c.get("outcome") == "served" for c in run.data.get("calls", [])
+            )
+            if run.exit_code != (0 if served else 1):
+                return ScriptOutcome(f"<cli: {run.verdict}, exit {run.exit_code}>")
+        return as_json_reads(RunsEngine().script_outcome_of(runs[0].data, runs[1].data))  # type: ignore[no-any-return]
 
     def dry_run(self, path: str, *, rules: str | None = None, prompt_file: str | None = None) -> CliOutcome:
         argv = ["dry-run", "--format", "json", path]
@@ -963,7 +1025,7 @@ class LionagiEngine:
             endpoint = ScriptedEndpoint(script=path)
         except Exception as exc:
             kind = "parse" if _from_module(exc, "/yaml/", "/json/") else "schema"
-            if isinstance(exc, UnicodeDecodeError):
+            if isinstance(exc, UnicodeDecodeError | OSError):  # not read at all: before any schema
                 kind = "parse"
             return ScriptOutcome("rejected", kind)
         # A second endpoint for the stream path, loaded from the file again (not a deep copy

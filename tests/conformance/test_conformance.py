@@ -20,11 +20,13 @@ from .corpus import FORM_CASES, SCRIPT_CASES, FormCase, ScriptCase
 from .engines import (
     FORM_CATEGORIES,
     RESET,
+    CliEngine,
     FormOutcome,
     FormscriptEngine,
     LionagiEngine,
     RunsEngine,
     ScriptOutcome,
+    as_json_reads,
     up_to_reset,
 )
 
@@ -187,32 +189,70 @@ def _load_named() -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
 
 
 NAMED_FORMS, NAMED_SCRIPTS = _load_named()
-ENGINES = ["formscript", "lionagi", "runs"]
+ENGINES = ["formscript", "lionagi", "runs", "cli"]
+#: The engines that read a case's text themselves (the others are given the path).
+TEXT_ENGINES = ("formscript", "runs")
+#: ``node`` in cases.yaml: what stands at the case's path instead of a file.
+NODES = ("directory", "directory-with-file", "dangling-symlink", "symlink-to-directory")
+
+
+def _is_text(case: dict[str, Any]) -> bool:
+    """Whether the case is a regular file of UTF-8 text (what every engine can take)."""
+    return "node" not in case and case.get("encoding", "utf-8") == "utf-8"
+
+
+def _named_params(cases: list[dict[str, Any]]) -> list[Any]:
+    """(case, engine) for every engine that can take the case: a path that is not UTF-8 text
+    in a regular file goes to lionagi and the command line only."""
+    return [
+        pytest.param(case, engine, id=f"{case['name']}-{engine}")
+        for case in cases
+        for engine in ENGINES
+        if _is_text(case) or engine not in TEXT_ENGINES
+    ]
 
 
 def _engine(name: str, formscript_engine: FormscriptEngine, request: pytest.FixtureRequest) -> Any:
     if name == "formscript":
         return formscript_engine
+    if name == "cli":
+        return CliEngine()
     return request.getfixturevalue(f"{name}_engine")
 
 
 def _counterpart(
-    engine_name: str, formscript_engine: FormscriptEngine, request: pytest.FixtureRequest
+    engine_name: str, formscript_engine: FormscriptEngine, request: pytest.FixtureRequest, case: dict[str, Any]
 ) -> tuple[str, Any]:
     """The engine a named case's outcome is also compared with (None: formscript itself)."""
     if engine_name == "lionagi":
-        return "formscript", formscript_engine
-    if engine_name == "runs":
+        return ("formscript", formscript_engine) if _is_text(case) else ("cli", CliEngine())
+    if engine_name in ("runs", "cli"):
         reference = request.getfixturevalue("reference_engine")
+        if reference is formscript_engine and not _is_text(case):
+            return "formscript", None  # without lionagi, only the expectations
         return reference.name, reference
     return "formscript", None
 
 
 def _write(tmp_path: Path, case: dict[str, Any]) -> str:
+    """Put the case at its path: the text in its ``encoding`` (UTF-8 by default), or the
+    ``node`` it names (a directory holding the text in ``inner.yaml``, a link)."""
     target = tmp_path / case.get("file", "spec.yaml")
     target.parent.mkdir(parents=True, exist_ok=True)
-    with open(target, "w", encoding="utf-8", newline="") as handle:
-        handle.write(case["text"])
+    node = case.get("node")
+    assert node is None or node in NODES, f"cases.yaml: unknown node {node!r}"
+    if node in ("directory", "directory-with-file"):
+        target.mkdir()
+        if node == "directory-with-file":
+            (target / "inner.yaml").write_text(case["text"], encoding="utf-8")
+    elif node == "dangling-symlink":
+        target.symlink_to(tmp_path / "missing.yaml")
+    elif node == "symlink-to-directory":
+        (tmp_path / "folder").mkdir()
+        target.symlink_to(tmp_path / "folder")
+    else:
+        with open(target, "w", encoding=case.get("encoding", "utf-8"), newline="") as handle:
+            handle.write(case["text"])
     return str(target)
 
 
@@ -232,8 +272,7 @@ def _expected_form(case: dict[str, Any], path: str) -> dict[str, Any]:
     return expect
 
 
-@pytest.mark.parametrize("engine_name", ENGINES)
-@pytest.mark.parametrize("case", NAMED_FORMS, ids=[c["name"] for c in NAMED_FORMS])
+@pytest.mark.parametrize(("case", "engine_name"), _named_params(NAMED_FORMS))
 def test_named_form_case(
     case: dict[str, Any],
     engine_name: str,
@@ -250,8 +289,10 @@ def test_named_form_case(
     outcome = engine.form_outcome(path, **extra)
     expect = _expected_form(case, path)
     got = {key: getattr(outcome, key) for key in expect}
-    other_name, other = _counterpart(engine_name, formscript_engine, request)
+    other_name, other = _counterpart(engine_name, formscript_engine, request, case)
     theirs = outcome if other is None else other.form_outcome(path, **extra)
+    if engine_name == "cli":  # read from the command's JSON
+        expect, theirs = as_json_reads(expect), as_json_reads(theirs)
     tally.add("named", 1, int(got != expect or theirs != outcome))
     assert got == expect, f"{case['name']} ({case.get('quirk', '')})"
     assert theirs == outcome, f"{other_name} and {engine_name} disagree:\n" + "\n".join(
@@ -284,8 +325,7 @@ def _served_view(outcome: ScriptOutcome, expect: dict[str, Any]) -> dict[str, An
     return got
 
 
-@pytest.mark.parametrize("engine_name", ENGINES)
-@pytest.mark.parametrize("case", NAMED_SCRIPTS, ids=[c["name"] for c in NAMED_SCRIPTS])
+@pytest.mark.parametrize(("case", "engine_name"), _named_params(NAMED_SCRIPTS))
 def test_named_script_case(
     case: dict[str, Any],
     engine_name: str,
@@ -300,12 +340,14 @@ def test_named_script_case(
     outcome = engine.script_outcome(path, transcript)
     expect = case["expect"]
     got = _served_view(outcome, expect)
-    other_name, other = _counterpart(engine_name, formscript_engine, request)
+    other_name, other = _counterpart(engine_name, formscript_engine, request, case)
     theirs = outcome if other is None else other.script_outcome(path, transcript)
-    if engine_name == "runs" and RESET in transcript:
+    if engine_name in ("runs", "cli") and RESET in transcript:
         # A simulation has no reset item: only the calls before it are compared.
         theirs = up_to_reset(theirs, transcript)
         got = expect = {}
+    if engine_name == "cli":  # read from the command's JSON
+        expect, theirs = as_json_reads(expect), as_json_reads(theirs)
     tally.add("named", 1, int(got != expect or theirs != outcome))
     assert got == expect, f"{case['name']} ({case.get('quirk', '')})"
     assert theirs == outcome, f"{other_name} and {engine_name} disagree:\n" + "\n".join(

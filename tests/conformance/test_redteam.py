@@ -50,6 +50,7 @@ from .engines import (
     LionagiEngine,
     RunsEngine,
     ScriptOutcome,
+    as_json_reads,
     dry_run_takes_prompt,
     lionagi_missing_reason,
 )
@@ -67,14 +68,10 @@ KNOWN_DISAGREEMENTS: dict[str, int] = {
     "prompt_cap": 1,
     "tag_construct_fail": 2,
     "nesting": 3,
-    "surrogates": 4,
     "suffix": 6,
-    "not_a_file": 13,
     # Not in the list of fourteen; each breaks the rule the item named states.
-    "not_utf8": 13,  # a file that is not UTF-8: dry-run and simulate exit 2 without a verdict
     "huge_ints": 2,  # an int past 4,300 digits: formscript's own repr raises
     "bom_inside": 2,  # a BOM past the first character: libyaml skips it, the runtime's loader refuses
-    "non_utf8_names": 4,  # a file name that is not UTF-8: lint and dry-run print bytes that are not UTF-8
 }
 
 
@@ -246,9 +243,10 @@ class _Comparison:
         if case.text() is not None:
             if dry.data is not None:
                 ours = _guarded(lambda: self.runs.form_outcome_of(dry.data, rules=rules), FormOutcome)
+                diffs += _outcome_diff("runs", as_json_reads(ours), as_json_reads(theirs))
             else:  # the command's output is broken: ask the layer below it
                 ours = _guarded(lambda: self.runs.form_outcome(path, rules=rules, prompt=case.prompt), FormOutcome)
-            diffs += _outcome_diff("runs", ours, theirs)
+                diffs += _outcome_diff("runs", ours, theirs)
         expected_exit = None if dry.exit_code is None else (0 if theirs.verdict == "accepted" else 1)
         return diffs + _cli_diff(dry, theirs.verdict, exit_code=expected_exit)
 
@@ -270,6 +268,8 @@ class _Comparison:
             ours = _guarded(lambda: self.runs.script_outcome(path, case.transcript), ScriptOutcome)
         else:
             ours = _guarded(lambda: self.runs.script_outcome_of(plain, stream), ScriptOutcome)
+        if streamed.data is not None:  # the stream side was read from the command's JSON
+            ours, theirs = as_json_reads(ours), as_json_reads(theirs)
         return _outcome_diff("runs", ours, theirs) + diffs
 
 

@@ -95,21 +95,19 @@ def settings_from_args(args: argparse.Namespace, anchor: Path) -> Settings:
 
 
 def collect(paths: list[str], settings: Settings) -> tuple[list[str], list[str]]:
-    """Files to lint (explicit files always; directories walked by ``lint.discovery``), and
+    """Files to lint (``-`` for stdin; the rest as ``lint.discovery.explicit`` finds them), and
     the paths that do not exist."""
-    from formscript.lint.discovery import candidates
+    from formscript.lint.discovery import explicit
 
     files: list[str] = []
     missing: list[str] = []
     for given in paths:
         if given == "-":
             files.append("-")
-        elif Path(given).is_dir():
-            files.extend(candidates(given, lambda _: settings))
-        elif Path(given).exists() or Path(given).is_symlink():
-            files.append(given)
         else:
-            missing.append(given)
+            found, absent = explicit([given], lambda _: settings)
+            files += found
+            missing += absent
     return files, missing
 
 

@@ -5,9 +5,14 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
+from formscript.lint.formats import printable
+
 
 def write(text: str, output: str | None = None) -> None:
-    """Write *text* to the file *output*, else to stdout."""
+    """Write *text* to the file *output*, else to stdout, as valid UTF-8: what UTF-8 cannot
+    encode (a lone surrogate from a file's text or a name that is not UTF-8) is written as its
+    ``\\uXXXX`` escape, which in JSON output is JSON's own escape (``lint.formats.printable``)."""
+    text = printable(text)
     if output:
         Path(output).write_text(text, encoding="utf-8")
     else:

@@ -1,26 +1,56 @@
-"""``formscript dry-run`` and ``formscript simulate``: the dry runs, printed."""
+"""``formscript dry-run`` and ``formscript simulate``: the dry runs, printed.
+
+Exit codes: 0 when the runtime would go ahead (every form accepted; the script loaded and
+every call served), 1 when it would not — including a file formscript failed on itself
+(``validator_error``) — and 2 for misuse (a path that does not exist, a ``--rules`` or
+``--calls`` file that cannot be read). A form or script that exists but cannot be read as
+text (a directory, a dangling link, bytes that are not UTF-8) gets a ``rejected`` verdict,
+as the runtime refuses it.
+"""
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
+import sys
+from typing import TYPE_CHECKING
 
 from formscript.cli.output import read, write
+
+if TYPE_CHECKING:
+    from formscript.lint.report import FileReport
+
+
+def _read_input(path: str, kind: str) -> tuple[str | None, FileReport | None] | None:
+    """A form's or script's text, or the report of why it cannot be read (the runtime fails
+    too); None (and a message on stderr) when nothing is at *path*."""
+    from formscript.lint.config import Settings
+    from formscript.lint.reading import read_report_or_text
+
+    if not os.path.lexists(path):
+        print(f"formscript: {path}: no such file or directory", file=sys.stderr)
+        return None
+    return read_report_or_text(path, kind, Settings())
 
 
 def dry_run(args: argparse.Namespace) -> int:
     """What ``li agent --form`` sends to the model, per form; 1 unless every form is accepted."""
-    from formscript.runs import CONTRACT_VERSION, dry_run_text, render_dry_run
+    from formscript.runs import CONTRACT_VERSION, dry_run_text, dry_run_unread, render_dry_run
 
     rules_text = read(args.rules) if args.rules else None
     if args.rules and rules_text is None:
         return 2
     results = []
     for path in args.forms:
-        text = read(path)
-        if text is None:
+        read_in = _read_input(path, "form")
+        if read_in is None:
             return 2
-        results.append(dry_run_text(text, path, rules_text, args.rules))
+        text, unread = read_in
+        if unread is not None:
+            results.append(dry_run_unread(unread))
+        else:
+            results.append(dry_run_text(text or "", path, rules_text, args.rules))
     if args.format == "json":
         write(json.dumps({"version": CONTRACT_VERSION, "results": results}, indent=2, ensure_ascii=False) + "\n")
     else:
@@ -30,17 +60,23 @@ def dry_run(args: argparse.Namespace) -> int:
 
 def simulate(args: argparse.Namespace) -> int:
     """Replay calls against a script; 1 unless the script loads and serves every call."""
-    from formscript.runs import render_simulation, simulate_text
+    from formscript.runs import render_simulation, simulate_text, simulation_unread
 
-    text = read(args.script)
+    read_in = _read_input(args.script, "script")
     calls = read(args.calls) if args.calls else None
-    if text is None or (args.calls and calls is None):
+    if read_in is None or (args.calls and calls is None):
         return 2
-    result = simulate_text(text, args.script, calls, args.calls, stream=args.stream, regex_timeout=args.regex_timeout)
+    text, unread = read_in
+    if unread is not None:
+        result = simulation_unread(unread)
+    else:
+        result = simulate_text(
+            text or "", args.script, calls, args.calls, stream=args.stream, regex_timeout=args.regex_timeout
+        )
     if args.format == "json":
         write(json.dumps(result, indent=2, ensure_ascii=False) + "\n")
     else:
         write(render_simulation(result))
-    if result["verdict"] == "rejected":
+    if result["verdict"] not in ("accepted", "insufficient_evidence"):  # rejected, validator_error
         return 1
     return 0 if all(c["outcome"] == "served" for c in result["calls"]) else 1

@@ -14,12 +14,18 @@ name or a ``kinds`` glob gives the kind, and any other ``.yaml``/``.yml``/``.jso
 content then decides or which is skipped with a note), ``named`` what the server lists for
 workspace diagnostics (the name or a ``kinds`` glob only: the server does not parse every YAML
 file of a workspace to find out; a document opened in the editor is still judged by content).
+
+Paths given by name (``formscript lint PATH...``: ``explicit``) are opened whatever they are
+(a link, a FIFO, a dangling link: each gets a verdict when read, ``lint.reading``). A folder
+is walked; one named like a file lint opens (``x.form.yaml``, ``x.json``, or a link to a
+folder so named) is also listed itself, so it gets a verdict too: the runtime refuses a form
+or script path that is not a regular file.
 """
 
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 
 from formscript.lint.config import Settings
 from formscript.lint.kinds import is_candidate, kind_from_name
@@ -82,3 +88,21 @@ def named(root: str, settings_for: SettingsFor) -> Iterator[str]:
     for path in walk(root):
         if kind_from_name(path, settings_for(path)) is not None:
             yield path
+
+
+def explicit(paths: Iterable[str], settings_for: SettingsFor) -> tuple[list[str], list[str]]:
+    """The files ``formscript lint`` opens for paths given by name (see the module), and the
+    paths at which nothing exists."""
+    files: list[str] = []
+    missing: list[str] = []
+    for given in paths:
+        if os.path.isdir(given):
+            name = given.rstrip("/" + os.sep) or given  # "x.form.yaml/" is named like a form too
+            if is_candidate(name, settings_for(name)):
+                files.append(given)
+            files.extend(candidates(given, settings_for))
+        elif os.path.lexists(given):
+            files.append(given)
+        else:
+            missing.append(given)
+    return files, missing

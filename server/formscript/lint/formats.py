@@ -1,21 +1,73 @@
 """Output formats for ``formscript lint``: text, concise, json, sarif, github, junit.
 
 Positions are 1-based lines and columns counted in code points at this edge.
+
+Every format is valid UTF-8 whatever a file holds or is named (``printable``): a Python
+string can carry lone surrogates — YAML reads ``"\\ud83d"`` that way, and a file name that is
+not UTF-8 comes as ``caf\\udce9`` (surrogateescape) — which no UTF-8 text can hold.
 """
 
 from __future__ import annotations
 
 import json
+import re
 from collections import Counter
 from collections.abc import Sequence
 from html import escape
 from typing import Any
+from urllib.parse import quote
 
 from formscript import __version__
 from formscript.lint.diagnostics import Diagnostic
 from formscript.lint.report import FileReport
 
 JSON_VERSION = 1
+
+
+def printable(text: str) -> str:
+    """*text* with each character UTF-8 cannot encode (a lone surrogate) written as its
+    ``\\uXXXX`` escape; text that encodes is returned as it is.
+
+    One rule for every output: in JSON the escape is JSON's own, so a reader gets the exact
+    string back (``json.loads`` returns the lone surrogate; a file name goes back to its bytes
+    with ``os.fsencode``) — except that the two halves of a pair held as two characters read
+    back as the one character they encode, as every JSON reader and the model's API read
+    them; in text the escape is shown as written.
+    """
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return text.encode("utf-8", "backslashreplace").decode("utf-8")
+    return text
+
+
+#: What XML 1.0 cannot hold at all, not even as a character reference.
+_NOT_XML = re.compile("[^\t\n\r\x20-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
+
+
+def xml_text(text: str, *, quote: bool = True) -> str:
+    """*text* for XML character data or an attribute value: markup escaped, and characters
+    XML cannot hold (controls, lone surrogates, U+FFFE/U+FFFF) written as ``\\xNN`` /
+    ``\\uXXXX``."""
+    cleaned = _NOT_XML.sub(lambda m: _escape_char(m.group()), text)
+    return escape(cleaned, quote=quote)
+
+
+def _escape_char(char: str) -> str:
+    code = ord(char)
+    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
+
+
+def _uri(path: str) -> str:
+    """A path as a URI reference (SARIF's ``artifactLocation.uri``): ``/`` separators and
+    everything else a URI cannot hold percent-encoded, the bytes of a name that is not UTF-8
+    (surrogateescape) as those bytes."""
+    posix = path.replace("\\", "/")
+    try:
+        data = posix.encode("utf-8", "surrogateescape")
+    except UnicodeEncodeError:  # a surrogate no file name decodes to
+        data = posix.encode("utf-8", "backslashreplace")
+    return quote(data, safe="/")
 
 
 def _pos(d: Diagnostic) -> tuple[int, int, int, int]:
@@ -177,7 +229,7 @@ def render_sarif(reports: Sequence[FileReport]) -> str:
                     "locations": [
                         {
                             "physicalLocation": {
-                                "artifactLocation": {"uri": report.path.replace("\\", "/")},
+                                "artifactLocation": {"uri": _uri(report.path)},
                                 "region": {
                                     "startLine": line,
                                     "startColumn": col,
@@ -215,8 +267,8 @@ def _sarif_level(severity: str) -> str:
 
 
 def quoteattr(text: str) -> str:
-    """An XML attribute value in double quotes (html.escape is XML-safe with quote=True)."""
-    return '"' + escape(text, quote=True) + '"'
+    """An XML attribute value in double quotes (see ``xml_text``)."""
+    return '"' + xml_text(text) + '"'
 
 
 def render_junit(reports: Sequence[FileReport]) -> str:
@@ -234,7 +286,7 @@ def render_junit(reports: Sequence[FileReport]) -> str:
             cases.append(
                 f'  <testcase classname="formscript" name={name}>\n'
                 f"    <failure message={quoteattr(f'{len(errors)} error(s)')}>"
-                f"{escape(body, quote=False)}</failure>\n  </testcase>"
+                f"{xml_text(body, quote=False)}</failure>\n  </testcase>"
             )
         else:
             cases.append(f'  <testcase classname="formscript" name={name}/>')
@@ -246,15 +298,15 @@ def render_junit(reports: Sequence[FileReport]) -> str:
 
 
 def render(fmt: str, reports: Sequence[FileReport], *, color: bool = False) -> str:
-    """Render *reports* in format *fmt*."""
+    """Render *reports* in format *fmt* (valid UTF-8 text: see ``printable``)."""
     if fmt == "json":
-        return render_json(reports)
+        return printable(render_json(reports))
     if fmt == "concise":
-        return render_concise(reports)
+        return printable(render_concise(reports))
     if fmt == "sarif":
-        return render_sarif(reports)
+        return printable(render_sarif(reports))
     if fmt == "github":
-        return render_github(reports)
+        return printable(render_github(reports))
     if fmt == "junit":
-        return render_junit(reports)
-    return render_text(reports, color=color)
+        return printable(render_junit(reports))
+    return printable(render_text(reports, color=color))

@@ -29,5 +29,6 @@ class FileReport:
 
     @property
     def skipped(self) -> bool:
-        """True when the file is of no known kind."""
-        return self.kind is None
+        """True when the file is of no known kind (so it has no verdict; a file formscript
+        failed on before its kind was known has one, ``validator_error``, and is not skipped)."""
+        return self.kind is None and self.verdict is None
