@@ -105,6 +105,61 @@ def test_simulation_reports_a_catastrophic_regex_instead_of_hanging(capsys: pyte
     )
     (call,) = data["calls"]
     assert call["outcome"] == "regex_timeout" and code == 1
+    facts = call["timeout"]
+    assert (facts["pattern"], facts["bound_seconds"]) == ("(a+)+$", 0.5)
+    assert facts["explosive"] in (True, None)  # None: the growth could not be measured here
+    assert "ran longer than the 0.5s bound" in call["error"]
+
+
+def test_a_quadratic_regex_gets_an_estimate_of_the_runtimes_time() -> None:
+    """Quadratic, not catastrophic: the runtime answers after a while, and the overrun says
+    roughly when (the growth measured on shorter prompts, extrapolated)."""
+    from formscript.core.regex_guard import BoundedSearch, RegexTimeout
+
+    with pytest.raises(RegexTimeout) as caught, BoundedSearch(0.3) as search:
+        search("a*b", "a" * 30_000)  # each start scans to the end: about n**2 / 2 steps
+    found = caught.value.estimate
+    assert found is not None and 1.3 <= found.growth <= 4.0 and not found.explosive  # about 2, on a busy machine
+    assert found.seconds >= 0.3
+    assert "the runtime is expected to answer after about" in str(caught.value)
+    facts = caught.value.as_json()
+    assert facts["bound_seconds"] == 0.3 and facts["explosive"] is False
+    assert facts["estimated_seconds"] == float(f"{found.seconds:.2g}")
+
+
+@pytest.mark.slow
+def test_the_estimate_is_near_the_time_the_search_takes() -> None:
+    import re
+    import time
+
+    from formscript.core.regex_guard import estimate
+
+    text = "a" * 24_000
+    found = estimate("a*b", text, budget=0.5)
+    start = time.perf_counter()
+    re.search("a*b", text)
+    took = time.perf_counter() - start
+    assert found is not None and took / 3 <= found.seconds <= took * 3, (found, took)
+
+
+def test_what_a_timeout_says_without_an_estimate() -> None:
+    import math
+
+    from formscript.core.regex_guard import Estimate, RegexTimeout, shrunk
+
+    bare = RegexTimeout("(x+)+y", 2.0)
+    assert "the runtime takes at least that long" in str(bare)
+    assert bare.as_json()["estimated_seconds"] is None
+    endless = RegexTimeout("(x+)+y", 2.0, Estimate(math.inf, 40.0))
+    assert endless.as_json() == {
+        "pattern": "(x+)+y",
+        "bound_seconds": 2.0,
+        "estimated_seconds": None,
+        "growth_exponent": 40.0,
+        "explosive": True,
+    }
+    assert "not expected to answer in practice" in str(endless)
+    assert shrunk("aaaaaaab", 4) == "aaab" and shrunk("ab", 10) == "ab"
 
 
 def test_simulation_is_byte_identical_across_runs(capsys: pytest.CaptureFixture[str]) -> None:

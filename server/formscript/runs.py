@@ -314,7 +314,7 @@ def simulate_text(
                 out["calls"].append(record)
                 break
             except RegexTimeout as exc:
-                record.update(outcome="regex_timeout", error=str(exc))
+                record.update(outcome="regex_timeout", error=str(exc), timeout=exc.as_json())
                 out["calls"].append(record)
                 break
             except Exception as exc:  # the runtime raises the same on this payload

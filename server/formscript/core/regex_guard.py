@@ -2,22 +2,109 @@
 
 Python's re cannot be interrupted from another thread, so the search runs in a worker
 process that is killed and replaced when it overruns.
+
+An overrun says only that the runtime, which runs the same ``re.search`` without a bound,
+takes at least that long. How much longer is estimated (``estimate``): a fresh worker times
+the search on shorter texts of the same shape (the text's head and tail: every length from
+4 to 63 characters, then steps up to 80% of the full length) for about the bound again, in
+CPU time (so a busy machine does not inflate it); a power law fitted to the longest probes
+(down to a quarter of the longest) is extrapolated to the full length. A quadratic pattern
+gives a time the runtime reaches after seconds or minutes, a pattern whose time explodes
+(catastrophic backtracking) one it never reaches in practice. A timeout costs about twice
+the bound (three times at most). The estimate is a measurement of this machine: it varies
+from run to run and is rounded to two digits.
 """
 
 from __future__ import annotations
 
+import math
 import multiprocessing
 import re
+import time
+from dataclasses import dataclass
 from multiprocessing.connection import Connection
 from typing import Any
 
 from formscript.core.regex_risk import COMPILE_ERRORS, compile_user_regex
 
 DEFAULT_TIMEOUT = 2.0
+#: Probes quicker than this (CPU seconds) are too quick to time reliably.
+_NOISE_SECONDS = 0.0005
+#: Past this growth exponent the time explodes: catastrophic backtracking (a polynomial
+#: pattern is rarely worse than cubic, and timing noise on a busy machine adds about one).
+_EXPLOSIVE = 5.0
+#: Each probe's length is this fraction of the next one's (the last is this fraction of the text).
+_STEP = 0.8
+
+
+@dataclass(frozen=True)
+class Estimate:
+    """How long the unbounded search is expected to take, from shorter texts of one shape."""
+
+    seconds: float
+    #: The exponent k of time ~ length**k over the longest probes that finished.
+    growth: float
+
+    @property
+    def explosive(self) -> bool:
+        """Whether the time grows faster than any small power (catastrophic backtracking)."""
+        return self.growth > _EXPLOSIVE
 
 
 class RegexTimeout(RuntimeError):
-    """The search did not finish within the bound."""
+    """The search did not finish within the bound; ``estimate`` (None when the growth could
+    not be measured) says how long the runtime is expected to take."""
+
+    def __init__(self, pattern: str, bound: float, estimate: Estimate | None = None) -> None:
+        self.pattern, self.bound, self.estimate = pattern, bound, estimate
+        super().__init__(self.describe())
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (RegexTimeout, (self.pattern, self.bound, self.estimate))
+
+    def describe(self) -> str:
+        """What is known, in words."""
+        head = f"the regex {self.pattern!r} ran longer than the {self.bound:g}s bound"
+        found = self.estimate
+        if found is None:
+            return f"{head}; the runtime takes at least that long (its growth could not be measured)"
+        shorter = "on shorter prompts of the same shape its time"
+        if found.explosive:
+            return (
+                f"{head}; {shorter} explodes with the length (catastrophic backtracking): the "
+                "runtime is not expected to answer in practice (a power law through the "
+                f"measurements already gives {duration(found.seconds)})"
+            )
+        return (
+            f"{head}; {shorter} grows like length^{found.growth:.1f}: the runtime is expected to "
+            f"answer after about {duration(found.seconds)}"
+        )
+
+    def as_json(self) -> dict[str, Any]:
+        """The facts for a JSON report: the bound, and the estimate when there is one."""
+        found = self.estimate
+        return {
+            "pattern": self.pattern,
+            "bound_seconds": self.bound,
+            "estimated_seconds": None if found is None or not math.isfinite(found.seconds) else _round(found.seconds),
+            "growth_exponent": None if found is None else round(found.growth, 1),
+            "explosive": None if found is None else found.explosive,
+        }
+
+
+def _round(seconds: float) -> float:
+    """*seconds* to two significant digits (a timing is not more exact than that)."""
+    return float(f"{seconds:.2g}")
+
+
+def duration(seconds: float) -> str:
+    """*seconds* in words, to two significant digits: "14 s", "3.5 min", "1.2e+09 years"."""
+    if not math.isfinite(seconds):
+        return "forever"
+    for unit, size in (("years", 365.25 * 86400), ("days", 86400), ("h", 3600), ("min", 60)):
+        if seconds >= size:
+            return f"{seconds / size:.2g} {unit}"
+    return f"{seconds:.2g} s"
 
 
 def _serve(conn: Connection) -> None:
@@ -74,7 +161,8 @@ class BoundedSearch:
         conn.send((pattern, text, flags))
         if not conn.poll(self.timeout):
             self.close()
-            raise RegexTimeout(f"the regex {pattern!r} ran longer than {self.timeout:g}s")
+            found = estimate(pattern, text, flags, budget=self.timeout, at_least=self.timeout)
+            raise RegexTimeout(pattern, self.timeout, found)
         status, value = conn.recv()
         if status == "re.error":
             raise re.error(value)
@@ -97,3 +185,104 @@ class BoundedSearch:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+# ----------------------------------------------------------------------------- estimating
+
+
+def shrunk(text: str, length: int) -> str:
+    """*text* cut to *length* characters of the same shape: its head and its tail (where a
+    catastrophic prompt usually differs: ``aaaa…ab``)."""
+    if length >= len(text):
+        return text
+    tail = length // 2
+    return text[: length - tail] + (text[-tail:] if tail else "")
+
+
+def _probe(conn: Connection, pattern: str, text: str, flags: int, lengths: list[int], budget: float) -> None:
+    """Time the search on each length, shortest first, sending (length, seconds) as each ends
+    and None when done: when *budget* seconds are spent, or the next probe, extrapolated from
+    the last two, would overrun it. The time is the worker's CPU time, which other processes
+    on a busy machine do not inflate, so which probes run depends on the pattern, not on the
+    load; a probe that is quick is timed twice and the faster kept (less noise)."""
+    compiled = compile_user_regex(pattern, flags)  # re.DEBUG masked: a probe never prints
+    spent = 0.0
+    done: list[tuple[int, float]] = []
+    for length in lengths:
+        if len(done) >= 2 and done[-2][1] > 0 and done[-1][1] > done[-2][1]:
+            (short, t_short), (long, t_long) = done[-2], done[-1]
+            growth = math.log(t_long / t_short) / math.log(long / short)
+            if t_long * (length / long) ** min(growth, 50.0) > budget - spent:
+                break
+        sample = shrunk(text, length)
+        best = math.inf
+        for _ in range(2):
+            start = time.process_time()
+            compiled.search(sample)
+            took = time.process_time() - start
+            spent += took
+            best = min(best, took)
+            if best > _NOISE_SECONDS * 10:
+                break
+        done.append((length, best))
+        conn.send((length, best))
+        if spent >= budget:
+            break
+    conn.send(None)
+
+
+def estimate(
+    pattern: str, text: str, flags: int = 0, *, budget: float = DEFAULT_TIMEOUT, at_least: float = 0.0
+) -> Estimate | None:
+    """How long ``re.search(pattern, text, flags)`` is expected to take, measured on shorter
+    texts for about *budget* CPU seconds in a worker process (see the module; the wait is
+    cut at three times that); never less than *at_least*, the time already seen. None when
+    the probes that finished are too quick to time or do not grow enough to tell growth from
+    noise."""
+    # every short length (an exponential pattern doubles its time per character), then steps
+    steps = {round(len(text) * _STEP**k) for k in range(1, 80) if len(text) * _STEP**k >= 4}
+    lengths = sorted(steps | set(range(4, min(len(text), 64))))
+    if len(lengths) < 2:
+        return None
+    context = multiprocessing.get_context("fork")
+    parent, child = context.Pipe()
+    process = context.Process(target=_probe, args=(child, pattern, text, flags, lengths, budget), daemon=True)
+    process.start()
+    child.close()
+    timed: list[tuple[int, float]] = []
+    deadline = time.monotonic() + 3 * budget  # a probe that overruns its forecast, a busy machine
+    try:
+        while True:
+            left = deadline - time.monotonic()
+            if left <= 0 or not parent.poll(left):
+                break
+            item = parent.recv()
+            if item is None:
+                break
+            timed.append(item)
+    except (EOFError, OSError):  # the worker died (memory): what it sent stands
+        pass
+    finally:
+        process.kill()
+        process.join(timeout=1)
+        parent.close()
+    slow = [(length, seconds) for length, seconds in timed if seconds >= _NOISE_SECONDS]
+    if not slow:
+        return None
+    longest, took = slow[-1]
+    # the growth over the longest stretch measured (down to a quarter of the longest probe):
+    # a least-squares line through log(time) against log(length), steadier than two points
+    fitted = [(math.log(length), math.log(seconds)) for length, seconds in slow if length * 4 >= longest]
+    if len(fitted) < 2 or max(y for _, y in fitted) - min(y for _, y in fitted) < math.log(4):
+        return None  # too little growth to tell it from the noise
+    mean_x = sum(x for x, _ in fitted) / len(fitted)
+    mean_y = sum(y for _, y in fitted) / len(fitted)
+    slope = sum((x - mean_x) * (y - mean_y) for x, y in fitted) / sum((x - mean_x) ** 2 for x, _ in fitted)
+    if slope <= 0:
+        return None
+    growth = slope
+    try:
+        seconds = took * (len(text) / longest) ** growth
+    except OverflowError:
+        seconds = math.inf
+    return Estimate(max(seconds, at_least), growth)  # never less than the time already seen
