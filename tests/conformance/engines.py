@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import ast
 import asyncio
+import contextlib
 import dataclasses
 import re
 from collections.abc import Callable, Iterator
@@ -48,6 +49,9 @@ class FormOutcome:
     failing_fields: frozenset[str] = frozenset()
     error_fields: tuple[str, ...] = ()
     context_block: str | None = None
+    #: The prompt ``li agent`` hands to the run (the form's prefix, then the prompt text), when
+    #: a prompt was given and the form accepted with it.
+    prompt: str | None = None
     #: How many rules of a ruleset failed (dry runs with rules only).
     rule_failures: int = 0
     #: An exception other than the documented ones escaped (not compared; reported).
@@ -90,7 +94,7 @@ class Engine(Protocol):
 
     name: str
 
-    def form_outcome(self, path: str) -> FormOutcome: ...
+    def form_outcome(self, path: str, *, prompt: str | None = None) -> FormOutcome: ...
 
     def script_outcome(self, path: str, transcript: tuple[dict[str, Any] | str, ...]) -> ScriptOutcome: ...
 
@@ -250,12 +254,14 @@ class FormscriptEngine:
         "FS013": "validation",
         "FS014": "validation",
         "RS100": "validation",
+        "FS024": "prompt",
     }
 
-    def form_outcome(self, path: str, *, rules: str | None = None) -> FormOutcome:
+    def form_outcome(self, path: str, *, rules: str | None = None, prompt: str | None = None) -> FormOutcome:
         """The gate on *path*; with *rules*, the ruleset file built and applied by the core
-        (``core.rulesets``) as the README's loading does."""
-        from formscript.core.gate import SpecLoadError, check_form_spec, load_spec_text
+        (``core.rulesets``) as the README's loading does; with *prompt*, also the cap on the
+        form's prefix and the prompt."""
+        from formscript.core.gate import SpecLoadError, check_form_spec, final_prompt, load_spec_text, prompt_problem
         from formscript.core.rulesets import apply_ruleset, load_ruleset
 
         loaded = None
@@ -289,6 +295,11 @@ class FormscriptEngine:
         if category not in (None, "validation") or result.form is None:
             return FormOutcome(verdict, category)
         form = result.form
+        sent = None
+        if prompt is not None and category is None:
+            if prompt_problem(result, prompt) is not None:
+                return FormOutcome("rejected", "prompt")
+            sent = final_prompt(result.prompt_prefix, prompt)
         failing = [f.field for f in form.failures if f.source == "field"]
         return FormOutcome(
             verdict,
@@ -300,6 +311,7 @@ class FormscriptEngine:
             error_fields=tuple(failing),
             context_block=result.context_block,
             rule_failures=sum(1 for f in form.failures if f.source == "rule"),
+            prompt=sent,
         )
 
     def script_outcome(self, path: str, transcript: tuple[dict[str, Any] | str, ...]) -> ScriptOutcome:
@@ -521,11 +533,8 @@ class RunsEngine:
     FIELD_FAILURE_CODES = frozenset({"FS012", "FS013", "FS014"})
 
     def form_outcome(self, path: str, *, rules: str | None = None, prompt: str | None = None) -> FormOutcome:
-        """The dry run of *path*, with the ruleset file *rules* and the prompt text *prompt*.
-
-        The prompt is passed as ``prompt=`` when ``dry_run_text`` takes one (issue 12 asks for
-        it); until then a dry run knows nothing of the prompt.
-        """
+        """The dry run of *path*, with the ruleset file *rules* and the prompt text *prompt*
+        (passed as ``prompt=`` when ``dry_run_text`` takes one)."""
         from formscript.runs import dry_run_text
 
         extra: dict[str, Any] = {}
@@ -561,6 +570,7 @@ class RunsEngine:
             failing_fields=frozenset(failing),
             error_fields=tuple(failing),
             context_block=block,
+            prompt=dry.get("prompt"),
             rule_failures=sum(1 for e in dry["errors"] if e["code"] == "RS100") if rules is not None else 0,
         )
 
@@ -821,6 +831,7 @@ class LionagiEngine:
         self._script_module = _script
         self._loop = asyncio.new_event_loop()
         self._log: list[tuple[Any, Any, str, int]] = []
+        self._agent_parser: Any = None
 
     def close(self) -> None:
         self._loop.close()
@@ -882,10 +893,13 @@ class LionagiEngine:
             block = _form_to_context_block(form) if form.values else None
         except Exception as exc:  # li agent renders outside any handler: the run dies
             return FormOutcome("rejected", "render", crashed=f"{type(exc).__name__}: {exc}")
-        if prompt is not None:
-            prefix = block + "\n\n" if block is not None else ""
-            if len(prefix + prompt) > MAX_SPEC_PROMPT_CHARS:
+        # No prompt: the shortest one li agent takes (``--prompt ''``) decides the cap.
+        with self._filling_with(ruleset) if ruleset is not None else contextlib.nullcontext():
+            sent, refusal = self.agent_prompt(path, "" if prompt is None else prompt)
+        if refusal is not None:
+            if refusal == f"agent prompt exceeds maximum length of {MAX_SPEC_PROMPT_CHARS} characters":
                 return FormOutcome("rejected", "prompt")
+            return FormOutcome("rejected", "unknown:agent", crashed=refusal)
         return FormOutcome(
             "accepted",
             None,
@@ -893,7 +907,37 @@ class LionagiEngine:
             title=form.title,
             values=values,
             context_block=block,
+            prompt=sent if prompt is not None else None,
         )
+
+    def agent_prompt(self, path: str, prompt: str, *, prompt_file: str | None = None) -> tuple[str | None, str | None]:
+        """What ``li agent claude --form <path> --prompt <prompt>`` (or ``--prompt-file``) does,
+        through lionagi's own parser and ``run_agent``, stopped where the run would start:
+        ``(the prompt it hands to the run, None)`` or ``(None, the error it logged)``."""
+        import lionagi.cli.agent as agent
+
+        if self._agent_parser is None:
+            import argparse
+
+            parser = argparse.ArgumentParser(prog="li")
+            agent.add_agent_subparser(parser.add_subparsers(dest="command"))
+            self._agent_parser = parser
+        given = ["--prompt-file", prompt_file] if prompt_file is not None else [f"--prompt={prompt}"]
+        args = self._agent_parser.parse_args(["agent", "claude", "--form", path, *given])
+        logged: list[str] = []
+
+        def starting(model: Any, sent: str, **options: Any) -> Any:
+            raise _RunStarts(sent)
+
+        original = agent._run_agent, agent.log_error
+        agent._run_agent, agent.log_error = starting, logged.append
+        try:
+            agent.run_agent(args)
+        except _RunStarts as started:
+            return started.prompt, None
+        finally:
+            agent._run_agent, agent.log_error = original
+        return None, logged[0] if logged else "<no error logged>"
 
     @staticmethod
     def _ruleset(path: str) -> Any:
@@ -1042,6 +1086,14 @@ class LionagiEngine:
                     summary = summarize(result, None, None)
                 served.append(Served(call_index, index, kind, value, entry.type, response, summary))
         return tuple(served), None
+
+
+class _RunStarts(Exception):
+    """Raised in place of ``li agent``'s run: the gate let the prompt through."""
+
+    def __init__(self, prompt: str) -> None:
+        super().__init__("the run starts")
+        self.prompt = prompt
 
 
 def _chunk_dict(chunk: Any) -> dict[str, Any]:
