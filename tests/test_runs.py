@@ -32,6 +32,12 @@ GOLDEN = {
         "--calls",
         "tests/fixtures/runs/replay.calls.yaml",
     ],
+    "simulate_branch": [
+        "simulate",
+        "tests/fixtures/runs/branch.script.yaml",
+        "--calls",
+        "tests/fixtures/runs/branch.calls.yaml",
+    ],
     "simulate_invalid_regex": [
         "simulate",
         "tests/fixtures/runs/badregex.script.yaml",

@@ -9,7 +9,8 @@ import json
 import math
 from typing import Any
 
-from formscript.core.calls import read_calls
+from formscript.core.branch import Miss, misses
+from formscript.core.calls import Call, read_calls
 from formscript.core.endpoint import completion_for, raised_for, stream_for
 from formscript.core.expansion import EXPANSION_LIMIT, Exhausts, explodes, json_error, measure
 from formscript.core.forms import type_label
@@ -334,6 +335,11 @@ def simulate_text(
                 "response_type": None,
                 "response": None,
             }
+            if call_item.form == "chat" and call_item.written is not None:
+                record["payload"] = json_safe(payload)
+                found = misses(replayer, call_item.written, payload, served_count)
+                if found:
+                    record["warnings"] = [_miss(m, call_item) for m in found]
             try:
                 match = replayer.next(payload, served_count)
             except ScriptExhausted as exc:
@@ -392,6 +398,24 @@ def simulate_text(
     return out
 
 
+def _miss(miss: Miss, call: Call) -> dict[str, Any]:
+    """A matcher that cannot serve a chat call, with what the test wrote and what is sent."""
+    sent = call.payload["messages"][-1]["content"]
+    if miss.kind == "has_tool":
+        why = (
+            f"the tool {miss.value!r} is named in tool_schemas, which a Branch writes into the message "
+            "text; only tools= reaches the request's tools"
+        )
+    else:
+        written = call.written["messages"][-1]["content"] if call.written else ""
+        why = f"it matches {written!r}, the text given to chat, but a Branch sends {sent!r}"
+    return {
+        "entry": miss.entry,
+        "matched_by": {"kind": miss.kind, "value": json_safe(miss.value)},
+        "message": f"entry #{miss.entry}'s {miss.kind} {miss.value!r} cannot serve this call: {why}",
+    }
+
+
 def _reachability(entries: list[Any], mode: str) -> list[str]:
     states = []
     for entry in entries:
@@ -414,12 +438,14 @@ def render_simulation(result: dict[str, Any]) -> str:
     for call in result["calls"]:
         if call["outcome"] != "served" and call["outcome"] != "serve_error":
             lines.append(f"call {call['index']}: {call['outcome']} - {call.get('error', '')}")
+            lines.extend(f"    warning: {w['message']}" for w in call.get("warnings", ()))
             continue
         how = call["matched_by"]
         reason = how["kind"] if how["value"] is None else f"{how['kind']} {how['value']!r}"
         lines.append(
             f"call {call['index']}: entry #{call['entry']} (line {call['line']}, {call['response_type']}) by {reason}"
         )
+        lines.extend(f"    warning: {w['message']}" for w in call.get("warnings", ()))
         if call.get("raises"):
             raised = call["raises"]
             status = f" {raised['status_code']}" if raised["status_code"] else ""

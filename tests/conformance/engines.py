@@ -15,6 +15,7 @@ from __future__ import annotations
 import ast
 import asyncio
 import contextlib
+import copy
 import dataclasses
 import re
 from collections.abc import Callable, Iterator
@@ -87,6 +88,9 @@ class ScriptOutcome:
     terminal: str | None = None
     stream_served: tuple[Served, ...] = ()
     stream_terminal: str | None = None
+    #: For each chat item (``{"chat": ...}``: a call a test makes through ``branch.chat``) the
+    #: endpoint was asked to serve, its index and the request payload the endpoint received.
+    chat_payloads: tuple[tuple[int, Any], ...] = ()
 
 
 class Engine(Protocol):
@@ -104,6 +108,27 @@ class Engine(Protocol):
 #: A transcript item that resets the script's matching state (cursor and served entries)
 #: between calls; the endpoint's call count, which feeds call_index, carries on.
 RESET = "<reset>"
+
+#: What ``branch.chat`` takes besides the instruction, as a chat item spells it.
+CHAT_ARGUMENTS = ("guidance", "context", "plain_content", "tool_schemas", "tools")
+
+
+def is_chat(item: Any) -> bool:
+    """Whether a transcript item is a chat item: a call made through ``branch.chat``."""
+    return isinstance(item, dict) and "chat" in item
+
+
+def calls_item(item: dict[str, Any]) -> dict[str, Any]:
+    """A transcript item as a calls file writes it: a chat item as it is, a payload wrapped."""
+    return item if is_chat(item) else {"payload": item}
+
+
+def chat_payloads(transcript: tuple[Any, ...], payloads: list[dict[str, Any]]) -> tuple[tuple[int, Any], ...]:
+    """``ScriptOutcome.chat_payloads``: the chat items' indexes with the payloads the endpoint
+    was asked to serve, *payloads* being one per call in order (up to where serving stopped)."""
+    items = [t for t in transcript if t != RESET]
+    return tuple((i, canon(p)) for i, (item, p) in enumerate(zip(items, payloads, strict=False)) if is_chat(item))
+
 
 _COMPLETION_ID = re.compile(r"^chatcmpl-scripted-[0-9a-f]{12}$")
 _TOOL_CALL_ID = re.compile(r"^call_[0-9a-f]{10}$")
@@ -328,8 +353,10 @@ class FormscriptEngine:
         if result.verdict is not Verdict.ACCEPTED:
             return ScriptOutcome(str(result.verdict.value), "schema")
         entries = [e for e in result.entries if e is not None]
-        served, terminal = self._serve(entries, result.mode, transcript, stream=False)
-        s_served, s_terminal = self._serve(entries, result.mode, transcript, stream=True)
+        payloads = tuple(self._payload(item) for item in transcript)
+        served, terminal = self._serve(entries, result.mode, payloads, stream=False)
+        s_served, s_terminal = self._serve(entries, result.mode, payloads, stream=True)
+        asked = [p for p in payloads if p != RESET][: len(served) + (terminal is not None)]
         return ScriptOutcome(
             "accepted",
             mode=result.mode,
@@ -339,7 +366,17 @@ class FormscriptEngine:
             terminal=terminal,
             stream_served=s_served,
             stream_terminal=s_terminal,
+            chat_payloads=chat_payloads(transcript, asked),  # type: ignore[arg-type]
         )
+
+    @staticmethod
+    def _payload(item: Any) -> Any:
+        """The payload a transcript item sends: a chat item's is the one core.calls builds."""
+        if not is_chat(item):
+            return item
+        from formscript.core.calls import read_calls
+
+        return read_calls([item]).calls[0].payload
 
     @staticmethod
     def _serve(
@@ -588,7 +625,7 @@ class RunsEngine:
         from formscript.runs import simulate_text
 
         calls = before_reset(transcript)
-        calls_text = json.dumps([{"payload": p} for p in calls], ensure_ascii=False)
+        calls_text = json.dumps([calls_item(p) for p in calls], ensure_ascii=False)
         return simulate_text(read_text(path), path, calls_text, f"{path}.calls.json", stream=stream)
 
     def script_outcome_of(self, plain: dict[str, Any], stream: dict[str, Any]) -> ScriptOutcome:
@@ -609,6 +646,7 @@ class RunsEngine:
             terminal=terminal,
             stream_served=s_served,
             stream_terminal=s_terminal,
+            chat_payloads=tuple((c["index"], canon(c["payload"])) for c in plain["calls"] if "payload" in c),
         )
 
     @staticmethod
@@ -983,13 +1021,16 @@ class LionagiEngine:
     # -- scripts
 
     @contextmanager
-    def _spy(self) -> Iterator[list[tuple[Any, Any, str, int]]]:
-        """Observe ScriptModel.next (which entry, why, at which call index) without changing it."""
+    def _spy(self, asked: list[dict[str, Any]] | None = None) -> Iterator[list[tuple[Any, Any, str, int]]]:
+        """Observe ScriptModel.next (which entry, why, at which call index) without changing it;
+        the payloads it is asked to serve go to *asked*."""
         model_cls = self._script_module.ScriptModel
         original: Callable[..., Any] = model_cls.next
         log: list[tuple[Any, Any, str, int]] = []
 
         def spying(model: Any, payload: dict[str, Any], call_index: int) -> Any:
+            if asked is not None:
+                asked.append(copy.deepcopy(payload))
             entry, why = original(model, payload, call_index)
             log.append((model, entry, why, call_index))
             return entry, why
@@ -1014,8 +1055,26 @@ class LionagiEngine:
         # of the first script: copying a value nested past the recursion limit raises).
         stream_endpoint = ScriptedEndpoint(script=path)
         script = endpoint.script
-        served, terminal = self._loop.run_until_complete(self._serve(endpoint, transcript, stream=False))
-        s_served, s_terminal = self._loop.run_until_complete(self._serve(stream_endpoint, transcript, stream=True))
+        branch = None
+        asked: list[dict[str, Any]] = []
+        if any(is_chat(item) for item in transcript):
+            # The calls a test makes through a real TestBranch: chat items through
+            # branch.chat, payloads straight to its endpoint; the stream path replays the
+            # payloads the Branch sent.
+            from lionagi.protocols.generic.log import DataLoggerConfig
+            from lionagi.testing import TestBranch
+
+            branch = TestBranch.from_script(path, log_config=DataLoggerConfig(auto_save_on_exit=False))
+            endpoint, script = TestBranch.scripted(branch), TestBranch.scripted(branch).script
+        run = self._loop.run_until_complete
+        spied = asked if branch is not None else None
+        try:
+            served, terminal = run(self._serve(endpoint, transcript, stream=False, branch=branch, asked=spied))
+        finally:
+            if branch is not None:
+                run(branch.chat_model.close())  # its rate limiter's task, on this loop
+        replayed = tuple(asked) if branch is not None else transcript
+        s_served, s_terminal = run(self._serve(stream_endpoint, replayed, stream=True))
         return ScriptOutcome(
             "accepted",
             mode=script.mode,
@@ -1025,15 +1084,23 @@ class LionagiEngine:
             terminal=terminal,
             stream_served=s_served,
             stream_terminal=s_terminal,
+            chat_payloads=chat_payloads(transcript, asked),
         )
 
     async def _serve(
-        self, endpoint: Any, transcript: tuple[dict[str, Any] | str, ...], *, stream: bool
+        self,
+        endpoint: Any,
+        transcript: tuple[dict[str, Any] | str, ...],
+        *,
+        stream: bool,
+        branch: Any = None,
+        asked: list[dict[str, Any]] | None = None,
     ) -> tuple[tuple[Served, ...], str | None]:
+        from lionagi._errors import ExecutionError
         from lionagi.testing._script import ScriptExhaustedError
 
         served: list[Served] = []
-        with self._spy() as log:
+        with self._spy(asked) as log:
             for payload in transcript:
                 if payload == RESET:
                     endpoint.script.reset()
@@ -1046,10 +1113,16 @@ class LionagiEngine:
                     if stream:
                         async for chunk in endpoint.stream(dict(payload)):
                             chunks.append(_chunk_dict(chunk))
+                    elif branch is not None and is_chat(payload):
+                        options = {k: payload[k] for k in CHAT_ARGUMENTS if k in payload}
+                        await branch.chat(payload["chat"], **options)
+                        result = endpoint.calls[-1].response
                     else:
                         result = await endpoint._call(dict(payload), {})
                 except Exception as exc:
                     failure = exc
+                    if branch is not None and isinstance(exc, ExecutionError) and exc.__cause__ is not None:
+                        failure = exc.__cause__  # the Branch wraps what the endpoint raised
                 if len(log) != len(served) + 1:
                     # next() itself raised: nothing was served for this call.
                     if isinstance(failure, ScriptExhaustedError):

@@ -25,6 +25,7 @@ from .engines import (
     LionagiEngine,
     RunsEngine,
     ScriptOutcome,
+    is_chat,
     up_to_reset,
 )
 
@@ -267,9 +268,12 @@ def _prompt(case: dict[str, Any]) -> str:
 
 
 def _payload(item: Any) -> dict[str, Any] | str:
-    """Shorthand in cases.yaml: a string is the last user message; a mapping is the payload."""
+    """Shorthand in cases.yaml: a string is the last user message; a mapping is the payload,
+    or a chat item (a call through ``branch.chat``) when it has ``chat``."""
     if item == RESET:
         return RESET
+    if is_chat(item):
+        return dict(item)
     if isinstance(item, str):
         return {"messages": [{"role": "user", "content": item}]}
     return dict(item)

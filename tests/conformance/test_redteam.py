@@ -50,6 +50,7 @@ from .engines import (
     LionagiEngine,
     RunsEngine,
     ScriptOutcome,
+    calls_item,
     dry_run_takes_prompt,
     lionagi_missing_reason,
 )
@@ -256,7 +257,7 @@ class _Comparison:
         """``simulate --stream`` on the command line, the plain simulation below it, and the
         outcome both stand for."""
         calls = f"{path}.calls.json"
-        Path(calls).write_text(json.dumps([{"payload": p} for p in case.transcript]), encoding="utf-8")
+        Path(calls).write_text(json.dumps([calls_item(p) for p in case.transcript]), encoding="utf-8")
         streamed = self.cli.simulate(path, calls, stream=True)
         diffs = _cli_diff(streamed, theirs.verdict)
         if case.text() is None:
