@@ -60,3 +60,74 @@ def test_simulating_a_transcript_with_unreadable_tools_does_not_crash() -> None:
     script = "responses:\n  - type: text\n    content: hi\n"
     result = simulate_text(script, "a.script.yaml", "- {prompt: a, tools: 5}\n", "a.calls.yaml")
     assert [(c["outcome"], c["entry"]) for c in result["calls"]] == [("served", 0)]
+
+
+def test_a_chat_item_sends_what_a_branch_sends() -> None:
+    (call,) = read_calls([{"chat": "hello", "guidance": "be brief", "context": {"city": "Oslo"}}]).calls
+    assert call.form == "chat" and call.prompt == "hello"
+    assert call.payload == {
+        "model": "scripted-test",
+        "messages": [{"role": "user", "content": "Guidance: be brief\nInstruction: hello\nContext:\n- city: Oslo"}],
+    }
+    assert call.written == {"messages": [{"role": "user", "content": "hello"}], "tools": []}
+
+
+def test_a_chat_items_tools_reach_the_request_and_its_tool_schemas_the_text() -> None:
+    search = {"type": "function", "function": {"name": "search"}}
+    (schemas, passed) = read_calls(
+        [{"chat": "find", "tool_schemas": [search]}, {"chat": "find", "tools": [search]}]
+    ).calls
+    assert tool_names(schemas.payload) == [] and "Tools:\n- type: function" in last_user_message(schemas.payload)
+    assert tool_names(passed.payload) == ["search"] and last_user_message(passed.payload) == "Instruction: find"
+    assert tool_names(schemas.written or {}) == ["search"]  # what the test named, for the warnings
+
+
+def test_chat_item_problems() -> None:
+    transcript = read_calls(
+        [
+            {"chat": "x", "guidence": "g"},
+            {"chat": "x", "prompt": "y"},
+            {"prompt": "y", "context": "c"},
+            {"chat": "x", "plain_content": 5, "tools": "search"},
+            {"chat": {1: "non-string key"}},
+            {"payload": {}, "chat": "x"},
+        ]
+    )
+    found = [(p.code, p.path, p.on_key) for p in transcript.problems]
+    assert found == [
+        ("CL002", (0, "guidence"), True),
+        ("CL002", (1,), False),
+        ("CL002", (2, "context"), True),
+        ("CL002", (3, "plain_content"), False),
+        ("CL002", (3, "tools"), False),
+        ("CL002", (4, "chat"), False),
+        ("CL002", (5,), False),
+    ]
+    assert "did you mean 'guidance'" in transcript.problems[0].message
+    # every item still yields a call; a value of the wrong type is left out of the request
+    assert [c.form for c in transcript.calls] == ["chat", "chat", "prompt", "chat", "chat", "payload"]
+    assert last_user_message(transcript.calls[3].payload) == "Instruction: x"
+    assert "tools" not in transcript.calls[3].payload
+
+
+def test_a_simulated_chat_call_warns_of_a_matcher_that_only_matches_the_written_text() -> None:
+    script = (
+        "responses:\n"
+        "  - {type: text, content: hi, when: {prompt_regex: '^hello'}}\n"
+        "  - {type: text, content: fallback}\n"
+    )
+    result = simulate_text(script, "a.script.yaml", "- chat: hello\n- prompt: hello\n", "a.calls.yaml")
+    through_branch, raw = result["calls"]
+    assert (through_branch["entry"], raw["entry"]) == (1, 0)
+    assert through_branch["payload"]["messages"] == [{"role": "user", "content": "Instruction: hello"}]
+    (warning,) = through_branch["warnings"]
+    assert warning["entry"] == 0 and warning["matched_by"] == {"kind": "prompt_regex", "value": "^hello"}
+    assert "'Instruction: hello'" in warning["message"]
+    assert "warnings" not in raw and "payload" not in raw
+
+
+def test_no_warning_when_the_branch_message_matches_too() -> None:
+    script = "responses:\n  - {type: text, content: hi, when: {prompt_contains: hello}}\n"
+    result = simulate_text(script, "a.script.yaml", "- chat: hello\n", "a.calls.yaml")
+    (call,) = result["calls"]
+    assert call["entry"] == 0 and "warnings" not in call

@@ -65,7 +65,8 @@ def test_hostile_files_get_verdicts(tmp_path: Path) -> None:
     assert report["latin1.form.yaml"]["verdict"] == "rejected"  # the runtime reads UTF-8
     assert report["utf16.form.yaml"]["verdict"] == "rejected"
     assert report["oneline.form.yaml"]["verdict"] == "accepted"
-    assert report["wide.form.yaml"]["verdict"] == "accepted"
+    # 30,000 values render a context block of ~480,000 characters: li agent refuses the prompt
+    assert report["wide.form.yaml"]["verdict"] == "rejected" and "FS024" in _codes(report["wide.form.yaml"])
     assert "FS022" in _codes(report["bomb.form.yaml"])
     assert "SC021" in _codes(report["bomb.script.yaml"])
     assert report["loop.form.yaml"]["verdict"] == "rejected"

@@ -6,8 +6,10 @@ import json
 from pathlib import Path
 
 import pytest
+import yaml
 
 from formscript.cli import run
+from formscript.runs import dry_run_text
 
 ROOT = Path(__file__).resolve().parents[1]
 RUNS = ROOT / "tests" / "fixtures" / "runs"
@@ -16,6 +18,7 @@ GOLDEN = {
     "dry_run_review": ["dry-run", "examples/forms/review.form.yaml", "examples/forms/budget.form.json"],
     "dry_run_rejected": ["dry-run", "examples/forms/onboarding.form.yaml"],
     "dry_run_rules": ["dry-run", "examples/forms/review.form.yaml", "--rules", "examples/rulesets/review.rules.yaml"],
+    "dry_run_prompt": ["dry-run", "examples/forms/review.form.yaml", "--prompt", "Review the pull request."],
     "simulate_weather": [
         "simulate",
         "examples/scripts/weather.script.yaml",
@@ -28,6 +31,12 @@ GOLDEN = {
         "tests/fixtures/runs/replay.script.yaml",
         "--calls",
         "tests/fixtures/runs/replay.calls.yaml",
+    ],
+    "simulate_branch": [
+        "simulate",
+        "tests/fixtures/runs/branch.script.yaml",
+        "--calls",
+        "tests/fixtures/runs/branch.calls.yaml",
     ],
     "simulate_invalid_regex": [
         "simulate",
@@ -229,3 +238,35 @@ def test_re_debug_flags_never_reach_the_output(tmp_path: Path, capfd: pytest.Cap
     run(["lint", ruleset, "--form", form, "--format", "json"])
     out, err = capfd.readouterr()
     assert json.loads(out)["files"][0]["verdict"] == "accepted" and err == ""
+
+
+def test_dry_run_with_a_prompt_shows_the_prompt_li_agent_sends(capsys: pytest.CaptureFixture[str]) -> None:
+    code, data = _json(capsys, "dry-run", str(ROOT / "examples/forms/budget.form.json"), "--prompt", "Approve?")
+    (result,) = data["results"]
+    assert code == 0 and result["verdict"] == "accepted"
+    assert result["prompt"] == result["context_block"] + "Approve?"
+    assert result["prompt_room"] == 262_144 - len(result["context_block"])
+
+
+def test_dry_run_refuses_a_prompt_over_the_cap(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    form = ROOT / "examples/forms/budget.form.json"
+    prompt = tmp_path / "prompt.txt"
+    prompt.write_text("x" * 262_144, encoding="utf-8")
+    code, data = _json(capsys, "dry-run", str(form), "--prompt-file", str(prompt))
+    (result,) = data["results"]
+    assert code == 1 and result["verdict"] == "rejected" and result["prompt"] is None
+    assert result["context_block"] is None and result["prompt_room"] is not None
+    assert [e["code"] for e in result["errors"]] == ["FS024"]
+    assert "262,144 it allows" in result["errors"][0]["message"]
+    run(["dry-run", str(form), "--prompt-file", str(prompt)])
+    out = capsys.readouterr().out
+    assert "[FS024]" in out and out.endswith("no model call is made: li agent exits with status 1\n")
+
+
+def test_dry_run_without_a_prompt_refuses_a_block_over_the_cap() -> None:
+    case = ROOT / "tests/rules/FS024/fail_aliased_list.yaml"
+    text = yaml.safe_load(case.read_text(encoding="utf-8"))["text"]
+    result = dry_run_text(text, "example.form.yaml")
+    assert (result["verdict"], result["context_block"], result["prompt_room"]) == ("rejected", None, None)
+    assert [(e["code"], e["line"]) for e in result["errors"]] == [("FS024", 5)]
+    assert result["status"] == "validated"  # the form itself is fine; its block is too long

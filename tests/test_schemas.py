@@ -479,6 +479,20 @@ CALLS_CASES: list[tuple[str, Any, str | None]] = [
     ("neither", [{}], "is not valid under"),
     ("number item", [3], "3 is not of type 'string', 'object'"),
     ("tool names are strings", [{"prompt": "x", "tools": [{"name": "t"}]}], "is not of type 'string'"),
+    (
+        "chat calls",
+        [
+            {"chat": "hello"},
+            {"chat": {"q": 1}, "guidance": "be brief", "context": [1, {"a": "b"}], "plain_content": None},
+            {"chat": "find", "tool_schemas": [{"name": "t"}], "tools": [{"type": "function"}]},
+        ],
+        None,
+    ),
+    ("chat and prompt", [{"chat": "x", "prompt": "y"}], "is not valid under"),
+    ("chat and payload", [{"chat": "x", "payload": {}}], "is not valid under"),
+    ("a chat option without chat", [{"prompt": "x", "guidance": "g"}], "is not valid under"),
+    ("plain_content is text", [{"chat": "x", "plain_content": 5}], "is not of type 'string', 'null'"),
+    ("misspelt chat option", [{"chat": "x", "guidence": "g"}], "Additional properties are not allowed ('guidence'"),
 ]
 
 

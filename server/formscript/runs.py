@@ -9,10 +9,12 @@ import json
 import math
 from typing import Any
 
-from formscript.core.calls import read_calls
+from formscript.core.branch import Miss, misses
+from formscript.core.calls import Call, read_calls
 from formscript.core.endpoint import completion_for, raised_for, stream_for
 from formscript.core.expansion import EXPANSION_LIMIT, Exhausts, explodes, json_error, measure
 from formscript.core.forms import type_label
+from formscript.core.gate import PROMPT_CAP, GateResult, final_prompt, prompt_problem
 from formscript.core.regex_guard import BoundedSearch, RegexTimeout
 from formscript.core.rulesets import apply_ruleset, load_ruleset
 from formscript.core.script import Match, RegexFailure, Replayer, ScriptExhausted
@@ -90,8 +92,20 @@ def _line_of(doc: Document | None, path: tuple[object, ...]) -> int | None:
 # ---------------------------------------------------------------------------- dry run
 
 
-def dry_run_text(text: str, path: str, rules_text: str | None = None, rules_path: str | None = None) -> dict[str, Any]:
-    """The ``li agent --form`` gate on *text*, optionally with a ruleset, as a JSON-ready dict."""
+def dry_run_text(
+    text: str,
+    path: str,
+    rules_text: str | None = None,
+    rules_path: str | None = None,
+    *,
+    prompt: str | None = None,
+) -> dict[str, Any]:
+    """The ``li agent --form`` gate on *text*, optionally with a ruleset, as a JSON-ready dict.
+
+    With *prompt* (the prompt text ``li agent`` is given), the result also holds the exact
+    prompt it hands to the run, and the cap applies to the form's prefix and the prompt
+    together; without one, the cap applies to the prefix alone (any prompt is longer).
+    """
     report = lint_text(text, path, kind="form", fixes=False)
     result: dict[str, Any] = {
         "path": path,
@@ -101,6 +115,8 @@ def dry_run_text(text: str, path: str, rules_text: str | None = None, rules_path
         "values": {},
         "errors": [],
         "context_block": None,
+        "prompt": None,
+        "prompt_room": None,
     }
     rules_doc = parse_document(rules_text) if rules_text is not None else None
     loaded = None
@@ -158,6 +174,10 @@ def dry_run_text(text: str, path: str, rules_text: str | None = None, rules_path
             }
         )
     result["context_block"] = gate.prompt_prefix if gate.context_block is not None else None
+    if result["verdict"] == "accepted":
+        result["prompt_room"] = gate.prompt_room
+        if prompt is not None:
+            _apply_prompt(result, gate, prompt, path)
     return result
 
 
@@ -173,6 +193,27 @@ def _rules_error(doc: Document, problem: Problem, rules_path: str | None) -> dic
         "line": span.start.line + 1,
         "column": span.start.column + 1,
     }
+
+
+def _apply_prompt(result: dict[str, Any], gate: GateResult, prompt: str, path: str) -> None:
+    """The prompt cap on the form's prefix and *prompt*: the final prompt, or the refusal."""
+    problem = prompt_problem(gate, prompt)
+    if problem is None:
+        result["prompt"] = final_prompt(gate.prompt_prefix, prompt)
+        return
+    result["verdict"] = "rejected"
+    result["context_block"] = None
+    result["errors"].append(
+        {
+            "code": problem.code,
+            "message": problem.message,
+            "field": None,
+            "rule_id": None,
+            "path": path,
+            "line": None,
+            "column": None,
+        }
+    )
 
 
 def _error(d: Any, path: str) -> dict[str, Any]:
@@ -206,7 +247,13 @@ def render_dry_run(result: dict[str, Any]) -> str:
             where = f"{error['path']}:{error['line']}: " if error.get("line") else ""
             label = error["code"] + (f" {error['rule_id']}" if error.get("rule_id") else "")
             lines.append(f"  {where}[{label}] {error['message']}")
-    if result["context_block"] is not None:
+    if result.get("prompt") is not None:
+        sent = result["prompt"]
+        lines.append(f"li agent sends this prompt ({len(sent):,} of at most {PROMPT_CAP:,} characters):")
+        lines.append("-" * 40)
+        lines.append(sent[:-1] if sent.endswith("\n") else sent)
+        lines.append("-" * 40)
+    elif result["context_block"] is not None:
         lines.append("the model receives, before the prompt:")
         lines.append("-" * 40)
         lines.append(result["context_block"].rstrip("\n"))
@@ -303,6 +350,11 @@ def simulate_text(
                 "response_type": None,
                 "response": None,
             }
+            if call_item.form == "chat" and call_item.written is not None:
+                record["payload"] = json_safe(payload)
+                found = misses(replayer, call_item.written, payload, served_count)
+                if found:
+                    record["warnings"] = [_miss(m, call_item) for m in found]
             try:
                 match = replayer.next(payload, served_count)
             except ScriptExhausted as exc:
@@ -361,6 +413,24 @@ def simulate_text(
     return out
 
 
+def _miss(miss: Miss, call: Call) -> dict[str, Any]:
+    """A matcher that cannot serve a chat call, with what the test wrote and what is sent."""
+    sent = call.payload["messages"][-1]["content"]
+    if miss.kind == "has_tool":
+        why = (
+            f"the tool {miss.value!r} is named in tool_schemas, which a Branch writes into the message "
+            "text; only tools= reaches the request's tools"
+        )
+    else:
+        written = call.written["messages"][-1]["content"] if call.written else ""
+        why = f"it matches {written!r}, the text given to chat, but a Branch sends {sent!r}"
+    return {
+        "entry": miss.entry,
+        "matched_by": {"kind": miss.kind, "value": json_safe(miss.value)},
+        "message": f"entry #{miss.entry}'s {miss.kind} {miss.value!r} cannot serve this call: {why}",
+    }
+
+
 def _reachability(entries: list[Any], mode: str) -> list[str]:
     states = []
     for entry in entries:
@@ -383,12 +453,14 @@ def render_simulation(result: dict[str, Any]) -> str:
     for call in result["calls"]:
         if call["outcome"] != "served" and call["outcome"] != "serve_error":
             lines.append(f"call {call['index']}: {call['outcome']} - {call.get('error', '')}")
+            lines.extend(f"    warning: {w['message']}" for w in call.get("warnings", ()))
             continue
         how = call["matched_by"]
         reason = how["kind"] if how["value"] is None else f"{how['kind']} {how['value']!r}"
         lines.append(
             f"call {call['index']}: entry #{call['entry']} (line {call['line']}, {call['response_type']}) by {reason}"
         )
+        lines.extend(f"    warning: {w['message']}" for w in call.get("warnings", ()))
         if call.get("raises"):
             raised = call["raises"]
             status = f" {raised['status_code']}" if raised["status_code"] else ""

@@ -14,6 +14,8 @@ from __future__ import annotations
 
 import ast
 import asyncio
+import contextlib
+import copy
 import dataclasses
 import re
 from collections.abc import Callable, Iterator
@@ -48,6 +50,9 @@ class FormOutcome:
     failing_fields: frozenset[str] = frozenset()
     error_fields: tuple[str, ...] = ()
     context_block: str | None = None
+    #: The prompt ``li agent`` hands to the run (the form's prefix, then the prompt text), when
+    #: a prompt was given and the form accepted with it.
+    prompt: str | None = None
     #: How many rules of a ruleset failed (dry runs with rules only).
     rule_failures: int = 0
     #: An exception other than the documented ones escaped (not compared; reported).
@@ -83,6 +88,9 @@ class ScriptOutcome:
     terminal: str | None = None
     stream_served: tuple[Served, ...] = ()
     stream_terminal: str | None = None
+    #: For each chat item (``{"chat": ...}``: a call a test makes through ``branch.chat``) the
+    #: endpoint was asked to serve, its index and the request payload the endpoint received.
+    chat_payloads: tuple[tuple[int, Any], ...] = ()
 
 
 class Engine(Protocol):
@@ -90,7 +98,7 @@ class Engine(Protocol):
 
     name: str
 
-    def form_outcome(self, path: str) -> FormOutcome: ...
+    def form_outcome(self, path: str, *, prompt: str | None = None) -> FormOutcome: ...
 
     def script_outcome(self, path: str, transcript: tuple[dict[str, Any] | str, ...]) -> ScriptOutcome: ...
 
@@ -100,6 +108,27 @@ class Engine(Protocol):
 #: A transcript item that resets the script's matching state (cursor and served entries)
 #: between calls; the endpoint's call count, which feeds call_index, carries on.
 RESET = "<reset>"
+
+#: What ``branch.chat`` takes besides the instruction, as a chat item spells it.
+CHAT_ARGUMENTS = ("guidance", "context", "plain_content", "tool_schemas", "tools")
+
+
+def is_chat(item: Any) -> bool:
+    """Whether a transcript item is a chat item: a call made through ``branch.chat``."""
+    return isinstance(item, dict) and "chat" in item
+
+
+def calls_item(item: dict[str, Any]) -> dict[str, Any]:
+    """A transcript item as a calls file writes it: a chat item as it is, a payload wrapped."""
+    return item if is_chat(item) else {"payload": item}
+
+
+def chat_payloads(transcript: tuple[Any, ...], payloads: list[dict[str, Any]]) -> tuple[tuple[int, Any], ...]:
+    """``ScriptOutcome.chat_payloads``: the chat items' indexes with the payloads the endpoint
+    was asked to serve, *payloads* being one per call in order (up to where serving stopped)."""
+    items = [t for t in transcript if t != RESET]
+    return tuple((i, canon(p)) for i, (item, p) in enumerate(zip(items, payloads, strict=False)) if is_chat(item))
+
 
 _COMPLETION_ID = re.compile(r"^chatcmpl-scripted-[0-9a-f]{12}$")
 _TOOL_CALL_ID = re.compile(r"^call_[0-9a-f]{10}$")
@@ -250,12 +279,14 @@ class FormscriptEngine:
         "FS013": "validation",
         "FS014": "validation",
         "RS100": "validation",
+        "FS024": "prompt",
     }
 
-    def form_outcome(self, path: str, *, rules: str | None = None) -> FormOutcome:
+    def form_outcome(self, path: str, *, rules: str | None = None, prompt: str | None = None) -> FormOutcome:
         """The gate on *path*; with *rules*, the ruleset file built and applied by the core
-        (``core.rulesets``) as the README's loading does."""
-        from formscript.core.gate import SpecLoadError, check_form_spec, load_spec_text
+        (``core.rulesets``) as the README's loading does; with *prompt*, also the cap on the
+        form's prefix and the prompt."""
+        from formscript.core.gate import SpecLoadError, check_form_spec, final_prompt, load_spec_text, prompt_problem
         from formscript.core.rulesets import apply_ruleset, load_ruleset
 
         loaded = None
@@ -289,6 +320,11 @@ class FormscriptEngine:
         if category not in (None, "validation") or result.form is None:
             return FormOutcome(verdict, category)
         form = result.form
+        sent = None
+        if prompt is not None and category is None:
+            if prompt_problem(result, prompt) is not None:
+                return FormOutcome("rejected", "prompt")
+            sent = final_prompt(result.prompt_prefix, prompt)
         failing = [f.field for f in form.failures if f.source == "field"]
         return FormOutcome(
             verdict,
@@ -300,6 +336,7 @@ class FormscriptEngine:
             error_fields=tuple(failing),
             context_block=result.context_block,
             rule_failures=sum(1 for f in form.failures if f.source == "rule"),
+            prompt=sent,
         )
 
     def script_outcome(self, path: str, transcript: tuple[dict[str, Any] | str, ...]) -> ScriptOutcome:
@@ -316,8 +353,10 @@ class FormscriptEngine:
         if result.verdict is not Verdict.ACCEPTED:
             return ScriptOutcome(str(result.verdict.value), "schema")
         entries = [e for e in result.entries if e is not None]
-        served, terminal = self._serve(entries, result.mode, transcript, stream=False)
-        s_served, s_terminal = self._serve(entries, result.mode, transcript, stream=True)
+        payloads = tuple(self._payload(item) for item in transcript)
+        served, terminal = self._serve(entries, result.mode, payloads, stream=False)
+        s_served, s_terminal = self._serve(entries, result.mode, payloads, stream=True)
+        asked = [p for p in payloads if p != RESET][: len(served) + (terminal is not None)]
         return ScriptOutcome(
             "accepted",
             mode=result.mode,
@@ -327,7 +366,17 @@ class FormscriptEngine:
             terminal=terminal,
             stream_served=s_served,
             stream_terminal=s_terminal,
+            chat_payloads=chat_payloads(transcript, asked),  # type: ignore[arg-type]
         )
+
+    @staticmethod
+    def _payload(item: Any) -> Any:
+        """The payload a transcript item sends: a chat item's is the one core.calls builds."""
+        if not is_chat(item):
+            return item
+        from formscript.core.calls import read_calls
+
+        return read_calls([item]).calls[0].payload
 
     @staticmethod
     def _serve(
@@ -521,11 +570,8 @@ class RunsEngine:
     FIELD_FAILURE_CODES = frozenset({"FS012", "FS013", "FS014"})
 
     def form_outcome(self, path: str, *, rules: str | None = None, prompt: str | None = None) -> FormOutcome:
-        """The dry run of *path*, with the ruleset file *rules* and the prompt text *prompt*.
-
-        The prompt is passed as ``prompt=`` when ``dry_run_text`` takes one (issue 12 asks for
-        it); until then a dry run knows nothing of the prompt.
-        """
+        """The dry run of *path*, with the ruleset file *rules* and the prompt text *prompt*
+        (passed as ``prompt=`` when ``dry_run_text`` takes one)."""
         from formscript.runs import dry_run_text
 
         extra: dict[str, Any] = {}
@@ -561,6 +607,7 @@ class RunsEngine:
             failing_fields=frozenset(failing),
             error_fields=tuple(failing),
             context_block=block,
+            prompt=dry.get("prompt"),
             rule_failures=sum(1 for e in dry["errors"] if e["code"] == "RS100") if rules is not None else 0,
         )
 
@@ -578,7 +625,7 @@ class RunsEngine:
         from formscript.runs import simulate_text
 
         calls = before_reset(transcript)
-        calls_text = json.dumps([{"payload": p} for p in calls], ensure_ascii=False)
+        calls_text = json.dumps([calls_item(p) for p in calls], ensure_ascii=False)
         return simulate_text(read_text(path), path, calls_text, f"{path}.calls.json", stream=stream)
 
     def script_outcome_of(self, plain: dict[str, Any], stream: dict[str, Any]) -> ScriptOutcome:
@@ -599,6 +646,7 @@ class RunsEngine:
             terminal=terminal,
             stream_served=s_served,
             stream_terminal=s_terminal,
+            chat_payloads=tuple((c["index"], canon(c["payload"])) for c in plain["calls"] if "payload" in c),
         )
 
     @staticmethod
@@ -883,6 +931,7 @@ class LionagiEngine:
         self._script_module = _script
         self._loop = asyncio.new_event_loop()
         self._log: list[tuple[Any, Any, str, int]] = []
+        self._agent_parser: Any = None
 
     def close(self) -> None:
         self._loop.close()
@@ -944,10 +993,13 @@ class LionagiEngine:
             block = _form_to_context_block(form) if form.values else None
         except Exception as exc:  # li agent renders outside any handler: the run dies
             return FormOutcome("rejected", "render", crashed=f"{type(exc).__name__}: {exc}")
-        if prompt is not None:
-            prefix = block + "\n\n" if block is not None else ""
-            if len(prefix + prompt) > MAX_SPEC_PROMPT_CHARS:
+        # No prompt: the shortest one li agent takes (``--prompt ''``) decides the cap.
+        with self._filling_with(ruleset) if ruleset is not None else contextlib.nullcontext():
+            sent, refusal = self.agent_prompt(path, "" if prompt is None else prompt)
+        if refusal is not None:
+            if refusal == f"agent prompt exceeds maximum length of {MAX_SPEC_PROMPT_CHARS} characters":
                 return FormOutcome("rejected", "prompt")
+            return FormOutcome("rejected", "unknown:agent", crashed=refusal)
         return FormOutcome(
             "accepted",
             None,
@@ -955,7 +1007,37 @@ class LionagiEngine:
             title=form.title,
             values=values,
             context_block=block,
+            prompt=sent if prompt is not None else None,
         )
+
+    def agent_prompt(self, path: str, prompt: str, *, prompt_file: str | None = None) -> tuple[str | None, str | None]:
+        """What ``li agent claude --form <path> --prompt <prompt>`` (or ``--prompt-file``) does,
+        through lionagi's own parser and ``run_agent``, stopped where the run would start:
+        ``(the prompt it hands to the run, None)`` or ``(None, the error it logged)``."""
+        import lionagi.cli.agent as agent
+
+        if self._agent_parser is None:
+            import argparse
+
+            parser = argparse.ArgumentParser(prog="li")
+            agent.add_agent_subparser(parser.add_subparsers(dest="command"))
+            self._agent_parser = parser
+        given = ["--prompt-file", prompt_file] if prompt_file is not None else [f"--prompt={prompt}"]
+        args = self._agent_parser.parse_args(["agent", "claude", "--form", path, *given])
+        logged: list[str] = []
+
+        def starting(model: Any, sent: str, **options: Any) -> Any:
+            raise _RunStarts(sent)
+
+        original = agent._run_agent, agent.log_error
+        agent._run_agent, agent.log_error = starting, logged.append
+        try:
+            agent.run_agent(args)
+        except _RunStarts as started:
+            return started.prompt, None
+        finally:
+            agent._run_agent, agent.log_error = original
+        return None, logged[0] if logged else "<no error logged>"
 
     @staticmethod
     def _ruleset(path: str) -> Any:
@@ -1001,13 +1083,16 @@ class LionagiEngine:
     # -- scripts
 
     @contextmanager
-    def _spy(self) -> Iterator[list[tuple[Any, Any, str, int]]]:
-        """Observe ScriptModel.next (which entry, why, at which call index) without changing it."""
+    def _spy(self, asked: list[dict[str, Any]] | None = None) -> Iterator[list[tuple[Any, Any, str, int]]]:
+        """Observe ScriptModel.next (which entry, why, at which call index) without changing it;
+        the payloads it is asked to serve go to *asked*."""
         model_cls = self._script_module.ScriptModel
         original: Callable[..., Any] = model_cls.next
         log: list[tuple[Any, Any, str, int]] = []
 
         def spying(model: Any, payload: dict[str, Any], call_index: int) -> Any:
+            if asked is not None:
+                asked.append(copy.deepcopy(payload))
             entry, why = original(model, payload, call_index)
             log.append((model, entry, why, call_index))
             return entry, why
@@ -1032,8 +1117,26 @@ class LionagiEngine:
         # of the first script: copying a value nested past the recursion limit raises).
         stream_endpoint = ScriptedEndpoint(script=path)
         script = endpoint.script
-        served, terminal = self._loop.run_until_complete(self._serve(endpoint, transcript, stream=False))
-        s_served, s_terminal = self._loop.run_until_complete(self._serve(stream_endpoint, transcript, stream=True))
+        branch = None
+        asked: list[dict[str, Any]] = []
+        if any(is_chat(item) for item in transcript):
+            # The calls a test makes through a real TestBranch: chat items through
+            # branch.chat, payloads straight to its endpoint; the stream path replays the
+            # payloads the Branch sent.
+            from lionagi.protocols.generic.log import DataLoggerConfig
+            from lionagi.testing import TestBranch
+
+            branch = TestBranch.from_script(path, log_config=DataLoggerConfig(auto_save_on_exit=False))
+            endpoint, script = TestBranch.scripted(branch), TestBranch.scripted(branch).script
+        run = self._loop.run_until_complete
+        spied = asked if branch is not None else None
+        try:
+            served, terminal = run(self._serve(endpoint, transcript, stream=False, branch=branch, asked=spied))
+        finally:
+            if branch is not None:
+                run(branch.chat_model.close())  # its rate limiter's task, on this loop
+        replayed = tuple(asked) if branch is not None else transcript
+        s_served, s_terminal = run(self._serve(stream_endpoint, replayed, stream=True))
         return ScriptOutcome(
             "accepted",
             mode=script.mode,
@@ -1043,15 +1146,23 @@ class LionagiEngine:
             terminal=terminal,
             stream_served=s_served,
             stream_terminal=s_terminal,
+            chat_payloads=chat_payloads(transcript, asked),
         )
 
     async def _serve(
-        self, endpoint: Any, transcript: tuple[dict[str, Any] | str, ...], *, stream: bool
+        self,
+        endpoint: Any,
+        transcript: tuple[dict[str, Any] | str, ...],
+        *,
+        stream: bool,
+        branch: Any = None,
+        asked: list[dict[str, Any]] | None = None,
     ) -> tuple[tuple[Served, ...], str | None]:
+        from lionagi._errors import ExecutionError
         from lionagi.testing._script import ScriptExhaustedError
 
         served: list[Served] = []
-        with self._spy() as log:
+        with self._spy(asked) as log:
             for payload in transcript:
                 if payload == RESET:
                     endpoint.script.reset()
@@ -1064,10 +1175,16 @@ class LionagiEngine:
                     if stream:
                         async for chunk in endpoint.stream(dict(payload)):
                             chunks.append(_chunk_dict(chunk))
+                    elif branch is not None and is_chat(payload):
+                        options = {k: payload[k] for k in CHAT_ARGUMENTS if k in payload}
+                        await branch.chat(payload["chat"], **options)
+                        result = endpoint.calls[-1].response
                     else:
                         result = await endpoint._call(dict(payload), {})
                 except Exception as exc:
                     failure = exc
+                    if branch is not None and isinstance(exc, ExecutionError) and exc.__cause__ is not None:
+                        failure = exc.__cause__  # the Branch wraps what the endpoint raised
                 if len(log) != len(served) + 1:
                     # next() itself raised: nothing was served for this call.
                     if isinstance(failure, ScriptExhaustedError):
@@ -1104,6 +1221,14 @@ class LionagiEngine:
                     summary = summarize(result, None, None)
                 served.append(Served(call_index, index, kind, value, entry.type, response, summary))
         return tuple(served), None
+
+
+class _RunStarts(Exception):
+    """Raised in place of ``li agent``'s run: the gate let the prompt through."""
+
+    def __init__(self, prompt: str) -> None:
+        super().__init__("the run starts")
+        self.prompt = prompt
 
 
 def _chunk_dict(chunk: Any) -> dict[str, Any]:

@@ -5,7 +5,7 @@ places where lionagi 0.36.0's own machinery gives way: its loaders and construct
 pure-Python YAML loader where libyaml reads otherwise, Python's recursion limit, text
 encodings, values that contain themselves, numeric limits, the prompt cap, the suffix that
 picks a script's loader, rulesets a program cannot build or whose rules raise, paths that
-are not files, and odd request payloads.
+are not files, odd request payloads, and the calls a test makes through a Branch's ``chat``.
 
 Every case belongs to one *class*: the one boundary it probes, placed in an otherwise
 ordinary file (several fields or entries, comments, the usual mistakes from the first
@@ -1491,6 +1491,103 @@ def _payload_shapes(r: _R) -> dict[str, Any]:
     return _script_case(r, sdoc, f"payload: {label}", tuple(transcript))
 
 
+# -- what a Branch sends (issue 12 item 14)
+
+#: What tests pass to ``branch.chat``: text YAML prints plainly, quoted, escaped or as a block.
+CHAT_TEXTS: list[Any] = [
+    "hello",
+    "hello there",
+    "Hello, what is the weather?",
+    "it's: raining",
+    "yes",
+    "a: b",
+    "line one\nline two",
+    "line one\nline two\n",
+    "  padded  ",
+    "#hashtag",
+    "Привет, мир",
+    "emoji 😀",
+    "42",
+    "",
+    "tab\there",
+    "- item",
+    "'quoted'",
+    "search the web",
+    7,
+    {"q": "hello"},
+    ["hello", "world"],
+]
+#: Guidance and context values: text, mappings, lists, and values the Branch drops.
+CHAT_VALUES: list[Any] = [
+    "be brief",
+    "Answer in one word.",
+    {"city": "Oslo", "days": 3},
+    ["hello", "weather"],
+    {"note": "multi\nline"},
+    [1, {"x": ""}, None],
+    "",
+    "   ",
+    0,
+    False,
+    None,
+    "Context matters",
+]
+_SEARCH = {"type": "function", "function": {"name": "search", "parameters": {"type": "object"}}}
+_CALC = {"type": "function", "function": {"name": "calc"}}
+#: Matchers written for the text a test passes, and for what the Branch adds around it.
+CHAT_MATCHERS: list[tuple[str, str]] = [
+    ("prompt_regex", "^hello"),
+    ("prompt_regex", "hello$"),
+    ("prompt_regex", "^Instruction: hello"),
+    ("prompt_regex", "(?m)^line two"),
+    ("prompt_regex", "^line one\nline two"),
+    ("prompt_regex", "it's"),
+    ("prompt_regex", "^- item"),
+    ("prompt_contains", "hello"),
+    ("prompt_contains", "it's: raining"),
+    ("prompt_contains", "line one\nline two"),
+    ("prompt_contains", "'quoted'"),
+    ("prompt_contains", "tab\there"),
+    ("prompt_contains", "context"),
+    ("prompt_contains", "guidance:"),
+    ("prompt_contains", "weather"),
+    ("prompt_contains", "Oslo"),
+    ("has_tool", "search"),
+    ("has_tool", "calc"),
+]
+
+
+def _chat_item(r: _R) -> Payload:
+    item: Payload = {"chat": r.pick(CHAT_TEXTS)}
+    if r.chance(0.35):
+        item["guidance"] = r.pick(CHAT_VALUES)
+    if r.chance(0.35):
+        item["context"] = r.pick(CHAT_VALUES)
+    if r.chance(0.1):
+        item["plain_content"] = r.pick(["hello", "raw text", "", "line one\nline two"])
+    if r.chance(0.3):
+        item["tool_schemas"] = r.pick([[_SEARCH], [_SEARCH, _CALC], {"tools": [_CALC]}, _SEARCH, []])
+    if r.chance(0.25):
+        item["tools"] = r.pick([[_SEARCH], [_CALC], []])
+    return item
+
+
+def _branch_chat(r: _R) -> dict[str, Any]:
+    sdoc = script_doc(r, entries=r.int(1, 3))
+    kinds = []
+    for _ in range(r.int(1, 3)):
+        kind, value = r.pick(CHAT_MATCHERS)
+        kinds.append(kind)
+        when = ("m", [(kind, ("s", json.dumps(value, ensure_ascii=False)))])
+        sdoc.entries.insert(r.int(0, len(sdoc.entries)), entry(r, "text", when=when))
+    transcript: list[Payload] = [_chat_item(r) for _ in range(r.int(1, 4))]
+    if r.chance(0.2):  # a raw payload among the chats, as a test that also calls the endpoint
+        transcript.insert(r.int(0, len(transcript)), calls(r, count=1)[0])
+    options = sorted({k for item in transcript for k in item if k != "chat"})
+    probe = f"chat with {', '.join(options) or 'no options'}; {', '.join(sorted(set(kinds)))}"
+    return _script_case(r, sdoc, probe, tuple(transcript))
+
+
 # ----------------------------------------------------------------------------- the registry
 
 CLASSES: dict[str, ClassSpec] = {
@@ -1516,6 +1613,7 @@ CLASSES: dict[str, ClassSpec] = {
     "bom_inside": ClassSpec(3, _bom_inside, "a BOM that is not the file's first character"),
     "yaml_dialects": ClassSpec(8, _dialect, "where libyaml and the pure-Python loader could differ"),
     "payload_shapes": ClassSpec(4, _payload_shapes, "request payloads of unusual shapes"),
+    "branch_chat": ClassSpec(4, _branch_chat, "calls made through branch.chat, against a real TestBranch"),
 }
 
 

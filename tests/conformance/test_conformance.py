@@ -27,6 +27,7 @@ from .engines import (
     RunsEngine,
     ScriptOutcome,
     as_json_reads,
+    is_chat,
     up_to_reset,
 )
 
@@ -264,7 +265,7 @@ def _expected_form(case: dict[str, Any], path: str) -> dict[str, Any]:
         expect["failing_fields"] = frozenset(expect["failing_fields"])
     if "error_fields" in expect:
         expect["error_fields"] = tuple(expect["error_fields"])
-    for key in ("context_block", "title"):
+    for key in ("context_block", "title", "prompt"):
         if isinstance(expect.get(key), str):
             expect[key] = expect[key].replace("{path}", path)
     unknown = set(expect) - {f.name for f in dataclasses.fields(FormOutcome)}
@@ -286,6 +287,8 @@ def test_named_form_case(
     extra: dict[str, Any] = {}
     if "rules" in case:  # a ruleset file, built and applied as the README's loading does
         extra["rules"] = _write(tmp_path, {"file": "spec.rules.yaml", "text": case["rules"]})
+    if "prompt" in case:  # the prompt li agent is given
+        extra["prompt"] = _prompt(case)
     outcome = engine.form_outcome(path, **extra)
     expect = _expected_form(case, path)
     got = {key: getattr(outcome, key) for key in expect}
@@ -300,10 +303,18 @@ def test_named_form_case(
     )
 
 
+def _prompt(case: dict[str, Any]) -> str:
+    """A case's prompt text: ``prompt``, written ``repeat`` times (default once), then ``tail``."""
+    return str(case["prompt"]) * int(case.get("repeat", 1)) + str(case.get("tail", ""))
+
+
 def _payload(item: Any) -> dict[str, Any] | str:
-    """Shorthand in cases.yaml: a string is the last user message; a mapping is the payload."""
+    """Shorthand in cases.yaml: a string is the last user message; a mapping is the payload,
+    or a chat item (a call through ``branch.chat``) when it has ``chat``."""
     if item == RESET:
         return RESET
+    if is_chat(item):
+        return dict(item)
     if isinstance(item, str):
         return {"messages": [{"role": "user", "content": item}]}
     return dict(item)

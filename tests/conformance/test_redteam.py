@@ -51,6 +51,7 @@ from .engines import (
     RunsEngine,
     ScriptOutcome,
     as_json_reads,
+    calls_item,
     dry_run_takes_prompt,
     lionagi_missing_reason,
 )
@@ -65,7 +66,6 @@ FULL = bool(os.environ.get("FORMSCRIPT_REDTEAM_FULL"))
 #: an expected failure; when a fix makes every case of the class agree, the test passes
 #: unexpectedly and fails, and the entry must go. A class not named here must agree.
 KNOWN_DISAGREEMENTS: dict[str, int] = {
-    "prompt_cap": 1,
     "tag_construct_fail": 2,
     "nesting": 3,
     "suffix": 6,
@@ -203,9 +203,10 @@ class _Comparison:
         if case.kind == "form":
             rules, prompt = self.rules_path(case), case.prompt
             theirs = _quietly(lambda: self.oracle.form_outcome(path, rules=rules, prompt=prompt))
-            if case.text() is None or rules is not None or prompt is not None:
+            if case.text() is None or rules is not None:
                 return theirs, []
-            return theirs, _outcome_diff("core", _guarded(lambda: self.core.form_outcome(path), FormOutcome), theirs)
+            ours = _guarded(lambda: self.core.form_outcome(path, prompt=prompt), FormOutcome)
+            return theirs, _outcome_diff("core", ours, theirs)
         theirs = _quietly(lambda: self.oracle.script_outcome(path, case.transcript))
         if case.text() is None:
             return theirs, []
@@ -254,7 +255,7 @@ class _Comparison:
         """``simulate --stream`` on the command line, the plain simulation below it, and the
         outcome both stand for."""
         calls = f"{path}.calls.json"
-        Path(calls).write_text(json.dumps([{"payload": p} for p in case.transcript]), encoding="utf-8")
+        Path(calls).write_text(json.dumps([calls_item(p) for p in case.transcript]), encoding="utf-8")
         streamed = self.cli.simulate(path, calls, stream=True)
         diffs = _cli_diff(streamed, theirs.verdict)
         if case.text() is None:

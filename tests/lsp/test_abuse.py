@@ -462,7 +462,10 @@ async def test_a_five_megabyte_document(client: Client, workspace: Path) -> None
             content_changes=[types.TextDocumentContentChangePartial(range=rng(last, 0, last + 1, 0), text="")],
         )
     )
-    assert await published(client, uri, version=2, timeout=PATIENCE) == []
+    # what is left is valid, but its ~1.4 million-character context block is over li agent's
+    # prompt cap: the one finding is FS024
+    fixed = await published(client, uri, version=2, timeout=PATIENCE)
+    assert [d.code for d in fixed] == ["FS024"]
     client.text_document_did_close(types.DidCloseTextDocumentParams(text_document=doc_id(uri)))
     await assert_alive(client, workspace)
 

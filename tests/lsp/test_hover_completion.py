@@ -134,7 +134,7 @@ async def test_hover_on_rules_and_calls(client: Client, workspace: Path) -> None
     calls = _opened(client, workspace, "hover.calls.yaml", CALLS)
     tools = await _hover(client, calls, 1, 3)
     assert tools is not None and tools.contents.value.startswith(  # type: ignore[union-attr]
-        "**`tools`** (call): `list of tool names`"
+        "**`tools`** (call): `list`, default `[]`\n\nWith `prompt`: names of the tools"
     )
 
 

@@ -60,6 +60,17 @@ def build_parser() -> argparse.ArgumentParser:
     dry.add_argument("forms", nargs="+")
     dry.add_argument("--rules", help="a ruleset to apply with fill_form")
     dry.add_argument("--format", choices=("text", "json"), default="text")
+    given = dry.add_mutually_exclusive_group()
+    given.add_argument(
+        "--prompt",
+        metavar="TEXT",
+        help="the prompt li agent is given: show the exact prompt it sends and apply its length cap",
+    )
+    given.add_argument(
+        "--prompt-file",
+        metavar="PATH",
+        help="read that prompt from a file ('-': stdin), as li agent --prompt-file does",
+    )
 
     sim = sub.add_parser("simulate", help="replay calls against a response script")
     sim.add_argument("script")

@@ -41,6 +41,11 @@ def dry_run(args: argparse.Namespace) -> int:
     rules_text = read(args.rules) if args.rules else None
     if args.rules and rules_text is None:
         return 2
+    prompt = args.prompt
+    if args.prompt_file is not None:
+        prompt = _prompt_file(args.prompt_file)
+        if prompt is None:
+            return 2
     results = []
     for path in args.forms:
         read_in = _read_input(path, "form")
@@ -50,12 +55,24 @@ def dry_run(args: argparse.Namespace) -> int:
         if unread is not None:
             results.append(dry_run_unread(unread))
         else:
-            results.append(dry_run_text(text or "", path, rules_text, args.rules))
+            results.append(dry_run_text(text or "", path, rules_text, args.rules, prompt=prompt))
     if args.format == "json":
         write(json.dumps({"version": CONTRACT_VERSION, "results": results}, indent=2, ensure_ascii=False) + "\n")
     else:
         write("\n".join(render_dry_run(r) for r in results))
     return 0 if all(r["verdict"] == "accepted" for r in results) else 1
+
+
+def _prompt_file(path: str) -> str | None:
+    """The prompt text of ``--prompt-file`` as li agent reads it (text mode, so line ends
+    become ``\n``; ``-`` is stdin); None, with a message, when li agent would not get one."""
+    text = sys.stdin.read() if path == "-" else read(path)
+    if text is not None and not text.strip():
+        print(
+            f"formscript: --prompt-file {path!r} is empty: li agent refuses it before reading the form", file=sys.stderr
+        )
+        return None
+    return text
 
 
 def simulate(args: argparse.Namespace) -> int:

@@ -16,13 +16,17 @@ from formscript.core.declarations import build_declarations
 from formscript.core.expansion import EXPANSION_LIMIT, expanded_size
 from formscript.core.fields import Declared, Failure, FormStatus, check_values, merge_values
 from formscript.core.suggest import closest
-from formscript.core.verdict import Problem, Verdict, verdict_from
+from formscript.core.verdict import KeyPath, Problem, Verdict, verdict_from
 
 if TYPE_CHECKING:
     from formscript.core.forms import WorkForm
     from formscript.core.rules import RuleSet
 
 TOP_LEVEL_KEYS: tuple[str, ...] = ("title", "fields", "values")
+
+#: ``li agent`` refuses a prompt (the form's prefix, then the prompt text) longer than this
+#: many characters: lionagi's ``MAX_SPEC_PROMPT_CHARS`` (tests/conformance checks the value).
+PROMPT_CAP = 256 * 1024
 
 
 @dataclass
@@ -48,6 +52,15 @@ class GateResult:
     def prompt_prefix(self) -> str:
         """The exact text put in front of the user's prompt ('' when nothing is sent)."""
         return "" if self.context_block is None else self.context_block + "\n\n"
+
+    @property
+    def prompt_room(self) -> int | None:
+        """How many characters of prompt text ``li agent`` takes after this form's prefix
+        (None when the form is refused whatever the prompt, or its block was never rendered
+        because its values expand past the alias limit)."""
+        if self.verdict is not Verdict.ACCEPTED or (self.values and self.context_block is None):
+            return None
+        return PROMPT_CAP - len(self.prompt_prefix)
 
     @cached_property
     def form(self) -> WorkForm | None:
@@ -106,6 +119,23 @@ def render_context_block(title: str, values: dict[Any, Any]) -> str:
     lines = [f"[Work Form: {title}]"]
     lines.extend(f"  {key}: {value!r}" for key, value in values.items())
     return "\n".join(lines)
+
+
+def final_prompt(prefix: str, prompt: str) -> str:
+    """The prompt ``li agent --form`` hands to the run: the form's prefix (the context block and
+    a blank line, or nothing), then the prompt text as given."""
+    return prefix + prompt
+
+
+def prompt_problem(result: GateResult, prompt: str, path: KeyPath = ()) -> Problem | None:
+    """The prompt-over-cap problem when the form's prefix and *prompt* together are over the cap (for an accepted
+    *result*; a refused form never gets as far as the cap)."""
+    if result.verdict is not Verdict.ACCEPTED:
+        return None
+    prefix = len(result.prompt_prefix)
+    if prefix + len(prompt) <= PROMPT_CAP:
+        return None
+    return rules.FS024.prompt_over(path=path, prefix=prefix, prompt=len(prompt), cap=PROMPT_CAP)
 
 
 def check_form_spec(spec: Any, spec_path: str, *, ruleset: RuleSet | None = None) -> GateResult:
@@ -183,6 +213,11 @@ def check_form_spec(spec: Any, spec_path: str, *, ruleset: RuleSet | None = None
             problems.append(rules.FS022.problem(path=("values",), limit=EXPANSION_LIMIT))
         else:
             block = render_context_block(title, values)
+            if len(block) + 2 > PROMPT_CAP:  # every prompt is refused, even an empty one
+                longest = _longest_line(spec, title, values)
+                problems.append(rules.FS024.prefix_over(path=longest, length=len(block) + 2, cap=PROMPT_CAP))
+                verdict = verdict_from(problems)
+                block = None
     return GateResult(
         verdict,
         problems,
@@ -194,6 +229,23 @@ def check_form_spec(spec: Any, spec_path: str, *, ruleset: RuleSet | None = None
         failures=failures,
         filled=not gate_failed and to_fill is not None,
     )
+
+
+def _longest_line(spec: dict[Any, Any], title: str, values: dict[Any, Any]) -> KeyPath:
+    """Where a prefix over the cap is reported: at the value with the longest line of the
+    block, or at the title when its line is longer."""
+    longest: KeyPath = ("values",)
+    size = len(title) if "title" in spec else -1
+    if size >= 0:
+        longest = ("title",)
+    raw_values = spec.get("values")
+    given = raw_values if isinstance(raw_values, dict) else {}
+    for key, value in values.items():
+        length = len(repr(value))
+        if length > size:
+            size = length
+            longest = ("values", key) if key in given else ("values",)
+    return longest
 
 
 def _title(raw: Any) -> str | None:

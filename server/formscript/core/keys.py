@@ -350,14 +350,54 @@ PROSE: dict[str, dict[str, Prose]] = {
             type="str",
         ),
         "tools": Prose(
-            "Names of the tools the request offers: what `has_tool` compares against.",
-            type="list of tool names",
+            "With `prompt`: names of the tools the request offers, what `has_tool` compares against."
+            " With `chat`: the `tools=` keyword of `branch.chat`, which the Branch passes to the"
+            " request as it is (a list of tool definitions).",
+            type="list",
             default="[]",
         ),
         "payload": Prose(
             "A raw request payload as the scripted endpoint receives it, instead of `prompt` and `tools`.",
             ("Other keys (`model`, …) are allowed and ignored by the matchers.",),
             type="mapping",
+        ),
+        "chat": Prose(
+            "A call made through a lionagi Branch: what the test passes to"
+            " `branch.chat(...)` on `TestBranch.from_script(...)`. The endpoint does not see this"
+            " text: the Branch sends one user message, the instruction rendered as YAML,"
+            " `Instruction: <text>` (quoted, escaped or as an indented block where YAML needs it)"
+            " after a `Guidance:` section and before `Context:` and `Tools:` sections when those"
+            " options are given. `simulate` builds that message and warns when a matcher matches"
+            " the text as written but not the message sent.",
+            (
+                "An anchored `prompt_regex: '^hello'` never matches `Instruction: hello`.",
+                'An empty instruction (`""`, `0`, `false`) sends no `Instruction:` section; with no'
+                " other section the message is `{}`.",
+            ),
+            type="Any",
+        ),
+        "guidance": Prose(
+            "`branch.chat(guidance=...)`: rendered first, as `Guidance: <value>` (a mapping or list as nested YAML).",
+            ('Empty values (`""`, `0`, `false`, `null`) are left out.',),
+            type="Any",
+        ),
+        "context": Prose(
+            "`branch.chat(context=...)`: rendered after the instruction as a `Context:` list, one"
+            " item per list element (any other value is one item).",
+            ("Empty strings, `null` and empty lists or mappings inside it are left out.",),
+            type="Any",
+        ),
+        "plain_content": Prose(
+            "`branch.chat(plain_content=...)`: sent as the whole message instead of the YAML"
+            " rendering, exactly as written.",
+            ("An empty string is ignored.",),
+            type="str",
+        ),
+        "tool_schemas": Prose(
+            "`branch.chat(tool_schemas=...)`: tool definitions the Branch writes into the message"
+            " text, as a `Tools:` section (a mapping with `tools` gives its list).",
+            ("They do not reach the request's `tools`, so `has_tool` does not see them: pass `tools` for that.",),
+            type="Any",
         ),
     },
     "payload": {
@@ -505,7 +545,8 @@ OWNERS: dict[str, Owner] = {
     "call": Owner(
         "call",
         "One call to the scripted endpoint. A plain string is the last user message; a mapping"
-        " has `prompt` (and optional `tools`) or a raw `payload`.",
+        " has `prompt` (and optional `tools`), a raw `payload`, or `chat` (a call through"
+        " `branch.chat`, with its options).",
     ),
     "payload": Owner("request payload"),
     "message": Owner("payload message"),
@@ -535,7 +576,8 @@ KINDS: dict[str, Owner] = {
     "calls": Owner(
         "formscript calls transcript",
         "The calls a dry run replays against a script, in order: the first item is call index"
-        " 0. Each item is a string (the last user message), `{prompt, tools}` or `{payload}`.",
+        " 0. Each item is a string (the last user message), `{prompt, tools}`, `{payload}` or"
+        " `{chat, ...}` (a call through a lionagi Branch's `chat`).",
     ),
 }
 
@@ -952,6 +994,11 @@ def snippets(owner: str) -> tuple[Snippet, ...]:
                 "payload",
                 "A raw request payload.",
                 {"payload": {"messages": [{"role": "user", "content": "${1:Hello}"}]}},
+            ),
+            Snippet(
+                "chat",
+                "A call made through branch.chat: the Branch sends `Instruction: <text>`.",
+                {"chat": "${1:Hello}"},
             ),
         ),
     }

@@ -313,6 +313,22 @@ class Replayer:
             f"(last user message {last_user_message(payload)!r})"
         )
 
+    def candidates(self) -> list[int]:
+        """The conditional entries the next call may still match, in the order they are tried."""
+        if self.mode == "positional":
+            return []
+        return [
+            index
+            for index, entry in enumerate(self.entries)
+            if entry.when is not None and not entry.when.is_empty() and index not in self.served_conditional
+        ]
+
+    def matches(self, index: int, payload: dict[str, Any], call_index: int) -> Match | None:
+        """How entry *index*'s matcher matches *payload* at *call_index*, or None (the state is
+        left as it is; RegexFailure as ``next`` raises it)."""
+        when = self.entries[index].when
+        return None if when is None else self._matches(index, when, payload, call_index)
+
     def _matches(self, index: int, when: Matcher, payload: dict[str, Any], call_index: int) -> Match | None:
         if when.call_index is not None and call_index != when.call_index:
             return None

@@ -15,6 +15,7 @@ from typing import Any
 from pydantic import BaseModel
 
 from formscript.core import keys
+from formscript.core.branch import CHAT_OPTIONS
 from formscript.core.declarations import DECLARATION_KEYS, ELEMENT_KEYS
 from formscript.core.forms import FIELD_NAME_RE, FIELD_TYPES, RUNTIME_FIELDSPEC_CLASS, FieldSpec, WorkForm
 from formscript.core.gate import TOP_LEVEL_KEYS
@@ -371,7 +372,7 @@ def _ruleset() -> Schema:
 def _calls() -> Schema:
     prompt_call: Schema = {
         "prompt": {"type": "string", **doc(key_doc("call", "prompt"))},
-        "tools": {"type": "array", "items": {"type": "string"}, **doc(key_doc("call", "tools"))},
+        "tools": {"type": "array", **doc(key_doc("call", "tools"))},
         "payload": {
             "type": "object",
             "properties": {
@@ -391,7 +392,13 @@ def _calls() -> Schema:
             },
             **doc(key_doc("call", "payload")),
         },
+        "chat": doc(key_doc("call", "chat")),
+        "guidance": doc(key_doc("call", "guidance")),
+        "context": doc(key_doc("call", "context")),
+        "plain_content": {"type": ["string", "null"], **doc(key_doc("call", "plain_content"))},
+        "tool_schemas": doc(key_doc("call", "tool_schemas")),
     }
+    options = [{"required": [key]} for key in CHAT_OPTIONS if key != "tools"]
     call: Schema = {
         "title": "call",
         "type": ["string", "object"],
@@ -400,10 +407,27 @@ def _calls() -> Schema:
         "if": {"type": "object"},
         "then": {
             "oneOf": [
-                {"required": ["prompt"], "not": {"required": ["payload"]}},
-                {"required": ["payload"], "not": {"anyOf": [{"required": ["prompt"]}, {"required": ["tools"]}]}},
+                {
+                    "required": ["prompt"],
+                    "not": {"anyOf": [{"required": ["payload"]}, {"required": ["chat"]}, *options]},
+                },
+                {
+                    "required": ["payload"],
+                    "not": {
+                        "anyOf": [{"required": ["prompt"]}, {"required": ["tools"]}, {"required": ["chat"]}, *options]
+                    },
+                },
+                {"required": ["chat"], "not": {"anyOf": [{"required": ["prompt"]}, {"required": ["payload"]}]}},
             ],
-            "errorMessage": "A call takes `prompt` (with optional `tools`) or `payload`, not both.",
+            "errorMessage": "A call takes `prompt` (with optional `tools`), `payload`, or `chat` with its"
+            " options (`guidance`, `context`, `plain_content`, `tool_schemas`, `tools`): one of the three.",
+            # A prompt call's tools are names; a chat call's are definitions passed on as they are.
+            "allOf": [
+                {
+                    "if": {"required": ["prompt"], "not": {"required": ["chat"]}},
+                    "then": {"properties": {"tools": {"items": {"type": "string"}}}},
+                }
+            ],
         },
         "defaultSnippets": snippets("call"),
         **doc(owner_doc("call")),
