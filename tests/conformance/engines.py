@@ -759,11 +759,11 @@ class CliEngine:
 
     name = "cli"
 
-    def form_outcome(self, path: str, *, rules: str | None = None) -> FormOutcome:
-        """The outcome ``dry-run --format json`` prints for *path* (with ``--rules``;
-        ``RunsEngine``'s mapping), as JSON reads it (``as_json_reads``); broken output or an
-        exit code that does not go with the verdict shows as a verdict of its own."""
-        dry = self.dry_run(path, rules=rules)
+    def form_outcome(self, path: str, *, rules: str | None = None, prompt: str | None = None) -> FormOutcome:
+        """The outcome ``dry-run --format json`` prints for *path* (with ``--rules`` and
+        ``--prompt``; ``RunsEngine``'s mapping), as JSON reads it (``as_json_reads``); broken
+        output or an exit code that does not go with the verdict shows as a verdict of its own."""
+        dry = self.dry_run(path, rules=rules, prompt=prompt)
         if dry.problem is not None or dry.data is None:
             return FormOutcome(f"<cli: {dry.problem or f'no verdict, exit {dry.exit_code}'}>")
         if dry.exit_code != (0 if dry.verdict == "accepted" else 1):
@@ -777,7 +777,7 @@ class CliEngine:
 
         calls = f"{path}.calls.json"
         with open(calls, "w", encoding="utf-8") as handle:
-            json.dump([{"payload": p} for p in before_reset(transcript)], handle)
+            json.dump([calls_item(p) for p in before_reset(transcript)], handle)
         runs = [self.simulate(path, calls), self.simulate(path, calls, stream=True)]
         for run in runs:
             if run.problem is not None or not isinstance(run.data, dict):
@@ -789,10 +789,14 @@ class CliEngine:
                 return ScriptOutcome(f"<cli: {run.verdict}, exit {run.exit_code}>")
         return as_json_reads(RunsEngine().script_outcome_of(runs[0].data, runs[1].data))  # type: ignore[no-any-return]
 
-    def dry_run(self, path: str, *, rules: str | None = None, prompt_file: str | None = None) -> CliOutcome:
+    def dry_run(
+        self, path: str, *, rules: str | None = None, prompt: str | None = None, prompt_file: str | None = None
+    ) -> CliOutcome:
         argv = ["dry-run", "--format", "json", path]
         if rules is not None:
             argv += ["--rules", rules]
+        if prompt is not None:
+            argv += [f"--prompt={prompt}"]
         if prompt_file is not None:
             argv += ["--prompt-file", prompt_file]
         return self._dry_runs(argv, [path])[0]
