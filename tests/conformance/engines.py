@@ -106,13 +106,13 @@ _TOOL_CALL_ID = re.compile(r"^call_[0-9a-f]{10}$")
 
 
 def safe_repr(value: Any) -> str:
-    """``repr(value)``, or a stand-in where repr itself raises (an int past Python's 4,300-digit
-    limit for decimal text is written in hex instead)."""
+    """``repr(value)``, or where repr itself raises (an int past Python's 4,300-digit limit
+    for decimal text) the int's exact hex literal."""
     try:
         return repr(value)
     except ValueError:
         if isinstance(value, int):
-            return f"<int 0x{value:x}>"
+            return hex(value)
         raise
 
 
@@ -250,6 +250,7 @@ class FormscriptEngine:
         "FS013": "validation",
         "FS014": "validation",
         "RS100": "validation",
+        "FS025": "render",
     }
 
     def form_outcome(self, path: str, *, rules: str | None = None) -> FormOutcome:
@@ -854,8 +855,11 @@ class LionagiEngine:
             return FormOutcome("rejected", self._build_category(exc))
         except Exception as exc:
             # Not a ValueError: the CLI does not catch it, so the run dies before any model
-            # call. The only stage with code of its own (not delegated) is the shape check.
-            return FormOutcome("rejected", "shape", crashed=f"{type(exc).__name__}: {exc}")
+            # call. Raised while the values are filled (float() of an int too large for a
+            # float), it is a value the runtime cannot convert, as in rendering; otherwise the
+            # only stage with code of its own (not delegated) is the shape check.
+            category = "render" if _from_module(exc, "/lionagi/work/form.py") else "shape"
+            return FormOutcome("rejected", category, crashed=f"{type(exc).__name__}: {exc}")
         fields = [_error_field(m) for m in form.validation_errors]
         rule_failures = 0
         if ruleset is not None:

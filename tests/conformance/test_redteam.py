@@ -65,15 +65,10 @@ FULL = bool(os.environ.get("FORMSCRIPT_REDTEAM_FULL"))
 #: unexpectedly and fails, and the entry must go. A class not named here must agree.
 KNOWN_DISAGREEMENTS: dict[str, int] = {
     "prompt_cap": 1,
-    "tag_construct_fail": 2,
-    "nesting": 3,
     "surrogates": 4,
-    "suffix": 6,
     "not_a_file": 13,
     # Not in the list of fourteen; each breaks the rule the item named states.
     "not_utf8": 13,  # a file that is not UTF-8: dry-run and simulate exit 2 without a verdict
-    "huge_ints": 2,  # an int past 4,300 digits: formscript's own repr raises
-    "bom_inside": 2,  # a BOM past the first character: libyaml skips it, the runtime's loader refuses
     "non_utf8_names": 4,  # a file name that is not UTF-8: lint and dry-run print bytes that are not UTF-8
 }
 

@@ -14,9 +14,9 @@ from typing import TYPE_CHECKING, Any
 from formscript import rules
 from formscript.core.declarations import build_declarations
 from formscript.core.expansion import EXPANSION_LIMIT, expanded_size
-from formscript.core.fields import Declared, Failure, FormStatus, check_values, merge_values
+from formscript.core.fields import Declared, Failure, FillCrash, FormStatus, check_values, merge_values
 from formscript.core.suggest import closest
-from formscript.core.verdict import Problem, Verdict, verdict_from
+from formscript.core.verdict import KeyPath, Problem, Verdict, verdict_from
 
 if TYPE_CHECKING:
     from formscript.core.forms import WorkForm
@@ -160,7 +160,12 @@ def check_form_spec(spec: Any, spec_path: str, *, ruleset: RuleSet | None = None
     elif values_given or declarations:
         to_fill = values_map
     if to_fill is not None:
-        values, failures = check_values(declarations, merge_values(declarations, to_fill), ruleset)
+        try:
+            values, failures = check_values(declarations, merge_values(declarations, to_fill), ruleset)
+        except FillCrash as crash:
+            at: KeyPath = ("values", crash.field) if crash.field in values_map else ("fields", crash.field, "default")
+            problems.append(rules.FS025.filling(path=at, field=crash.field, error=crash.error))
+            return GateResult(verdict_from(problems), problems, declarations=declarations, title=title)
         status = "error" if failures else "validated"
 
     for failure in failures:
@@ -182,7 +187,13 @@ def check_form_spec(spec: Any, spec_path: str, *, ruleset: RuleSet | None = None
         if size > EXPANSION_LIMIT:
             problems.append(rules.FS022.problem(path=("values",), limit=EXPANSION_LIMIT))
         else:
-            block = render_context_block(title, values)
+            try:
+                block = render_context_block(title, values)
+            except Exception as exc:  # a value whose repr raises: li agent dies rendering it
+                key = _unrenderable_key(values)
+                at = ("values", key) if key in values_map else ("fields", key, "default")
+                problems.append(rules.FS025.rendering(path=at, key=key, error=exc))
+                verdict = verdict_from(problems)
     return GateResult(
         verdict,
         problems,
@@ -194,6 +205,16 @@ def check_form_spec(spec: Any, spec_path: str, *, ruleset: RuleSet | None = None
         failures=failures,
         filled=not gate_failed and to_fill is not None,
     )
+
+
+def _unrenderable_key(values: dict[Any, Any]) -> Any:
+    """The first key whose line of the context block cannot be written."""
+    for key, value in values.items():
+        try:
+            f"  {key}: {value!r}"
+        except Exception:
+            return key
+    return None
 
 
 def _title(raw: Any) -> str | None:

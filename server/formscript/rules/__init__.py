@@ -40,6 +40,7 @@ if TYPE_CHECKING:
     from formscript.rules.fs020_invalid_declaration_value import FS020 as FS020
     from formscript.rules.fs021_non_string_declaration_key import FS021 as FS021
     from formscript.rules.fs022_alias_bomb_in_values import FS022 as FS022
+    from formscript.rules.fs025_value_crashes_runtime import FS025 as FS025
     from formscript.rules.fsx000_internal_error import FSX000 as FSX000
     from formscript.rules.fsx_suppressions import FSX001 as FSX001
     from formscript.rules.fsx_suppressions import FSX002 as FSX002
@@ -114,6 +115,7 @@ MODULES: dict[str, str] = {
     "FS020": "fs020_invalid_declaration_value",
     "FS021": "fs021_non_string_declaration_key",
     "FS022": "fs022_alias_bomb_in_values",
+    "FS025": "fs025_value_crashes_runtime",
     "SC001": "sc001_invalid_script_top_level",
     "SC002": "sc002_unknown_response_type",
     "SC003": "sc003_unknown_entry_key",
