@@ -27,8 +27,10 @@ from typing import Any, ClassVar, Protocol
 #: Where the runtime's ``--form`` gate refuses a spec, in the order it checks.
 FORM_CATEGORIES = ("load", "shape", "field", "title", "validation")
 #: Refusals past the gate, reached by the red team (``redteam.py``): a ruleset that cannot be
-#: built or a rule that raises while the form is filled (``rules``), a value whose repr
-#: raises while the context block is rendered (``render``), and the prompt cap (``prompt``).
+#: built or a rule that raises while the form is filled (``rules``), a value the runtime
+#: cannot convert or write out, so that filling the form or rendering the context block
+#: raises (``render``: an int too large for a float, or too long for decimal text), and the
+#: prompt cap (``prompt``).
 EXTRA_CATEGORIES = ("rules", "render", "prompt")
 
 

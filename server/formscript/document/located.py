@@ -239,15 +239,21 @@ def _loader_for(text: str) -> type[Any]:
 #: inside a test run fewer); formscript applies this one, whatever its own stack.
 MAX_DEPTH = 490
 
-#: Texts with more collection indicators than this are composed on a fresh stack, so that
-#: how deep formscript itself was called never decides whether a document loads.
+#: Texts that may nest deeper than this are composed on a fresh stack, so that how deep
+#: formscript itself was called never decides whether a document loads.
 _FRESH_STACK_AT = 150
 
 
-def _indicators(text: str) -> int:
-    """An upper bound of the nesting depth less one: every collection starts with one of
-    these characters (a flow bracket, a block entry, a mapping value or key indicator)."""
-    return sum(text.count(char) for char in "[{-:?")
+def _depth_bound(text: str) -> int:
+    """An upper bound of the text's nesting depth, cheap to compute. Every collection starts
+    with an indicator (a flow bracket, a block entry, a mapping value or key indicator). In
+    block style each level but an indentless sequence starts further right than its parent,
+    so block levels are at most twice the widest line; flow levels at most the brackets."""
+    indicators = sum(text.count(char) for char in "[{-:?")
+    if indicators < MAX_DEPTH:
+        return indicators + 1
+    widest = max(map(len, text.splitlines()), default=0)
+    return min(indicators, 2 * (widest + 1) + text.count("[") + text.count("{")) + 1
 
 
 def _on_fresh_stack(call: Any) -> Any:
@@ -272,22 +278,23 @@ def _on_fresh_stack(call: Any) -> Any:
 def _too_deep_node(root: yaml.Node) -> yaml.Node | None:
     """The first node (in document order) nested deeper than MAX_DEPTH, or None. An alias
     costs the composer one level where it is used; the anchored node was composed where it
-    was written, which document order meets first."""
+    was written, which document order meets first. Only collections are visited: a scalar
+    sits one level below its collection."""
     stack: list[tuple[yaml.Node, int]] = [(root, 1)]
     seen: set[int] = set()
+    mapping, sequence = yaml.MappingNode, yaml.SequenceNode
     while stack:
         node, depth = stack.pop()
-        if depth > MAX_DEPTH:
-            return node
         if id(node) in seen:
-            continue
+            continue  # an alias of a collection: a leaf where it is used
         seen.add(id(node))
-        if isinstance(node, yaml.MappingNode):
-            for key_node, value_node in reversed(node.value):
-                stack.append((value_node, depth + 1))
-                stack.append((key_node, depth + 1))
-        elif isinstance(node, yaml.SequenceNode):
-            stack.extend((item, depth + 1) for item in reversed(node.value))
+        children = [n for pair in node.value for n in pair] if isinstance(node, mapping) else node.value
+        if not children:
+            continue
+        if depth + 1 > MAX_DEPTH:
+            first: yaml.Node = children[0]
+            return node if id(first) in seen else first  # an alias has no place of its own
+        stack.extend((child, depth + 1) for child in reversed(children) if isinstance(child, mapping | sequence))
     return None
 
 
@@ -321,7 +328,7 @@ def _compose_pure(text: str) -> yaml.Node | None:
             loader.dispose()
         return node
 
-    if _indicators(text) > _FRESH_STACK_AT:
+    if _depth_bound(text) > _FRESH_STACK_AT:
         node: yaml.Node | None = _on_fresh_stack(compose)
         return node
     return compose()
@@ -364,7 +371,7 @@ def parse_document(text: str, syntax: Syntax = "yaml") -> YamlDocument:
         return doc
     try:
         node = _compose(text)
-        if node is not None and _indicators(text) >= MAX_DEPTH:
+        if node is not None and _depth_bound(text) > MAX_DEPTH:
             deep = _too_deep_node(node)
             if deep is not None:
                 start = _start(deep)
