@@ -178,13 +178,25 @@ def position_of(text: str, index: int) -> Pos:
 
 class _Constructor(yaml.SafeLoader):
     """SafeConstructor over an already-composed node graph (no second parse), noting whether
-    any mapping lost a key to a later duplicate (so the duplicate scan runs only then) and
-    which node a construction failure came from."""
+    any mapping lost a key to a later duplicate (so the duplicate scan runs only then)."""
 
     def __init__(self) -> None:
         yaml.constructor.SafeConstructor.__init__(self)
         self.saw_duplicates = False
-        #: The innermost node whose construction raised.
+
+    def construct_mapping(self, node: yaml.MappingNode, deep: bool = False) -> dict[Any, Any]:
+        mapping: dict[Any, Any] = super().construct_mapping(node, deep=deep)
+        if len(mapping) < len(node.value):
+            self.saw_duplicates = True
+        return mapping
+
+
+class _Locator(_Constructor):
+    """The same construction, noting the innermost node whose construction raised: run
+    again only after a failure, so the ordinary path pays nothing for it."""
+
+    def __init__(self) -> None:
+        super().__init__()
         self.failed: yaml.Node | None = None
 
     def construct_object(self, node: yaml.Node, deep: bool = False) -> Any:
@@ -197,14 +209,21 @@ class _Constructor(yaml.SafeLoader):
 
     def construct_mapping(self, node: yaml.MappingNode, deep: bool = False) -> dict[Any, Any]:
         try:
-            mapping: dict[Any, Any] = super().construct_mapping(node, deep=deep)
+            return super().construct_mapping(node, deep=deep)
         except Exception:
             if self.failed is None:
                 self.failed = node
             raise
-        if len(mapping) < len(node.value):
-            self.saw_duplicates = True
-        return mapping
+
+
+def _failed_node(root: yaml.Node) -> yaml.Node | None:
+    """The node whose construction raises (constructing the graph again to find it)."""
+    locator = _Locator()
+    try:
+        locator.construct_document(root)
+    except Exception:
+        return locator.failed
+    return None
 
 
 def _safe_loader_class() -> type[Any]:
@@ -280,21 +299,28 @@ def _too_deep_node(root: yaml.Node) -> yaml.Node | None:
     costs the composer one level where it is used; the anchored node was composed where it
     was written, which document order meets first. Only collections are visited: a scalar
     sits one level below its collection."""
+    collections = (yaml.MappingNode, yaml.SequenceNode)
     stack: list[tuple[yaml.Node, int]] = [(root, 1)]
     seen: set[int] = set()
-    mapping, sequence = yaml.MappingNode, yaml.SequenceNode
     while stack:
         node, depth = stack.pop()
         if id(node) in seen:
             continue  # an alias of a collection: a leaf where it is used
         seen.add(id(node))
-        children = [n for pair in node.value for n in pair] if isinstance(node, mapping) else node.value
-        if not children:
+        items = node.value
+        if not items:
             continue
-        if depth + 1 > MAX_DEPTH:
-            first: yaml.Node = children[0]
+        if depth >= MAX_DEPTH:
+            first = items[0][0] if type(node) is yaml.MappingNode else items[0]
             return node if id(first) in seen else first  # an alias has no place of its own
-        stack.extend((child, depth + 1) for child in reversed(children) if isinstance(child, mapping | sequence))
+        if type(node) is yaml.MappingNode:
+            for key_node, value_node in reversed(items):
+                if type(value_node) in collections:
+                    stack.append((value_node, depth + 1))
+                if type(key_node) in collections:
+                    stack.append((key_node, depth + 1))
+        else:
+            stack.extend((item, depth + 1) for item in reversed(items) if type(item) in collections)
     return None
 
 
@@ -403,7 +429,8 @@ def parse_document(text: str, syntax: Syntax = "yaml") -> YamlDocument:
         # e.g. a timestamp with month 13 (ValueError) or `!!bool maybe` (KeyError): safe_load
         # raises, so the runtime fails to load the file too
         doc.ok = False
-        where = _span(constructor.failed) if constructor.failed is not None else _ORIGIN
+        failed = _failed_node(node)
+        where = _span(failed) if failed is not None else _ORIGIN
         doc.problems.append(rules.YM001.unconstructible(error=exc, span=where))
         return doc
     doc.root = node
