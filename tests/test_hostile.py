@@ -24,13 +24,7 @@ CASES = {
 }
 
 
-#: 20,000 levels of nesting take a few seconds each: not in the fast loop.
-SLOW = {"deep.form.yaml", "deep.script.json"}
-
-
-@pytest.mark.parametrize(
-    "name", [pytest.param(name, marks=pytest.mark.slow) if name in SLOW else name for name in sorted(CASES)]
-)
+@pytest.mark.parametrize("name", sorted(CASES))
 def test_hostile_input_gets_a_verdict(name: str) -> None:
     text, verdict, code = CASES[name]
     report = lint_text(text, name)

@@ -15,6 +15,7 @@ from formscript.core.endpoint import completion_for, raised_for, stream_for
 from formscript.core.expansion import EXPANSION_LIMIT, Exhausts, explodes, json_error, measure
 from formscript.core.forms import type_label
 from formscript.core.gate import PROMPT_CAP, GateResult, final_prompt, prompt_problem
+from formscript.core.printable import printable_repr, unprintable_int
 from formscript.core.regex_guard import BoundedSearch, RegexTimeout
 from formscript.core.rulesets import apply_ruleset, load_ruleset
 from formscript.core.script import Match, RegexFailure, Replayer, ScriptExhausted
@@ -28,9 +29,9 @@ CONTRACT_VERSION = 1
 
 
 def json_safe(value: Any) -> Any:
-    """*value* as plain JSON: non-finite floats and other types become their repr; an alias
-    bomb becomes a note instead of being expanded; a container met again inside itself
-    becomes ``"[...]"`` or ``"{...}"``, as repr writes it."""
+    """*value* as plain JSON: non-finite floats and other types become their repr, ints too
+    long for decimal text their hex; an alias bomb becomes a note instead of being expanded;
+    a container met again inside itself becomes ``"[...]"`` or ``"{...}"``, as repr writes it."""
     if isinstance(value, dict | list | tuple):
         shape = measure(value)
         if shape.size > EXPANSION_LIMIT:
@@ -70,16 +71,64 @@ def _cut_cycles(value: Any) -> Any:
     return results[0]
 
 
+#: Marks the end of a container's members on ``_plain``'s stack.
+_DONE = object()
+
+
 def _plain(value: Any) -> Any:
-    if value is None or isinstance(value, bool | int | str):
+    """*value* with every part JSON can write kept and the rest as text; iterative, so any
+    nesting depth converts, and a container met again inside itself becomes ``[...]`` or
+    ``{...}`` as repr writes it."""
+    holder: list[Any] = [None]
+    todo: list[tuple[Any, Any, Any]] = [(value, holder, 0)]
+    inside: set[int] = set()
+    while todo:
+        item, target, slot = todo.pop()
+        if item is _DONE:
+            inside.discard(slot)
+            continue
+        if isinstance(item, list | tuple | dict):
+            if id(item) in inside:
+                target[slot] = "{...}" if isinstance(item, dict) else "[...]"
+                continue
+            inside.add(id(item))
+            todo.append((_DONE, None, id(item)))
+            if isinstance(item, dict):
+                members: dict[str, Any] = {}
+                pending = []
+                for key, member in item.items():
+                    name = key if isinstance(key, str) else _text(key)
+                    members[name] = None
+                    pending.append((member, members, name))
+                target[slot] = members
+                todo.extend(reversed(pending))  # in order, so a later equal name wins
+            else:
+                items: list[Any] = [None] * len(item)
+                target[slot] = items
+                todo.extend((member, items, index) for index, member in enumerate(item))
+            continue
+        target[slot] = _scalar(item)
+    return holder[0]
+
+
+def _scalar(value: Any) -> Any:
+    if value is None or isinstance(value, bool | str):
         return value
+    if isinstance(value, int):
+        return hex(value) if unprintable_int(value) else value
     if isinstance(value, float):
         return value if math.isfinite(value) else repr(value)
-    if isinstance(value, list | tuple):
-        return [_plain(v) for v in value]
-    if isinstance(value, dict):
-        return {str(k) if not isinstance(k, str) else k: _plain(v) for k, v in value.items()}
-    return repr(value)
+    return printable_repr(value)
+
+
+def _text(key: Any) -> str:
+    """A mapping key as JSON's text."""
+    if unprintable_int(key):
+        return hex(key)
+    try:
+        return str(key)
+    except ValueError:
+        return printable_repr(key)
 
 
 def _line_of(doc: Document | None, path: tuple[object, ...]) -> int | None:
@@ -154,7 +203,7 @@ def dry_run_text(
                 "given_type": type_label(raw),
                 "value": json_safe(value),
                 "type": type_label(value),
-                "repr": repr(value) if not explodes(value) else json_safe(value),
+                "repr": printable_repr(value) if not explodes(value) else json_safe(value),
                 "from_default": key not in given,
             }
     doc = report.document
@@ -318,7 +367,7 @@ def simulate_text(
         return out
     entries = [e for e in script.entries if e is not None]
     out["mode"] = script.mode
-    out["script_version"] = script.version
+    out["script_version"] = json_safe(script.version)  # an int too long for decimal: hex
     doc = report.document
     reach = _reachability(entries, script.mode)
     for index, entry in enumerate(entries):
@@ -403,7 +452,7 @@ def simulate_text(
                     response = stream_for(entry, payload, call) if stream else completion_for(entry, payload, call)
                     record["response"] = json_safe(response)
                     if record["response"] != response:  # JSON lost a type: keep the exact value
-                        record["response_repr"] = repr(response)
+                        record["response_repr"] = printable_repr(response)
             except (TypeError, ValueError) as exc:
                 record.update(outcome="serve_error", error=f"{type(exc).__name__}: {exc}")
                 out["calls"].append(record)

@@ -29,8 +29,10 @@ from typing import Any, ClassVar, Protocol
 #: Where the runtime's ``--form`` gate refuses a spec, in the order it checks.
 FORM_CATEGORIES = ("load", "shape", "field", "title", "validation")
 #: Refusals past the gate, reached by the red team (``redteam.py``): a ruleset that cannot be
-#: built or a rule that raises while the form is filled (``rules``), a value whose repr
-#: raises while the context block is rendered (``render``), and the prompt cap (``prompt``).
+#: built or a rule that raises while the form is filled (``rules``), a value the runtime
+#: cannot convert or write out, so that filling the form or rendering the context block
+#: raises (``render``: an int too large for a float, or too long for decimal text), and the
+#: prompt cap (``prompt``).
 EXTRA_CATEGORIES = ("rules", "render", "prompt")
 
 
@@ -135,13 +137,13 @@ _TOOL_CALL_ID = re.compile(r"^call_[0-9a-f]{10}$")
 
 
 def safe_repr(value: Any) -> str:
-    """``repr(value)``, or a stand-in where repr itself raises (an int past Python's 4,300-digit
-    limit for decimal text is written in hex instead)."""
+    """``repr(value)``, or where repr itself raises (an int past Python's 4,300-digit limit
+    for decimal text) the int's exact hex literal."""
     try:
         return repr(value)
     except ValueError:
         if isinstance(value, int):
-            return f"<int 0x{value:x}>"
+            return hex(value)
         raise
 
 
@@ -280,6 +282,7 @@ class FormscriptEngine:
         "FS014": "validation",
         "RS100": "validation",
         "FS024": "prompt",
+        "FS025": "render",
     }
 
     def form_outcome(self, path: str, *, rules: str | None = None, prompt: str | None = None) -> FormOutcome:
@@ -969,8 +972,11 @@ class LionagiEngine:
             return FormOutcome("rejected", self._build_category(exc))
         except Exception as exc:
             # Not a ValueError: the CLI does not catch it, so the run dies before any model
-            # call. The only stage with code of its own (not delegated) is the shape check.
-            return FormOutcome("rejected", "shape", crashed=f"{type(exc).__name__}: {exc}")
+            # call. Raised while the values are filled (float() of an int too large for a
+            # float), it is a value the runtime cannot convert, as in rendering; otherwise the
+            # only stage with code of its own (not delegated) is the shape check.
+            category = "render" if _from_module(exc, "/lionagi/work/form.py") else "shape"
+            return FormOutcome("rejected", category, crashed=f"{type(exc).__name__}: {exc}")
         fields = [_error_field(m) for m in form.validation_errors]
         rule_failures = 0
         if ruleset is not None:

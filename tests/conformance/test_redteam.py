@@ -65,14 +65,7 @@ FULL = bool(os.environ.get("FORMSCRIPT_REDTEAM_FULL"))
 #: makes it agree. Each is marked xfail(strict=True): while the class disagrees its test is
 #: an expected failure; when a fix makes every case of the class agree, the test passes
 #: unexpectedly and fails, and the entry must go. A class not named here must agree.
-KNOWN_DISAGREEMENTS: dict[str, int] = {
-    "tag_construct_fail": 2,
-    "nesting": 3,
-    "suffix": 6,
-    # Not in the list of fourteen; each breaks the rule the item named states.
-    "huge_ints": 2,  # an int past 4,300 digits: formscript's own repr raises
-    "bom_inside": 2,  # a BOM past the first character: libyaml skips it, the runtime's loader refuses
-}
+KNOWN_DISAGREEMENTS: dict[str, int] = {}  # none today: every class agrees
 
 
 # ----------------------------------------------------------------------------- fixtures

@@ -12,11 +12,7 @@ from .cases import Case, case_paths, diagnostic_lines, load, report, verdict_of
 
 #: Cases written as the output should be, where today's output is wrong: CODE/file -> the bug.
 #: strict xfail, so fixing the bug fails the test until its entry is removed here.
-KNOWN_BUGS: dict[str, str] = {
-    "YM001/fail_impossible_date.yaml": "YM001 for a value safe_load cannot construct sits at 1:1, not on the value",
-    "YM001/fail_not_utf8.yaml": "YM001 for a file that is not UTF-8 sits at 1:1, not on the byte it names",
-    "YM001/fail_nul_byte.yaml": "YM001 for a character the YAML reader refuses sits at 1:1, not on the character",
-}
+KNOWN_BUGS: dict[str, str] = {}
 
 
 def _param(path: Path) -> object:

@@ -52,6 +52,18 @@ class CoercionError(TypeError):
         super().__init__(f"field {field!r} expects {expected}, found {type_label(value)} {value!r}")
 
 
+class FillCrash(Exception):
+    """fill_form raises on a field's value instead of reporting a validation failure, so
+    ``li agent`` stops before the model call: float() of an int too large for a float
+    (OverflowError), or the coercion message's repr of an int Python will not write in
+    decimal (ValueError)."""
+
+    def __init__(self, field: Any, error: Exception) -> None:
+        self.field = field
+        self.error = error
+        super().__init__(f"{type(error).__name__}: {error}")
+
+
 def default_fits(field_type: str, default: Any) -> bool:
     """Whether a non-None default is accepted at declaration time (an isinstance check)."""
     if field_type == "float" and isinstance(default, int):
@@ -192,6 +204,8 @@ def check_values(
                 coerced[name] = coerce_value(spec.name, spec.type, value)
             except CoercionError as exc:
                 failures.append(Failure("field", "coerce", name, message=str(exc)))
+            except (ValueError, OverflowError) as exc:  # what the runtime's coercion raises too
+                raise FillCrash(name, exc) from exc
     if ruleset is not None:
         failures.extend(ruleset.failures(ValuesView(coerced)))
     return coerced, failures

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 from formscript import rules
 from formscript.core.declarations import build_declarations
 from formscript.core.expansion import EXPANSION_LIMIT, expanded_size
-from formscript.core.fields import Declared, Failure, FormStatus, check_values, merge_values
+from formscript.core.fields import Declared, Failure, FillCrash, FormStatus, check_values, merge_values
 from formscript.core.suggest import closest
 from formscript.core.verdict import KeyPath, Problem, Verdict, verdict_from
 
@@ -190,7 +190,12 @@ def check_form_spec(spec: Any, spec_path: str, *, ruleset: RuleSet | None = None
     elif values_given or declarations:
         to_fill = values_map
     if to_fill is not None:
-        values, failures = check_values(declarations, merge_values(declarations, to_fill), ruleset)
+        try:
+            values, failures = check_values(declarations, merge_values(declarations, to_fill), ruleset)
+        except FillCrash as crash:
+            at: KeyPath = ("values", crash.field) if crash.field in values_map else ("fields", crash.field, "default")
+            problems.append(rules.FS025.filling(path=at, field=crash.field, error=crash.error))
+            return GateResult(verdict_from(problems), problems, declarations=declarations, title=title)
         status = "error" if failures else "validated"
 
     for failure in failures:
@@ -212,12 +217,19 @@ def check_form_spec(spec: Any, spec_path: str, *, ruleset: RuleSet | None = None
         if size > EXPANSION_LIMIT:
             problems.append(rules.FS022.problem(path=("values",), limit=EXPANSION_LIMIT))
         else:
-            block = render_context_block(title, values)
-            if len(block) + 2 > PROMPT_CAP:  # every prompt is refused, even an empty one
-                longest = _longest_line(spec, title, values)
-                problems.append(rules.FS024.prefix_over(path=longest, length=len(block) + 2, cap=PROMPT_CAP))
+            try:
+                block = render_context_block(title, values)
+            except Exception as exc:  # a value whose repr raises: li agent dies rendering it
+                key = _unrenderable_key(values)
+                at = ("values", key) if key in values_map else ("fields", key, "default")
+                problems.append(rules.FS025.rendering(path=at, key=key, error=exc))
                 verdict = verdict_from(problems)
-                block = None
+            else:
+                if len(block) + 2 > PROMPT_CAP:  # every prompt is refused, even an empty one
+                    longest = _longest_line(spec, title, values)
+                    problems.append(rules.FS024.prefix_over(path=longest, length=len(block) + 2, cap=PROMPT_CAP))
+                    verdict = verdict_from(problems)
+                    block = None
     return GateResult(
         verdict,
         problems,
@@ -246,6 +258,16 @@ def _longest_line(spec: dict[Any, Any], title: str, values: dict[Any, Any]) -> K
             size = length
             longest = ("values", key) if key in given else ("values",)
     return longest
+
+
+def _unrenderable_key(values: dict[Any, Any]) -> Any:
+    """The first key whose line of the context block cannot be written."""
+    for key, value in values.items():
+        try:
+            f"  {key}: {value!r}"
+        except Exception:
+            return key
+    return None
 
 
 def _title(raw: Any) -> str | None:

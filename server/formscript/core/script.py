@@ -353,10 +353,17 @@ class Replayer:
                 return Match(index, "has_tool", when.has_tool)
             return None
         if when.call_index is not None:
-            return Match(index, "call_index", when.call_index)
+            return Match(index, "call_index", _written(when.call_index))
         if when.after_calls is not None:
-            return Match(index, "after_calls", when.after_calls)
+            return Match(index, "after_calls", _written(when.after_calls))
         return None
+
+
+def _written(value: int) -> int:
+    """*value*, once written in decimal as the runtime writes its match reason
+    (``when:after_calls:<n>``): for an int too long for decimal that raises ValueError."""
+    str(value)
+    return value
 
 
 __all__ = [

@@ -5,7 +5,7 @@ parser's own problems and the comments out.
 value types); ``located`` implements it for YAML and JSON. Callers import from here.
 """
 
-from formscript.document.located import YamlDocument, parse_document
+from formscript.document.located import MAX_DEPTH, YamlDocument, loads_json, parse_document, position_of
 from formscript.document.model import (
     ORIGIN,
     Collection,
@@ -22,6 +22,7 @@ from formscript.document.model import (
 )
 
 __all__ = [
+    "MAX_DEPTH",
     "ORIGIN",
     "Collection",
     "Comment",
@@ -34,6 +35,8 @@ __all__ = [
     "Syntax",
     "TextDocument",
     "YamlDocument",
+    "loads_json",
     "locate",
     "parse_document",
+    "position_of",
 ]

@@ -12,6 +12,7 @@ from __future__ import annotations
 import bisect
 import json
 import re
+import threading
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
@@ -33,7 +34,7 @@ from formscript.document.model import (
     split_lines,
 )
 
-__all__ = ["YamlDocument", "parse_document"]
+__all__ = ["MAX_DEPTH", "YamlDocument", "loads_json", "parse_document", "position_of"]
 
 
 @dataclass
@@ -162,6 +163,19 @@ def _mark_span(mark: Any, text: str) -> Span:
     return Span(Pos(line, column), Pos(line, column))
 
 
+def _char_span(text: str, index: int) -> Span:
+    """The span of the character at *index* (empty at the end of the text)."""
+    start = position_of(text, index)
+    end = start if index >= len(text) or text[index] in _BREAKS else Pos(start.line, start.column + 1)
+    return Span(start, end)
+
+
+def position_of(text: str, index: int) -> Pos:
+    """The line and column of character *index* of *text* (``len(text)``: just past its
+    end), with line breaks counted as the YAML scanner counts them."""
+    return _Positions(text).of(index)
+
+
 class _Constructor(yaml.SafeLoader):
     """SafeConstructor over an already-composed node graph (no second parse), noting whether
     any mapping lost a key to a later duplicate (so the duplicate scan runs only then)."""
@@ -177,6 +191,41 @@ class _Constructor(yaml.SafeLoader):
         return mapping
 
 
+class _Locator(_Constructor):
+    """The same construction, noting the innermost node whose construction raised: run
+    again only after a failure, so the ordinary path pays nothing for it."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.failed: yaml.Node | None = None
+
+    def construct_object(self, node: yaml.Node, deep: bool = False) -> Any:
+        try:
+            return super().construct_object(node, deep=deep)
+        except Exception:
+            if self.failed is None:
+                self.failed = node
+            raise
+
+    def construct_mapping(self, node: yaml.MappingNode, deep: bool = False) -> dict[Any, Any]:
+        try:
+            return super().construct_mapping(node, deep=deep)
+        except Exception:
+            if self.failed is None:
+                self.failed = node
+            raise
+
+
+def _failed_node(root: yaml.Node) -> yaml.Node | None:
+    """The node whose construction raises (constructing the graph again to find it)."""
+    locator = _Locator()
+    try:
+        locator.construct_document(root)
+    except Exception:
+        return locator.failed
+    return None
+
+
 def _safe_loader_class() -> type[Any]:
     return getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
@@ -188,35 +237,175 @@ def _loader_for(text: str) -> type[Any]:
     """libyaml, except for texts where it is known to read differently from the runtime's
     pure-Python loader (found by differential testing): tabs, which libyaml tolerates where
     the pure scanner refuses them; '?' inside flow collections, which ends a plain scalar
-    for the pure scanner but not for libyaml; and tags (a bare ``!`` resolves to null in one
-    and to an empty string in the other)."""
-    if "\t" in text or ("?" in text and ("{" in text or "[" in text)) or ("!" in text and _TAG.search(text)):
+    for the pure scanner but not for libyaml; tags (a bare ``!`` resolves to null in one
+    and to an empty string in the other); and a byte order mark after the first character,
+    which libyaml skips at the start of a line while the pure scanner reads it as text."""
+    if (
+        "\t" in text
+        or ("?" in text and ("{" in text or "[" in text))
+        or ("!" in text and _TAG.search(text))
+        or "\ufeff" in text[1:]
+    ):
         return yaml.SafeLoader
     return _safe_loader_class()
 
 
+#: The deepest nesting (the root is level 1, a scalar inside it level 2, ...) the runtime's
+#: pure-Python composer builds: it recurses two frames per level, so under Python's default
+#: recursion limit of 1,000 frames ``li agent --form`` composes 490 levels of a block list
+#: and fails on 491 (RecursionError, which it reports as a load failure). The exact figure
+#: depends on the caller's own stack (a flow list gets one level more, a script loaded deep
+#: inside a test run fewer); formscript applies this one, whatever its own stack.
+MAX_DEPTH = 490
+
+#: Texts that may nest deeper than this are composed on a fresh stack, so that how deep
+#: formscript itself was called never decides whether a document loads.
+_FRESH_STACK_AT = 150
+
+
+def _depth_bound(text: str) -> int:
+    """An upper bound of the text's nesting depth, cheap to compute. Every collection starts
+    with an indicator (a flow bracket, a block entry, a mapping value or key indicator). In
+    block style each level but an indentless sequence starts further right than its parent,
+    so block levels are at most twice the widest line; flow levels at most the brackets."""
+    indicators = sum(text.count(char) for char in "[{-:?")
+    if indicators < MAX_DEPTH:
+        return indicators + 1
+    widest = max(map(len, text.splitlines()), default=0)
+    return min(indicators, 2 * (widest + 1) + text.count("[") + text.count("{")) + 1
+
+
+def _on_fresh_stack(call: Any) -> Any:
+    """*call*() in a new thread, whose recursion depth starts at zero; its result or its
+    exception."""
+    outcome: dict[str, Any] = {}
+
+    def run() -> None:
+        try:
+            outcome["value"] = call()
+        except BaseException as exc:  # handed to the caller below
+            outcome["error"] = exc
+
+    worker = threading.Thread(target=run, name="formscript-deep-load", daemon=True)
+    worker.start()
+    worker.join()
+    if "error" in outcome:
+        raise outcome["error"]
+    return outcome["value"]
+
+
+def _too_deep_node(root: yaml.Node) -> yaml.Node | None:
+    """The first node (in document order) nested deeper than MAX_DEPTH, or None. An alias
+    costs the composer one level where it is used; the anchored node was composed where it
+    was written, which document order meets first. Only collections are visited: a scalar
+    sits one level below its collection."""
+    collections = (yaml.MappingNode, yaml.SequenceNode)
+    stack: list[tuple[yaml.Node, int]] = [(root, 1)]
+    seen: set[int] = set()
+    while stack:
+        node, depth = stack.pop()
+        if id(node) in seen:
+            continue  # an alias of a collection: a leaf where it is used
+        seen.add(id(node))
+        items = node.value
+        if not items:
+            continue
+        if depth >= MAX_DEPTH:
+            first = items[0][0] if type(node) is yaml.MappingNode else items[0]
+            return node if id(first) in seen else first  # an alias has no place of its own
+        if type(node) is yaml.MappingNode:
+            for key_node, value_node in reversed(items):
+                if type(value_node) in collections:
+                    stack.append((value_node, depth + 1))
+                if type(key_node) in collections:
+                    stack.append((key_node, depth + 1))
+        else:
+            stack.extend((item, depth + 1) for item in reversed(items) if type(item) in collections)
+    return None
+
+
+class _Refused(Exception):
+    """The runtime's loader fails on the text; carries the problem to report."""
+
+    def __init__(self, problem: Problem) -> None:
+        super().__init__(problem.message)
+        self.problem = problem
+
+
+def _compose_pure(text: str) -> yaml.Node | None:
+    """The node graph as the runtime's pure-Python loader composes it, or _Refused with
+    whatever that loader raises (a YAML error, RecursionError, or an exception of its own
+    such as chr()'s ValueError for an escape past U+10FFFF)."""
+
+    def compose() -> yaml.Node | None:
+        try:
+            loader = yaml.SafeLoader(text)
+        except yaml.YAMLError as exc:  # the reader refuses some characters up front
+            raise _Refused(_yaml_problem(exc, text)) from exc
+        try:
+            node: yaml.Node | None = loader.get_single_node()
+        except yaml.YAMLError as exc:
+            raise _Refused(_yaml_problem(exc, text)) from exc
+        except RecursionError as exc:
+            raise _Refused(rules.YM001.too_deep(span=_mark_span(loader.get_mark(), text))) from exc
+        except Exception as exc:
+            raise _Refused(rules.YM001.loader_failed(error=exc, span=_mark_span(loader.get_mark(), text))) from exc
+        finally:
+            loader.dispose()
+        return node
+
+    if _depth_bound(text) > _FRESH_STACK_AT:
+        node: yaml.Node | None = _on_fresh_stack(compose)
+        return node
+    return compose()
+
+
+def _compose(text: str) -> yaml.Node | None:
+    """The node graph the runtime composes: libyaml's where it is known to agree with the
+    pure-Python loader, which has the last word wherever libyaml refuses the text."""
+    loader_class = _loader_for(text)
+    if loader_class is yaml.SafeLoader:
+        return _compose_pure(text)
+    try:
+        loader = loader_class(text)
+    except Exception:
+        return _compose_pure(text)
+    try:
+        node: yaml.Node | None = loader.get_single_node()
+    except yaml.scanner.ScannerError as exc:
+        if "maximum nesting depth" in str(exc.problem):
+            # libyaml stops at 1,000 levels, far past MAX_DEPTH: the pure composer fails
+            # too, after scanning (in time quadratic in the flow depth) up to its limit
+            raise _Refused(rules.YM001.too_deep(span=_mark_span(exc.problem_mark, text))) from exc
+        return _compose_pure(text)
+    except Exception:
+        return _compose_pure(text)
+    finally:
+        loader.dispose()
+    return node
+
+
 def parse_document(text: str, syntax: Syntax = "yaml") -> YamlDocument:
-    """Parse *text* the way the runtime reads it: YAML 1.1 via safe_load, or strict json."""
+    """Parse *text* the way the runtime reads it: YAML 1.1 via safe_load, or strict json.
+
+    Whatever the runtime's loader or constructor raises is a rejection (the file does not
+    load, or its tag is refused), located at its cause where that is known; parsing itself
+    never raises."""
     doc = YamlDocument(text=text, syntax=syntax)
     if syntax == "json":
         _parse_json(doc)
         return doc
     try:
-        loader = _loader_for(text)(text)
-    except yaml.YAMLError:  # the pure reader refuses some characters up front
-        _fallback_pure(doc)
-        return doc
-    try:
-        node = loader.get_single_node()
-    except yaml.YAMLError:
-        _fallback_pure(doc)
-        return doc
-    except RecursionError:
+        node = _compose(text)
+        if node is not None and _depth_bound(text) > MAX_DEPTH:
+            deep = _too_deep_node(node)
+            if deep is not None:
+                start = _start(deep)
+                raise _Refused(rules.YM001.too_deep(span=Span(start, Pos(start.line, start.column + 1))))
+    except _Refused as refused:
         doc.ok = False
-        doc.problems.append(_too_deep())
+        doc.problems.append(refused.problem)
         return doc
-    finally:
-        loader.dispose()
     if node is None:
         doc.value = None
         return doc
@@ -236,10 +425,13 @@ def parse_document(text: str, syntax: Syntax = "yaml") -> YamlDocument:
         doc.ok = False
         doc.problems.append(_too_deep())
         return doc
-    except (ValueError, TypeError, OverflowError) as exc:
-        # e.g. a timestamp with day 0: safe_load raises, so the runtime fails to load too
+    except Exception as exc:
+        # e.g. a timestamp with month 13 (ValueError) or `!!bool maybe` (KeyError): safe_load
+        # raises, so the runtime fails to load the file too
         doc.ok = False
-        doc.problems.append(rules.YM001.unconstructible(error=exc, span=_ORIGIN))
+        failed = _failed_node(node)
+        where = _span(failed) if failed is not None else _ORIGIN
+        doc.problems.append(rules.YM001.unconstructible(error=exc, span=where))
         return doc
     doc.root = node
     if constructor.saw_duplicates and not merges:
@@ -254,33 +446,12 @@ def _too_deep() -> Problem:
     return rules.YM001.too_deep(span=_ORIGIN)
 
 
-def _fallback_pure(doc: YamlDocument) -> None:
-    """libyaml refused the text; the runtime's pure-Python loader has the last word."""
-    try:
-        value = yaml.load(doc.text, Loader=yaml.SafeLoader)
-    except yaml.YAMLError as exc:
-        doc.ok = False
-        doc.problems.append(_yaml_problem(exc, doc.text))
-        return
-    except RecursionError:
-        doc.ok = False
-        doc.problems.append(_too_deep())
-        return
-    except (ValueError, TypeError, OverflowError) as exc:
-        doc.ok = False
-        doc.problems.append(rules.YM001.unconstructible(error=exc, span=_ORIGIN))
-        return
-    doc.value = value
-    try:
-        node = yaml.compose(doc.text, Loader=yaml.SafeLoader)
-    except Exception:  # positions are a bonus here; the value is what matters
-        return
-    if node is not None:
-        doc.root = node
-        _find_duplicates(doc, node)
-
-
 def _yaml_problem(exc: yaml.YAMLError, text: str) -> Problem:
+    if isinstance(exc, yaml.reader.ReaderError):
+        # the pure reader's position counts characters (libyaml's counts bytes)
+        character = exc.character if isinstance(exc.character, int) else ord(exc.character)
+        detail = f"unacceptable character #x{character:04x}: {exc.reason}"
+        return rules.YM001.yaml_syntax(detail=detail, span=_char_span(text, exc.position))
     mark = getattr(exc, "problem_mark", None) or getattr(exc, "context_mark", None)
     problem = getattr(exc, "problem", None) or str(exc)
     context = getattr(exc, "context", None)
@@ -353,10 +524,23 @@ def _scalar(node: yaml.Node) -> Scalar | None:
     return None
 
 
+def loads_json(text: str) -> Any:
+    """``json.loads(text)`` as the runtime calls it, on a fresh stack when the text may nest
+    deeply (so formscript's own call depth never decides); raises what json.loads raises."""
+    if text.count("[") + text.count("{") > _FRESH_STACK_AT:
+        return _on_fresh_stack(lambda: json.loads(text))
+    return json.loads(text)
+
+
+#: A JSON string (skipped whole) or an integer json.loads refuses to convert (more than
+#: 4,300 digits, Python's limit for decimal text).
+_HUGE_JSON_INT = re.compile(r'"(?:[^"\\]|\\.)*"|(-?[0-9]{4301,})(?![0-9.eE])')
+
+
 def _parse_json(doc: YamlDocument) -> None:
     """Strict JSON as json.loads reads it (NaN and Infinity allowed), located via YAML marks."""
     try:
-        doc.value = json.loads(doc.text)
+        doc.value = loads_json(doc.text)
     except json.JSONDecodeError as exc:
         doc.ok = False
         span = Span(Pos(exc.lineno - 1, exc.colno - 1), Pos(exc.lineno - 1, exc.colno))
@@ -365,6 +549,10 @@ def _parse_json(doc: YamlDocument) -> None:
     except RecursionError:
         doc.ok = False
         doc.problems.append(_too_deep())
+        return
+    except Exception as exc:  # an integer past 4,300 digits: a ValueError, not a syntax error
+        doc.ok = False
+        doc.problems.append(rules.YM001.loader_failed(error=exc, span=_huge_int_span(doc.text)))
         return
     try:
         loader = _safe_loader_class()(doc.text)
@@ -377,6 +565,15 @@ def _parse_json(doc: YamlDocument) -> None:
     if node is not None:
         doc.root = node
         _find_duplicates(doc, node)
+
+
+def _huge_int_span(text: str) -> Span:
+    """The first integer too long for json.loads, or the origin."""
+    for match in _HUGE_JSON_INT.finditer(text):
+        if match.group(1) is not None:
+            positions = _Positions(text)
+            return Span(positions.of(match.start(1)), positions.of(match.end(1)))
+    return _ORIGIN
 
 
 # ------------------------------------------------------------------------------ comments

@@ -3,14 +3,13 @@ then apply configuration and suppressions. Never raises for any input."""
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 from formscript import rules
 from formscript.core.gate import GateResult, check_form_spec
 from formscript.core.verdict import Problem, Verdict
-from formscript.document import Document, Pos, Span, parse_document
+from formscript.document import Document, Pos, Span, loads_json, parse_document
 from formscript.lint.config import Settings
 from formscript.lint.diagnostics import Diagnostic, Fix, TextEdit
 from formscript.lint.form_checks import form_checks
@@ -88,17 +87,26 @@ def _lint(
 
         json_syntax = not loads_as_yaml(path)
     doc = given if given is not None else parse_document(text, "json" if json_syntax else "yaml")
+    as_yaml: Document | None = None  # the text read as YAML, where a script's name says JSON
     if kind is None:
         kind = sniff(doc.value) if doc.ok else None
         if kind is None:
             note = "skipped: not a form spec, script, ruleset or calls transcript"
             return FileReport(path, None, None, note=note, document=doc)
+        if kind == "script" and given is None:
+            # Detected by content: the runtime still picks its loader by the suffix alone.
+            from formscript.core.script import loads_as_yaml
+
+            if json_syntax == loads_as_yaml(path):
+                as_yaml = None if json_syntax else doc
+                json_syntax = not json_syntax
+                doc = parse_document(text, "json" if json_syntax else "yaml")
     problems: list[Problem] = []
     report = FileReport(path, kind, None, document=doc)
     if kind == "form":
         problems, report.gate = _form(doc, text, path)
     elif kind == "script":
-        problems, report.script = _script(doc, text, path, json_syntax)
+        problems, report.script = _script(doc, text, path, json_syntax, as_yaml)
     elif kind == "rules":
         problems = _rules(doc, paired)
     else:
@@ -118,7 +126,7 @@ def _form(doc: Document, text: str, path: str) -> tuple[list[Problem], GateResul
     if not doc.ok:
         # The runtime falls back to json.loads when YAML fails.
         try:
-            value = json.loads(text)
+            value = loads_json(text)
         except Exception:
             return [], None
         doc.ok = True
@@ -128,10 +136,12 @@ def _form(doc: Document, text: str, path: str) -> tuple[list[Problem], GateResul
     return result.problems + form_checks(doc, result), result
 
 
-def _script(doc: Document, text: str, path: str, json_syntax: bool) -> tuple[list[Problem], ScriptResult | None]:
+def _script(
+    doc: Document, text: str, path: str, json_syntax: bool, as_yaml: Document | None = None
+) -> tuple[list[Problem], ScriptResult | None]:
     if not doc.ok:
         if json_syntax:
-            yaml_doc = parse_document(text, "yaml")
+            yaml_doc = as_yaml if as_yaml is not None else parse_document(text, "yaml")
             if yaml_doc.ok:
                 doc.problems.clear()
                 return [rules.SC017.problem()], None

@@ -9,6 +9,7 @@ from typing import Any
 from formscript import rules
 from formscript.core.fields import CoercionError, Declared, coerce_value, type_label
 from formscript.core.gate import GateResult
+from formscript.core.printable import printable
 from formscript.core.verdict import Problem
 from formscript.document import Document
 
@@ -65,6 +66,7 @@ def form_checks(doc: Document, result: GateResult) -> list[Problem]:
 
 def _yaml11_surprise(declaration: Declared, text: str, tag: str, value: Any) -> str | None:
     wanted = declaration.type
+    value = printable(value)  # an int too long for decimal is shown in hex
     if wanted == "str":
         if tag == _BOOL:
             return f"YAML 1.1 reads unquoted {text!r} as the boolean {value!r}, not a string"

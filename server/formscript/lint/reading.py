@@ -7,7 +7,7 @@ import stat
 
 from formscript import rules
 from formscript.core.verdict import Verdict
-from formscript.document import Pos, Span
+from formscript.document import Pos, Span, position_of
 from formscript.lint.config import Settings
 from formscript.lint.diagnostics import Diagnostic
 from formscript.lint.kinds import kind_from_name
@@ -22,8 +22,8 @@ def read_report_or_text(path: str, kind: str | None, settings: Settings) -> tupl
     origin = Span(Pos(0, 0), Pos(0, 0))
     guessed = kind or kind_from_name(path, settings)
 
-    def refused(message: str) -> tuple[None, FileReport]:
-        diagnostic = Diagnostic(rules.YM001.code, rules.YM001.severity, message, origin)
+    def refused(message: str, span: Span = origin) -> tuple[None, FileReport]:
+        diagnostic = Diagnostic(rules.YM001.code, rules.YM001.severity, message, span)
         return None, FileReport(path, guessed or "unknown", Verdict.REJECTED, [diagnostic])
 
     try:
@@ -42,5 +42,8 @@ def read_report_or_text(path: str, kind: str | None, settings: Settings) -> tupl
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
-        return refused(rules.YM001.not_utf8(byte=exc.start))
+        # at the first byte that is not UTF-8, after the text before it (which decodes)
+        before = data[: exc.start].decode("utf-8")
+        start = position_of(before, len(before))
+        return refused(rules.YM001.not_utf8(byte=exc.start), Span(start, Pos(start.line, start.column + 1)))
     return text, None

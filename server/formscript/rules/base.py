@@ -13,11 +13,14 @@ rule's example file name (the failing one must report the code, the passing one 
 
 from __future__ import annotations
 
+import functools
 import inspect
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, ClassVar, Literal
+from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
+from formscript.core.printable import printable
 from formscript.core.verdict import KeyPath, Problem, Severity
 
 if TYPE_CHECKING:
@@ -108,6 +111,27 @@ def shorten(value: object, keep: int = 80) -> str:
 # ------------------------------------------------------------------------------- rules
 
 
+def _printing(method: Callable[..., Any]) -> Callable[..., Any]:
+    """*method*, which builds a finding or its message, made safe for values Python cannot
+    write in decimal (an int of more than 4,300 digits, which YAML loads from hex): where
+    the message's repr raises, it is built again with such ints written in hex."""
+
+    @functools.wraps(method)
+    def build(self: Rule, *args: Any, **kwargs: Any) -> Any:
+        try:
+            return method(self, *args, **kwargs)
+        except ValueError:
+            shown_args = [printable(a) for a in args]
+            shown_kwargs = {k: printable(v) for k, v in kwargs.items()}
+            if all(a is b for a, b in zip(args, shown_args, strict=True)) and all(
+                kwargs[k] is shown_kwargs[k] for k in kwargs
+            ):
+                raise
+            return method(self, *shown_args, **shown_kwargs)
+
+    return build
+
+
 class Rule:
     """One rule formscript reports. Subclasses set the attributes and write the docstring."""
 
@@ -129,6 +153,12 @@ class Rule:
     has_examples: ClassVar[bool] = True
     #: The file name the examples are linted as ('' for the kind's default name).
     example_name: ClassVar[str] = ""
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        for name, member in list(vars(cls).items()):
+            if not name.startswith("_") and inspect.isfunction(member):
+                setattr(cls, name, _printing(member))
 
     def found(
         self,

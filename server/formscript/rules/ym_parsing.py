@@ -55,7 +55,11 @@ class FileDoesNotLoad(Rule):
 
     def unconstructible(self, *, error: Exception, span: Span) -> Problem:
         """The text parses but safe_load cannot build a value (a timestamp with day 0)."""
-        return self.found(f"a value cannot be constructed: {error}", span=span)
+        return self.found(f"a value cannot be constructed: {_described(error)}", span=span)
+
+    def loader_failed(self, *, error: Exception, span: Span) -> Problem:
+        """The runtime's loader raises an exception of its own (not a syntax error) on the text."""
+        return self.found(f"the runtime's loader fails on this text: {_described(error)}", span=span)
 
     def too_deep(self, *, span: Span) -> Problem:
         """The nesting exceeds what the loaders can recurse into."""
@@ -79,6 +83,13 @@ class FileDoesNotLoad(Rule):
 
 
 YM001 = FileDoesNotLoad()
+
+
+def _described(error: Exception) -> str:
+    """*error*'s message, with its type where the message alone says little (a KeyError's)."""
+    if type(error) in (ValueError, TypeError) and str(error):
+        return str(error)
+    return f"{type(error).__name__}: {error}"
 
 
 class DuplicateKey(Rule):
