@@ -475,3 +475,71 @@ def test_output_is_deterministic(tmp_path: Path, capsys: pytest.CaptureFixture[s
     second = _run(capsys, "--format", "json", "--jobs", "2", str(tmp_path))
     assert first == second
     assert [f["embedded"]["range"]["start"]["line"] for f in json.loads(first[1])["files"]] == [2, 3] * 3
+
+
+# ------------------------------------------------------------------- dry runs, simulations
+
+RUNS_SOURCE = '''\
+import textwrap
+from lionagi.testing import ScriptModel
+from lionagi.work import FieldSpec, WorkForm, fill_form
+
+SCRIPT = ScriptModel.from_responses([
+    {"type": "text", "content": "hello", "when": {"prompt_contains": "hi"}},
+    {"type": "tool_call", "name": "search", "arguments": {"q": "x"}},
+])
+
+def test_form(tmp_path):
+    form = WorkForm(title="intake", fields={"age": FieldSpec(name="age", type="int")})
+    filled = fill_form(form, {"age": "7"})
+    (tmp_path / "intake.form.yaml").write_text(textwrap.dedent("""
+        fields:
+          age: {type: int}
+        values:
+          age: seven
+    """))
+'''
+
+
+def test_simulate_picks_the_script_on_a_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "test_runs.py"
+    path.write_text(RUNS_SOURCE, encoding="utf-8")
+    calls = tmp_path / "chat.calls.yaml"
+    calls.write_text("- hi there\n- next\n", encoding="utf-8")
+    code = main(["simulate", f"{path}:5", "--calls", str(calls), "--format", "json"])
+    result = json.loads(capsys.readouterr().out)
+    assert code == 0
+    assert [(c["entry"], c["line"], c["matched_by"]["kind"]) for c in result["calls"]] == [
+        (0, 6, "prompt_contains"),
+        (1, 7, "positional"),
+    ]
+    # the call's line picks it too
+    assert main(["simulate", f"{path}:5"]) == 0
+    assert capsys.readouterr().out.startswith(f"{path}:5: accepted, mode auto\n#0 text (line 6)")
+
+
+def test_dry_run_picks_the_form_on_a_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "test_runs.py"
+    path.write_text(RUNS_SOURCE, encoding="utf-8")
+    assert main(["dry-run", f"{path}:12", "--format", "json"]) == 0
+    (filled,) = json.loads(capsys.readouterr().out)["results"]
+    assert (filled["verdict"], filled["status"], filled["values"]["age"]["value"]) == ("accepted", "validated", 7)
+    assert filled["embedded"] == {"call": "fill_form", "line": 12} and filled["sends_prompt"] is False
+    assert main(["dry-run", f"{path}:13"]) == 1
+    out = capsys.readouterr().out
+    assert "[FS014] field 'age' expects int, found str 'seven'" in out and f"{path}:17:" in out
+    assert main(["dry-run", f"{path}:3"]) == 2
+    assert "no form is handed to lionagi on this line (lines with one: 12, 13)" in capsys.readouterr().err
+
+
+def test_repeated_keyword_arguments_raise() -> None:
+    found = summary(
+        """
+        from lionagi.testing import TextResponse
+        from lionagi.work import FieldSpec
+
+        TextResponse(content="a", **{"content": "b"})
+        FieldSpec(name="a", **{"name": "b"})
+        """
+    )
+    assert found == [("TextResponse", 5, "rejected", ["PY002"]), ("FieldSpec", 6, "rejected", ["PY002"])]

@@ -116,7 +116,7 @@ class _Writer:
         if isinstance(value, set | frozenset):
             if not value:
                 return "set()"
-            items = sorted((self.literal(v) for v in value))
+            items = sorted(self.literal(v) for v in value)
             return "{" + ", ".join(items) + "}"
         raise TypeError(f"cannot render {type(value).__name__}")
 
@@ -259,7 +259,8 @@ class _Module:
             alias = rng.choice(_ALIASES[api])
             if alias in self.names.values():
                 alias = api
-            self.imports.append(f"from {module} import {api} as {alias}" if alias != api else f"from {module} import {api}")
+            renamed = f" as {alias}" if alias != api else ""
+            self.imports.append(f"from {module} import {api}{renamed}")
             written = alias
         else:
             self.imports.append(f"from {module} import {api}")
@@ -342,7 +343,10 @@ def _entry_source(module: _Module, entry: Any, indent: int) -> str:
 
 def _list_source(module: _Module, entries: list[Any], indent: int) -> str:
     swaps = _maybe_runtime(module, entries)
-    items = [swap if swap is not None else _entry_source(module, e, indent + 4) for e, swap in zip(entries, swaps, strict=True)]
+    items = [
+        _entry_source(module, entry, indent + 4) if swap is None else swap
+        for entry, swap in zip(entries, swaps, strict=True)
+    ]
     if not items:
         return "[]"
     if module.rng.random() < 0.5:
@@ -624,7 +628,7 @@ def generate(
         cases.append(rule_case(index, rule_set, rng))
     for index in range(max(20, len(scripts[::share]) // 8)):
         cases.append(text_case(index, rng))
-    written = [*scripts[1::share * 4], *forms[1::share * 4]]
+    written = [*scripts[1 :: share * 4], *forms[1 :: share * 4]]
     for index, file_case in enumerate(written):
         built = written_case(index, file_case, rng)
         if built is not None:
@@ -684,11 +688,8 @@ def _run_once(case: PyCase, runtime: Any, workdir: Path) -> str:
     namespace: dict[str, Any] = {"__name__": f"generated_{case.name.replace('-', '_')}", "_RUNTIME": make}
     code = compile(case.source, f"<{case.name}>", "exec")
     exec(code, namespace)
-    test: Callable[..., Any]
-    if "TestGenerated" in namespace:
-        test = namespace["TestGenerated"]().test_target
-    else:
-        test = namespace["test_target"]
+    holder = namespace.get("TestGenerated")
+    test: Callable[..., Any] = holder().test_target if holder is not None else namespace["test_target"]
     arguments: dict[str, Any] = {}
     import inspect
 

@@ -15,11 +15,19 @@ arguments, and ``{"fields", "values", "ruleset"}`` for a filled form.
 from __future__ import annotations
 
 from collections.abc import Collection
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from formscript import rules
 from formscript.core.declarations import _build_declaration
-from formscript.core.fields import RUNTIME_WORKFORM_CLASS, Declared, check_values, merge_values, plain_field
+from formscript.core.fields import (
+    RUNTIME_WORKFORM_CLASS,
+    Declared,
+    Failure,
+    check_values,
+    merge_values,
+    plain_field,
+)
 
 if TYPE_CHECKING:
     from formscript.core.rules import Rule, RuleSet
@@ -229,19 +237,31 @@ def build_rules(given: Any, problems: list[Problem]) -> tuple[RuleSet | None, bo
     return ruleset, undecidable
 
 
-def check_filled(document: dict[Any, Any], *, fill: bool) -> tuple[list[Problem], dict[Any, Declared], bool]:
-    """What ``fill_form(form, values)`` (*fill*) or ``validate_form(form)`` reports for the
-    document ``{"fields": ..., "values": ..., "ruleset": [...]}``: the problems that make its
-    status ``error``, the declarations, and whether a custom rule leaves it undecided."""
+@dataclass
+class Filled:
+    """What ``fill_form`` / ``validate_form`` make of a form: the problems that make its status
+    ``error``, the declarations, the values after coercion, the failures, and whether a custom
+    rule leaves the outcome open."""
+
+    problems: list[Problem]
+    declarations: dict[Any, Declared]
+    values: dict[Any, Any] = field(default_factory=dict)
+    failures: list[Failure] = field(default_factory=list)
+    undecidable: bool = False
+
+
+def check_filled(document: dict[Any, Any], *, fill: bool) -> Filled:
+    """What ``fill_form(form, values)`` (*fill*) or ``validate_form(form)`` does with the
+    document ``{"fields": ..., "values": ..., "ruleset": [...]}``."""
     problems: list[Problem] = []
     declared = field_declarations(document.get("fields", {}), problems)
     values = document.get("values", {})
     if not isinstance(values, dict):
         problems.append(rules.FS003.problem(path=("values",), section="values", found=values))
-        return problems, declared, False
+        return Filled(problems, declared)
     ruleset, undecidable = build_rules(document.get("ruleset"), problems)
     merged = merge_values(declared, values) if fill else dict(values)
-    _, failures = check_values(declared, merged, ruleset)
+    coerced, failures = check_values(declared, merged, ruleset)
     for failure in failures:
         if failure.source == "rule":
             where = ("values", failure.field) if failure.field in values else ("ruleset",)
@@ -253,4 +273,4 @@ def check_filled(document: dict[Any, Any], *, fill: bool) -> tuple[list[Problem]
                 problems.append(rules.FS012.problem(path=("fields", failure.field), field=failure.field))
         else:
             problems.append(rules.FS014.problem(path=("values", failure.field), failure=failure))
-    return problems, declared, undecidable
+    return Filled(problems, declared, coerced, failures, undecidable)

@@ -439,6 +439,8 @@ class _Extractor:
         node = reader.keywords(call, call.keywords)
         if node.kind != "dict":
             return node
+        if node.repeated and name not in ("FieldSpec", "Rule") and self._problems is not None:
+            self._problems.append(self._repeated(call, node))
         node.model = name
         node.origin = call
         if name in ENTRY_MODELS:
@@ -448,6 +450,10 @@ class _Extractor:
     def _raises(self, call: ast.Call) -> PyNode:
         """A model call given positional arguments: it raises before reading anything."""
         return PyNode.opaque(self.lines.span(call), f"{self.written(call.func)}(...), which raises")
+
+    def _repeated(self, call: ast.Call, node: PyNode) -> Problem:
+        problem = rules.PY002.repeated(call=self.written(call.func), arguments=node.repeated)
+        return _at(problem, self.lines.span(call))
 
     def _positional(self, call: ast.Call) -> Problem:
         return _at(rules.PY002.positional(call=self.written(call.func)), self.lines.span(call.args[0]))
@@ -654,6 +660,8 @@ class _Extractor:
                     self._problems.append(self._positional(call))
                 return self._raises(call)
             node = self.reader().keywords(call, call.keywords)
+            if node.repeated and self._problems is not None:
+                self._problems.append(self._repeated(call, node))
             return node if node.kind == "dict" else None
 
         self._script(call, "ScriptModel", call, build)
@@ -728,6 +736,9 @@ class _Extractor:
         if call.args:
             root = self._raises(call)
             problems = [self._positional(call)]
+        elif node.repeated:
+            root = self._raises(call)
+            problems = [self._repeated(call, node)]
         elif node.kind != "dict":
             root = node
         else:
@@ -755,7 +766,10 @@ class _Extractor:
         listed = PyNode.sequence(node.span, [node])
         listed.synthetic = True
         root = PyNode.mapping(node.span, [(_synthetic("rules", node.span), listed)])
-        self._add(self._new(call, "Rule", "rule", "rules", call, root))
+        embedded = self._add(self._new(call, "Rule", "rule", "rules", call, root))
+        if node.repeated:
+            embedded.root = self._raises(call)
+            embedded.problems.append(self._repeated(call, node))
 
     def _ruleset_chain(self, call: ast.Call) -> bool:
         """``RuleSet().add(r1).add(r2)``: one ruleset document for the outermost ``add``."""
@@ -798,7 +812,10 @@ class _Extractor:
             self._add(embedded)
             return
         node = self.reader().keywords(call, call.keywords)
-        self._add(self._new(call, "WorkForm", "workform", "form", call, node))
+        embedded = self._add(self._new(call, "WorkForm", "workform", "form", call, node))
+        if node.repeated:
+            embedded.root = self._raises(call)
+            embedded.problems.append(self._repeated(call, node))
 
     def _fill(self, call: ast.Call, fill: bool) -> None:
         form_arg = _argument(call, 0, "form")

@@ -145,6 +145,8 @@ class PyNode:
     origin: ast.AST | None = None
     #: The stand-in an opaque part was given (the same object every time).
     standing: Any = None
+    #: Keyword arguments given twice (the call raises TypeError).
+    repeated: tuple[str, ...] = ()
 
     @staticmethod
     def scalar(value: Any, span: Span, text: str = "", quote: str = "") -> PyNode:
@@ -416,7 +418,10 @@ class LiteralReader:
                 pairs.extend(spliced.pairs)
                 continue
             pairs.append((self.keyword_name(keyword), self.read(keyword.value, depth + 1)))
-        return PyNode.mapping(self.lines.span(call), pairs)
+        node = PyNode.mapping(self.lines.span(call), pairs)
+        names = [key.value for key, _ in pairs if isinstance(key.value, str)]
+        node.repeated = tuple(sorted({name for name in names if names.count(name) > 1}))
+        return node
 
     def keyword_name(self, keyword: ast.keyword) -> PyNode:
         """The located name of a keyword argument."""

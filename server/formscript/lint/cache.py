@@ -49,7 +49,9 @@ def dump_report(report: FileReport) -> dict[str, Any]:
 def _dump(report: FileReport) -> dict[str, Any]:
     embedded = report.embedded
     return {
-        "embedded": None if embedded is None else [embedded.call, _flat(embedded.span)],
+        "embedded": None
+        if embedded is None
+        else [embedded.call, _flat(embedded.span), _flat(embedded.call_span or embedded.span)],
         "kind": report.kind,
         "verdict": report.verdict.value if report.verdict is not None else None,
         "note": report.note,
@@ -96,7 +98,7 @@ def _load(path: str, document: TextDocument, data: dict[str, Any]) -> FileReport
         diagnostics,
         note=data["note"],
         document=document,
-        embedded=Embedding(embedded[0], _span(embedded[1])) if embedded else None,
+        embedded=Embedding(embedded[0], _span(embedded[1]), _span(embedded[2])) if embedded else None,
     )
 
 

@@ -115,7 +115,7 @@ class _FileLinter:
             report = self._text(embedded) if embedded.semantic == "text" else self._literal(embedded)
         except Exception as exc:  # a bug of ours: reported for this document, never a crash
             report = _failed(self.path, exc)
-            report.embedded = Embedding(embedded.call, embedded.range)
+            report.embedded = Embedding(embedded.call, embedded.range, embedded.call_span)
             report.kind = embedded.kind
         if report is not None:
             self.extents[id(report)] = _extent(embedded)
@@ -125,7 +125,7 @@ class _FileLinter:
     def _literal(self, embedded: Embedded) -> FileReport:
         assert embedded.root is not None
         doc = PyDocument(self.text, embedded.root, self.lines, file_comments=self.comments, extent=_extent(embedded))
-        found, undecidable = self._core(embedded, doc)
+        found, undecidable, model = self._core(embedded, doc)
         notes: list[str] = []
         rejected = False
         children = []
@@ -173,13 +173,19 @@ class _FileLinter:
             diagnostics,
             note="; ".join(dict.fromkeys(notes)),
             document=doc,
-            embedded=Embedding(embedded.call, embedded.range),
+            embedded=Embedding(embedded.call, embedded.range, embedded.call_span),
         )
+        if model is not None and embedded.kind == "script":
+            report.script = model
+        elif model is not None:
+            model.verdict = verdict
+            report.gate = model
         self.documents[id(report)] = doc
         return report
 
-    def _core(self, embedded: Embedded, doc: PyDocument) -> tuple[list[Problem], bool]:
-        """The runtime's problems with the document, and whether a custom rule leaves it open."""
+    def _core(self, embedded: Embedded, doc: PyDocument) -> tuple[list[Problem], bool, Any]:
+        """The runtime's problems with the document, whether a custom rule leaves it open, and
+        what the runtime builds (a ScriptResult for a script, a GateResult for a filled form)."""
         value = doc.value
         found: list[Problem] = list(embedded.problems)
         semantic = embedded.semantic
@@ -193,6 +199,7 @@ class _FileLinter:
                 scope = tuple(embedded.scope)
                 problems = [p for p in problems if tuple(p.path)[: len(scope)] == scope]
             found.extend(problems)
+            return found, False, result
         elif semantic == "fieldspec":
             from formscript.core.declarations import build_declarations
 
@@ -216,11 +223,30 @@ class _FileLinter:
             from formscript.core.gate import GateResult
             from formscript.lint.form_checks import form_checks
 
-            problems, declared, undecidable = check_filled(value, fill=semantic == "fill_form")
-            found.extend(problems)
-            found.extend(form_checks(doc, GateResult(Verdict.ACCEPTED, problems, declarations=declared)))
-            return found, undecidable
-        return found, False
+            filled = check_filled(value, fill=semantic == "fill_form")
+            found.extend(filled.problems)
+            gate = GateResult(
+                Verdict.ACCEPTED,
+                filled.problems,
+                declarations=filled.declarations,
+                title=self._title(embedded),
+                values=filled.values,
+                status="error" if filled.failures else "validated",
+                failures=filled.failures,
+            )
+            found.extend(form_checks(doc, gate))
+            return found, filled.undecidable, gate
+        return found, False, None
+
+    def _title(self, embedded: Embedded) -> str:
+        """The title of the form a fill_form / validate_form is given (its WorkForm's)."""
+        source = embedded.source
+        if source is None or source.root is None or source.root.kind != "dict":
+            return ""
+        found = source.root.child("title")
+        if found is None or found[1].kind != "scalar" or not isinstance(found[1].value, str):
+            return ""
+        return found[1].value
 
     def _text(self, embedded: Embedded) -> FileReport | None:
         from formscript.lint.kinds import kind_from_name, sniff
@@ -255,7 +281,7 @@ class _FileLinter:
             note = "the written file's name decides whether lionagi reads it as YAML or JSON"
         report.path = self.path
         report.note = note
-        report.embedded = Embedding(embedded.call, embedded.range)
+        report.embedded = Embedding(embedded.call, embedded.range, embedded.call_span)
         report.document = doc
         self.documents[id(report)] = doc
         return report

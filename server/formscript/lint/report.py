@@ -17,10 +17,15 @@ if TYPE_CHECKING:
 @dataclass(frozen=True)
 class Embedding:
     """Where a document written inside another file sits: the API call as written
-    (``ScriptModel.from_responses``) and the literal argument's span."""
+    (``ScriptModel.from_responses``), the literal argument's span, and the call's."""
 
     call: str
     span: Span
+    call_span: Span | None = None
+
+    def on_line(self, line: int) -> bool:
+        """Whether the document starts on the 0-based *line*, or its call does."""
+        return self.span.start.line == line or (self.call_span is not None and self.call_span.start.line == line)
 
 
 @dataclass

@@ -45,6 +45,11 @@ class CallRaises(Rule):
         """*call* was given a positional argument where it takes keywords only."""
         return self.found(f"{call}(...) takes keyword arguments only; this positional argument raises TypeError")
 
+    def repeated(self, *, call: str, arguments: tuple[str, ...]) -> Problem:
+        """*call* is given the keyword *arguments* twice (directly and through a ``**``)."""
+        names = ", ".join(repr(a) for a in arguments)
+        return self.found(f"{call}(...) is given {names} twice; the call raises TypeError")
+
     def missing(self, *, call: str, argument: str, path: KeyPath = ()) -> Problem:
         """*call* lacks its required *argument* (*path*: where the call's arguments are)."""
         return self.found(f"{call} needs {argument}=...; without it the call raises", path)
