@@ -72,8 +72,8 @@ class PyCase:
     judge: str
     #: The run-time parts of the literal (their values vary per oracle run).
     runtime_parts: int = 0
-    #: A file name the oracle needs (texts written to a file), and the text.
-    written: tuple[str, str] | None = None
+    #: A file the oracle writes (texts written to a file): its name, its text, its kind.
+    written: tuple[str, str, str] | None = None
     tags: frozenset[str] = field(default_factory=frozenset)
 
 
@@ -103,12 +103,9 @@ class _Writer:
             return self.string(value)
         if isinstance(value, bytes):
             return repr(value)
-        if isinstance(value, dt.datetime):
-            self.needs_datetime = True
-            return f"datetime.{value!r}"
         if isinstance(value, dt.date):
             self.needs_datetime = True
-            return f"datetime.{value!r}"
+            return repr(value)  # datetime.date(...) / datetime.datetime(...): calls, not literals
         if isinstance(value, dict):
             return self._mapping(value, indent)
         if isinstance(value, list | tuple):
@@ -299,7 +296,7 @@ class _Module:
         head.append("")
         prefix = "async def" if asynchronous else "def"
         indent = "    "
-        lines = list(head)
+        lines = "\n".join(head).split("\n")
         if in_class:
             lines.append("class TestGenerated:")
             lines.append(f"    {prefix} test_target(self{', ' if params else ''}{params}):")
@@ -509,9 +506,10 @@ def form_case(index: int, case: FormCase, rng: random.Random) -> PyCase | None:
     if shape == "fieldspec":
         key, declaration = rng.choice(declarations)
         call = field_spec
-        arguments = writer.keywords({"name": key, **declaration} if "name" not in declaration else declaration, 4)
-        if "name" in declaration:
-            arguments = f"name={writer.literal(key)}, " + arguments
+        rest = {k: v for k, v in declaration.items() if k != "name"}
+        arguments = writer.keywords({"name": key, **rest}, 4)
+        if "name" in declaration:  # given twice: through a ** it is valid Python that raises
+            arguments += f", **{{'name': {writer.literal(declaration['name'])}}}"
         body.append(f"result = {call}({arguments})")
         judge = "raises"
     else:
@@ -538,7 +536,8 @@ def form_case(index: int, case: FormCase, rng: random.Random) -> PyCase | None:
             call = module.name("fill_form")
             literal = writer.literal(given_values, 4)
             if rng.random() < 0.1 and given_values:
-                literal = literal[:-1] + ", **" + module.runtime_part() + "}"
+                members = [f"{writer.literal(k)}: {writer.literal(v)}" for k, v in given_values.items()]
+                literal = "{" + ", ".join([*members, "**" + module.runtime_part()]) + "}"
             body.append(f"result = {call}(form, {literal})")
             judge = "status"
         else:
@@ -595,7 +594,7 @@ def written_case(index: int, case: FormCase | ScriptCase, rng: random.Random) ->
         if textwrap.dedent(indented) != text:
             literal = repr(text)
     elif style < 0.7 and '"""' not in text and "\\" not in text and not text.endswith('"'):
-        literal = '"""' + text + '"""'
+        literal = module.constant('"""' + text + '"""')  # at the module's top: not indented
     else:
         literal = repr(text)
     body = [f'path = tmp_path / "{name}"', f"path.write_text({literal})", "result = path"]
@@ -606,7 +605,7 @@ def written_case(index: int, case: FormCase | ScriptCase, rng: random.Random) ->
         line,
         "path.write_text",
         "file",
-        written=(name, text),
+        written=(name, text, "script" if isinstance(case, ScriptCase) else "form"),
     )
 
 
@@ -624,7 +623,7 @@ def generate(
         built = form_case(index, form, rng)
         if built is not None:
             cases.append(built)
-    for index, rule_set in enumerate(rules[:: max(1, share // 4)]):
+    for index, rule_set in enumerate(rules[:: share * 2]):
         cases.append(rule_case(index, rule_set, rng))
     for index in range(max(20, len(scripts[::share]) // 8)):
         cases.append(text_case(index, rng))
@@ -648,9 +647,10 @@ def formscript_verdict(case: PyCase, path: str) -> str | None:
         if part.embedded is None or part.verdict is None:
             continue
         if case.judge == "file":
+            assert case.written is not None
             on_line = part.embedded.span.start.line + 1 <= case.line <= part.embedded.span.end.line + 1
-            if on_line or _call_line(part) == case.line:
-                return part.verdict.value
+            if (on_line or _call_line(part) == case.line) and part.kind == case.written[2]:
+                return part.verdict.value  # (content read as another kind: not this document)
             continue
         if part.embedded.call == case.call and _call_line(part) == case.line:
             return part.verdict.value
@@ -666,10 +666,10 @@ def lionagi_verdict(case: PyCase, workdir: Path, engine: Any) -> set[str]:
     """lionagi's verdicts on the target over the run-time values (one value: decided)."""
     if case.judge == "file":
         assert case.written is not None
-        name, text = case.written
+        name, text, kind = case.written
         target = workdir / name
         target.write_text(text, encoding="utf-8")
-        if name.endswith((".form.yaml", ".form.yml", ".form.json")):
+        if kind == "form":
             return {engine.form_outcome(str(target)).verdict}
         return {engine.script_outcome(str(target), ()).verdict}
     runs = RUNTIME_VALUES if case.runtime_parts else RUNTIME_VALUES[:1]
@@ -687,7 +687,10 @@ def _run_once(case: PyCase, runtime: Any, workdir: Path) -> str:
 
     namespace: dict[str, Any] = {"__name__": f"generated_{case.name.replace('-', '_')}", "_RUNTIME": make}
     code = compile(case.source, f"<{case.name}>", "exec")
-    exec(code, namespace)
+    try:
+        exec(code, namespace)  # a module constant may already hold the target's literal
+    except Exception:
+        return "rejected"
     holder = namespace.get("TestGenerated")
     test: Callable[..., Any] = holder().test_target if holder is not None else namespace["test_target"]
     arguments: dict[str, Any] = {}

@@ -294,7 +294,8 @@ class _Collector:
             self.calls.append((node, scope))
             func = node.func
             if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and func.attr in _MUTATORS:
-                scope.bind(func.value.id, ("mutate", None))
+                # ``rs.add(Rule(...))`` as a statement of its own is how rule sets get built
+                scope.bind(func.value.id, ("add", node) if func.attr == "add" else ("mutate", None))
         elif isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load):
             scope.bind(node.id, ("other", None))
             return
@@ -330,7 +331,7 @@ def _meaning(bindings: list[Binding] | None) -> Binding | None:
     """What a name stands for when its bindings agree on one thing."""
     if not bindings:
         return None
-    if any(kind == "mutate" for kind, _ in bindings):
+    if any(kind in ("mutate", "add") for kind, _ in bindings):
         return None
     if len(bindings) == 1:
         return bindings[0]
@@ -512,6 +513,10 @@ class _Extractor:
             handler(self, call)
 
     def _add(self, embedded: Embedded) -> Embedded:
+        """Record *embedded*, unless nothing of it is written as a literal (all of its
+        arguments are built at run time, and the call itself raises nothing)."""
+        if embedded.root is not None and embedded.root.kind == "opaque" and not embedded.problems:
+            return embedded
         self.found.append(embedded)
         self.by_call[id(embedded.node)] = embedded
         return embedded
@@ -765,7 +770,7 @@ class _Extractor:
         node = self.reader().keywords(call, call.keywords)
         listed = PyNode.sequence(node.span, [node])
         listed.synthetic = True
-        root = PyNode.mapping(node.span, [(_synthetic("rules", node.span), listed)])
+        root = PyNode.mapping(node.span, [(_synthetic("rules", node.span), listed)]) if node.kind == "dict" else node
         embedded = self._add(self._new(call, "Rule", "rule", "rules", call, root))
         if node.repeated:
             embedded.root = self._raises(call)
@@ -872,6 +877,10 @@ class _Extractor:
         peeled = self.peel(expr)
         if isinstance(peeled, ast.Constant) and peeled.value is None:
             return None
+        if isinstance(peeled, ast.Name):
+            added = self._added_rules(peeled)
+            if added is not None:
+                return added
         if isinstance(peeled, ast.Call) and isinstance(peeled.func, ast.Attribute) and peeled.func.attr == "add":
             self._ruleset_chain(peeled)
             chained = self.by_call.get(id(peeled))
@@ -880,6 +889,35 @@ class _Extractor:
                 if found is not None:
                     return found[1]
         return PyNode.opaque(self.lines.span(expr), f"the ruleset {self.written(expr)}")
+
+    def _added_rules(self, name: ast.Name) -> PyNode | None:
+        """A rule set built as ``rs = RuleSet()`` then ``rs.add(Rule(...))`` statements before
+        *name* is used: its rules, in order (None for anything else)."""
+        bindings = self._scope.lookup(name.id) or []
+        made = [value for kind, value in bindings if kind == "assign"]
+        adds = [value for kind, value in bindings if kind == "add"]
+        if len(made) != 1 or len(made) + len(adds) != len(bindings):
+            return None
+        created = made[0]
+        if not isinstance(created, ast.Call) or created.args or created.keywords:
+            return None
+        if self.target(created.func) != ("RuleSet", None):
+            return None
+        before = [a for a in adds if (a.lineno, a.col_offset) < (name.lineno, name.col_offset)]
+        if any(a.lineno < created.lineno for a in before) or any(
+            isinstance(a, ast.Call) and len(a.args) != 1 for a in before
+        ):
+            return None
+        reader = self.reader()
+        items = []
+        for add in sorted(before, key=lambda a: (a.lineno, a.col_offset)):
+            read = reader.read(add.args[0])
+            if read.kind == "dict" and read.model != "Rule":
+                read = PyNode.opaque(read.span, f"{self.written(add.args[0])}, not a Rule")
+            items.append(read)
+        listed = PyNode.sequence(self.lines.span(name), items)
+        listed.synthetic = True
+        return listed
 
     # -- texts written to files
 

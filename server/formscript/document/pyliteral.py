@@ -296,7 +296,7 @@ class LiteralReader:
             return self._binary(node, depth)
         if isinstance(node, ast.Call):
             return self._call(node, depth)
-        return self.opaque(node, f"{self.source_of(node)}")
+        return self.opaque(node, f"the expression {self.source_of(node)}")
 
     def _constant(self, node: ast.Constant) -> PyNode:
         span = self.lines.span(node)
@@ -312,9 +312,9 @@ class LiteralReader:
     def _name(self, node: ast.Name, depth: int) -> PyNode:
         bound = self.resolve(node) if self.resolve is not None else None
         if bound is None:
-            return self.opaque(node, f"the name {node.id!r}, not bound once to a literal")
+            return self.opaque(node, f"the name {node.id!r} (not bound once to a literal)")
         if id(bound) in self._active:
-            return self.opaque(node, f"the name {node.id!r}, which refers to itself")
+            return self.opaque(node, f"the name {node.id!r} (which refers to itself)")
         self._active.add(id(bound))
         try:
             return self.read(bound, depth + 1)
@@ -331,7 +331,9 @@ class LiteralReader:
                 pairs.extend(spliced.pairs)
                 continue
             key = self.read(key_node, depth + 1)
-            if key.kind != "scalar" or not _hashable(key.value):
+            if key.kind == "opaque" and not key.str_typed:
+                pass  # a key known at run time only: the pair is kept, its dict is uncertain
+            elif key.kind != "scalar" or not _hashable(key.value):
                 return self.opaque(node, f"a dict whose key {self.source_of(key_node)} is not a literal")
             pairs.append((key, self.read(value_node, depth + 1)))
         return PyNode.mapping(self.lines.span(node), pairs)
@@ -361,7 +363,7 @@ class LiteralReader:
                 return PyNode.scalar(+value, self.lines.span(node), self.source_of(node, 10_000))
         if operand.kind == "scalar" and isinstance(node.op, ast.Not):
             return PyNode.scalar(not value, self.lines.span(node), self.source_of(node, 10_000))
-        return self.opaque(node, self.source_of(node))
+        return self.opaque(node, f"the expression {self.source_of(node)}")
 
     def _binary(self, node: ast.BinOp, depth: int) -> PyNode:
         left, right = self.read(node.left, depth + 1), self.read(node.right, depth + 1)
@@ -383,7 +385,7 @@ class LiteralReader:
             other = right if left.str_typed else left
             if other.str_typed or (other.kind == "scalar" and isinstance(other.value, str)):
                 return self.opaque(node, f"the string {self.source_of(node)}", str_typed=True)
-        return self.opaque(node, self.source_of(node))
+        return self.opaque(node, f"the expression {self.source_of(node)}")
 
     def _call(self, node: ast.Call, depth: int) -> PyNode:
         if self.call is not None:
@@ -393,6 +395,8 @@ class LiteralReader:
         func = node.func
         if isinstance(func, ast.Name) and func.id == "dict" and not node.args:
             return self.keywords(node, node.keywords, depth + 1)
+        if isinstance(func, ast.Name) and func.id in _CONTAINERS and not node.keywords and len(node.args) <= 1:
+            return self._container(node, func.id, depth)
         if isinstance(func, ast.Attribute) and not node.args and not node.keywords:
             target = self.read(func.value, depth + 1)
             if target.kind == "scalar" and isinstance(target.value, str) and func.attr in _STR_METHODS:
@@ -405,6 +409,19 @@ class LiteralReader:
         if isinstance(func, ast.Name) and func.id in ("str", "repr") and len(node.args) <= 1 and not node.keywords:
             return self.opaque(node, f"the string {self.source_of(node)}", str_typed=True)
         return self.opaque(node, f"the call {self.source_of(node)}")
+
+    def _container(self, node: ast.Call, name: str, depth: int) -> PyNode:
+        """``set()``, ``list((1, 2))``, ``tuple([...])``, ``frozenset({...})`` of a literal."""
+        span = self.lines.span(node)
+        kind = _CONTAINERS[name]
+        if not node.args:
+            return PyNode.sequence(span, [], kind)
+        given = self.read(node.args[0], depth + 1)
+        if given.kind != "seq":
+            return self.opaque(node, f"the call {self.source_of(node)}")
+        if kind in (set, frozenset) and any(i.kind != "scalar" or not _hashable(i.value) for i in given.items):
+            return self.opaque(node, f"the call {self.source_of(node)}")
+        return PyNode.sequence(span, list(given.items), kind)
 
     def keywords(self, call: ast.Call, keywords: list[ast.keyword], depth: int = 0) -> PyNode:
         """The keyword arguments of *call* as a dict node (keys located on the names), with
@@ -437,6 +454,8 @@ class LiteralReader:
 
 
 _STR_METHODS = frozenset({"strip", "lstrip", "rstrip"})
+#: Built-in constructors of containers, read when given nothing or a literal.
+_CONTAINERS: dict[str, type] = {"list": list, "tuple": tuple, "set": set, "frozenset": frozenset}
 _NOTHING = object()
 
 

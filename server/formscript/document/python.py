@@ -51,7 +51,7 @@ class PyDocument(Document):
     value: Any = None
     ok: bool = True
     problems: list[Problem] = field(default_factory=list)
-    #: The parts built at run time: (path, node); a key's path for an opaque key.
+    #: The parts built at run time: (path, node); for an opaque key, its dict's path.
     opaque: list[tuple[KeyPath, PyNode]] = field(default_factory=list)
     #: Comments of the whole file (read once per file, shared by its documents).
     file_comments: list[Comment] | None = None
@@ -142,7 +142,8 @@ def _opaque_parts(root: PyNode) -> Iterator[tuple[KeyPath, PyNode]]:
         return
     for path, key, node in root.walk():
         if key is not None and key.kind == "opaque":
-            yield path, key
+            # the key may equal another at run time: its whole dict is uncertain
+            yield path[:-1], key
         if node.kind == "opaque":
             yield path, node
 
@@ -172,11 +173,6 @@ class EmbeddedDocument(Document):
 
     def __post_init__(self) -> None:
         self.text = self.inner.text
-        self.value = self.inner.value
-        self.ok = self.inner.ok
-        self.problems = [
-            replace(p, span=self.map_span(p.span)) if p.span is not None else p for p in self.inner.problems
-        ]
         starts = [0]
         text = self.text
         index = 0
@@ -188,6 +184,11 @@ class EmbeddedDocument(Document):
                 starts.append(index + 1)
             index += 1
         self._starts = starts
+        self.value = self.inner.value
+        self.ok = self.inner.ok
+        self.problems = [
+            replace(p, span=self.map_span(p.span)) if p.span is not None else p for p in self.inner.problems
+        ]
 
     @property
     def lines(self) -> list[str]:

@@ -129,12 +129,16 @@ class _FileLinter:
         notes: list[str] = []
         rejected = False
         children = []
+        open_parts: list[str] = []
         for child_path, child in embedded.children:
             child_report = self.report(child)
             children.append(child_path)
+            line = child.call_span.start.line + 1
             if child_report is not None and child_report.verdict is Verdict.REJECTED:
                 rejected = True
-                notes.append(f"{child.call}(...) at line {child.call_span.start.line + 1} is rejected")
+                notes.append(f"{child.call}(...) at line {line} is rejected")
+            elif child_report is None or child_report.verdict is not Verdict.ACCEPTED:
+                open_parts.append(f"{child.call}(...) at line {line} is not decided")
         if embedded.semantic == "ruleset" and children:
             found = [
                 p
@@ -143,9 +147,12 @@ class _FileLinter:
             ]
         if embedded.source is not None:
             source_report = self.report(embedded.source)
+            line = embedded.source.call_span.start.line + 1
             if source_report is not None and source_report.verdict is Verdict.REJECTED:
                 rejected = True
-                notes.append(f"the form it is given (line {embedded.source.call_span.start.line + 1}) is rejected")
+                notes.append(f"the form it is given (line {line}) is rejected")
+            elif source_report is None or source_report.verdict is not Verdict.ACCEPTED:
+                open_parts.append(f"the form it is given (line {line}) is not decided")
         certain, unsure = _sort_out(found, doc.opaque)
         decisive = [path for path, node in doc.opaque if any(node is d for d in embedded.decisive)]
         if embedded.root.kind == "opaque":
@@ -153,15 +160,18 @@ class _FileLinter:
         if any(p.rejects for p in certain) or rejected:
             verdict = Verdict.REJECTED
             shown = certain
-        elif any(p.rejects for p, _ in unsure) or decisive or undecidable:
+        elif any(p.rejects for p, _ in unsure) or decisive or undecidable or open_parts:
             verdict = Verdict.INSUFFICIENT_EVIDENCE
             opaque_paths = {path for p, paths in unsure if p.rejects for path in paths} | set(decisive)
             shown = certain + [
                 rules.PY001.problem(path=path, what=_what(node)) for path, node in doc.opaque if path in opaque_paths
             ]
-            notes.extend(f"{_what(node)} is not a literal" for path, node in doc.opaque if path in opaque_paths)
+            notes.extend(
+                f"{_what(node)} is only known at run time" for path, node in doc.opaque if path in opaque_paths
+            )
             if undecidable:
                 notes.append("a custom rule's callable decides it")
+            notes.extend(open_parts)
         else:
             verdict = Verdict.ACCEPTED
             shown = certain

@@ -48,7 +48,7 @@ class NotALiteral(Rule):
 
     def problem(self, *, path: KeyPath, what: str) -> Problem:
         """The part at *path* is *what* (its source, as written)."""
-        return self.found(f"{what} is built at run time; formscript cannot check what it holds", path)
+        return self.found(f"{what} is only known at run time; formscript cannot check it", path)
 
 
 PY001 = NotALiteral()
