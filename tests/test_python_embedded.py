@@ -543,3 +543,28 @@ def test_repeated_keyword_arguments_raise() -> None:
         """
     )
     assert found == [("TextResponse", 5, "rejected", ["PY002"]), ("FieldSpec", 6, "rejected", ["PY002"])]
+
+
+def test_values_written_as_json_text_are_located_on_the_literal() -> None:
+    found = parts(
+        """
+        import json
+        from lionagi.testing import ScriptModel
+
+        def test_json(tmp_path):
+            (tmp_path / "s.json").write_text(json.dumps({"responses": [{"type": "txt"}], 1: "one"}))
+            with open(tmp_path / "t.json", "w") as handle:
+                json.dump({"responses": [{"type": "text", "content": 1}]}, handle, indent=2)
+            (tmp_path / "notes.json").write_text(json.dumps({"a": 1}))
+        """
+    )
+    assert [(p.embedded.call if p.embedded else "", p.verdict and p.verdict.value) for p in found] == [
+        ('(tmp_path / "s.json").write_text', "rejected"),
+        ("json.dump", "rejected"),
+    ]
+    # the key 1 is "1" in the file: an unknown top-level key, on the literal's key
+    assert [(d.code, where(found[0], d.code)[:2]) for d in found[0].diagnostics] == [
+        ("SC002", (6, 73)),
+        ("SC001", (6, 82)),
+    ]
+    assert where(found[1], "SC005") == (8, 62, 8, 63)

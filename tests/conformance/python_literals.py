@@ -609,6 +609,40 @@ def written_case(index: int, case: FormCase | ScriptCase, rng: random.Random) ->
     )
 
 
+def dumped_case(index: int, case: ScriptCase, rng: random.Random) -> PyCase | None:
+    """A corpus script's value written by the test as JSON text (``json.dumps`` or ``json.dump``)."""
+    import json as json_module
+
+    value = _load(case.text)
+    if value is _UNLOADABLE or not _renderable(value) or _shared(value):
+        return None
+    try:
+        json_module.dumps(value)
+    except (TypeError, ValueError):
+        return None
+    writer = _Writer(rng)
+    module = _Module(rng, writer)
+    module.name("ScriptModel")
+    module.imports.append("import json")
+    name = f"script-{index:05d}.{rng.choice(['json', 'json', 'yaml'])}"
+    literal = writer.literal(value, 4)
+    if rng.random() < 0.5:
+        body = [f'path = tmp_path / "{name}"', f"path.write_text(json.dumps({literal}))", "result = path"]
+        target = 1
+    else:
+        body = [
+            f'path = tmp_path / "{name}"',
+            'with open(path, "w") as handle:\n'
+            f"    json.dump({literal}, handle{', indent=2' if rng.random() < 0.5 else ''})",
+            "result = path",
+        ]
+        target = 1
+    source, line = module.text(body, asynchronous=False, in_class=rng.random() < 0.5, params="tmp_path", target=target)
+    if "json.dump(" in source:
+        line += 1
+    return PyCase(f"dumped-{index:05d}", source, line, "path.write_text", "file", written=(name, "", "script"))
+
+
 def generate(
     scripts: list[ScriptCase], forms: list[FormCase], rules: list[tuple[dict[str, Any], ...]], seed: int, share: int
 ) -> list[PyCase]:
@@ -632,6 +666,10 @@ def generate(
         built = written_case(index, file_case, rng)
         if built is not None:
             cases.append(built)
+    for index, script in enumerate(scripts[2 :: share * 2]):
+        dumped = dumped_case(index, script, rng)
+        if dumped is not None:
+            cases.append(dumped)
     return cases
 
 
@@ -668,7 +706,10 @@ def lionagi_verdict(case: PyCase, workdir: Path, engine: Any) -> set[str]:
         assert case.written is not None
         name, text, kind = case.written
         target = workdir / name
-        target.write_text(text, encoding="utf-8")
+        if text:
+            target.write_text(text, encoding="utf-8")
+        else:  # the test itself writes it (json.dumps of a literal)
+            _run_once(case, None, workdir)
         if kind == "form":
             return {engine.form_outcome(str(target)).verdict}
         return {engine.script_outcome(str(target), ()).verdict}

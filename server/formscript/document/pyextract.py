@@ -71,6 +71,7 @@ _API_WORDS = (
     "scripted_branch_factory",
     "scripted_endpoint_for",
     "write",
+    "dump",
 )
 
 ENTRY_MODELS: dict[str, str] = {
@@ -105,6 +106,7 @@ _EXPORTS: dict[str, tuple[str, ...]] = {
     "lionagi.service.connections": ("match_endpoint",),
     "lionagi.service.connections.match_endpoint": ("match_endpoint",),
     "textwrap": ("dedent",),
+    "json": ("dumps", "dump"),
 }
 #: qualified name -> the API object it is.
 _TARGETS: dict[str, str] = {f"{module}.{name}": name for module, names in _EXPORTS.items() for name in names}
@@ -155,6 +157,8 @@ class Embedded:
     target: str | None = None
     #: The document this one is filled from (fill_form / validate_form: the WorkForm's).
     source: Embedded | None = None
+    #: ``json.dumps``'s keyword arguments, for a value written as JSON text.
+    options: dict[Any, Any] = field(default_factory=dict)
 
 
 # ------------------------------------------------------------------------------ scopes
@@ -504,6 +508,9 @@ class _Extractor:
                     if argument is not None:
                         self._coerce(call, "attach_script", argument, truthy=False)
                     return
+        if self.qualify(func) == "json.dump":
+            self._json_dump(call)
+            return
         found = self.target(func)
         if found is None:
             return
@@ -937,11 +944,45 @@ class _Extractor:
             target = opened
         located = text_positions(self.lines, argument, self.resolve)
         if located is None:
+            dumped = self.peel(argument)
+            if isinstance(dumped, ast.Call) and self.qualify(dumped.func) == "json.dumps":
+                self._dumped(call, self.written(func), dumped, target)
             return
         embedded = self._new(call, self.written(func), "text", None, self.peel(argument), None)
         embedded.text = located
         embedded.target = target or None
         self._add(embedded)
+
+    def _dumped(self, call: ast.Call, api: str, dumps: ast.Call, target: str | None) -> None:
+        """A value written as JSON text (``json.dumps(value)`` written, ``json.dump(value, f)``):
+        the value with the keyword arguments ``json.dumps`` is given, when they are literals."""
+        value = _argument(dumps, 0, "obj")
+        if value is None:
+            return
+        options = self.reader().keywords(dumps, dumps.keywords)
+        if options.kind != "dict" or any(v.kind != "scalar" and v.kind != "seq" for _, v in options.pairs):
+            return
+        root = self.read(value)
+        if root.kind == "opaque":
+            return
+        embedded = self._new(call, api, "dumped", None, self.peel(value), root)
+        embedded.target = target or None
+        embedded.options = options.materialize()
+        self._add(embedded)
+
+    def _json_dump(self, call: ast.Call) -> None:
+        """``json.dump(value, handle)`` into a file opened for writing."""
+        handle = _argument(call, 1, "fp")
+        if handle is None:
+            return
+        opened = self._opened(handle)
+        if opened is None:
+            return
+        rest = [k for k in call.keywords if k.arg not in ("obj", "fp")]
+        dumps = ast.Call(func=call.func, args=call.args[:1], keywords=rest)
+        ast.copy_location(dumps, call)
+        dumps.end_lineno, dumps.end_col_offset = call.end_lineno, call.end_col_offset
+        self._dumped(call, self.written(call.func), dumps, opened)
 
     def _opened(self, expr: ast.expr) -> str | None:
         """The file name an ``open(path, "w")`` (or a name bound by ``with`` to one) writes;

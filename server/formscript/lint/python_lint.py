@@ -26,7 +26,7 @@ from formscript import rules
 from formscript.core.verdict import KeyPath, Problem, Verdict
 from formscript.document import Pos, Span, TextDocument, parse_document
 from formscript.document.pyextract import Embedded, extract, mentions_api
-from formscript.document.pyliteral import PyNode, SourceLines, python_lines
+from formscript.document.pyliteral import PyNode, SourceLines, TextPositions, python_lines
 from formscript.document.python import EmbeddedDocument, PyDocument, python_comments
 from formscript.lint.config import Settings
 from formscript.lint.diagnostics import Diagnostic
@@ -112,7 +112,12 @@ class _FileLinter:
             return self.done[key]
         self.done[key] = None  # a cycle reads as "not decided"
         try:
-            report = self._text(embedded) if embedded.semantic == "text" else self._literal(embedded)
+            if embedded.semantic == "text":
+                report = self._text(embedded)
+            elif embedded.semantic == "dumped":
+                report = self._dumped(embedded)
+            else:
+                report = self._literal(embedded)
         except Exception as exc:  # a bug of ours: reported for this document, never a crash
             report = _failed(self.path, exc)
             report.embedded = Embedding(embedded.call, embedded.range, embedded.call_span)
@@ -296,6 +301,78 @@ class _FileLinter:
         self.documents[id(report)] = doc
         return report
 
+    def _dumped(self, embedded: Embedded) -> FileReport | None:
+        """A value a test writes as JSON text: the file's text is ``json.dumps`` of it, read
+        back as lionagi reads the file; located on the literal when reading it back gives the
+        value JSON keeps (keys as strings, tuples as lists), else on the whole literal."""
+        from formscript.lint.kinds import kind_from_name, sniff
+
+        root = embedded.root
+        assert root is not None
+        name = embedded.target
+        converted = _as_json(root)
+        try:
+            text = json.dumps(root.materialize(), **embedded.options)
+        except (TypeError, ValueError):
+            converted = None
+            text = None
+        if text is None or converted is None or any(n.kind == "opaque" for _, _, n in root.walk()):
+            return None if text is None and converted is not None else self._undecided_dump(embedded)
+        kind = kind_from_name(name, self.settings) if name else None
+        if kind is None:
+            kind = sniff(json.loads(text))
+            if kind is None:
+                return None
+        loader_name = name or "written.json"
+        syntax: Syntax = "json"
+        if kind == "script":
+            from formscript.core.script import loads_as_yaml
+
+            syntax = "yaml" if loads_as_yaml(loader_name) else "json"
+        elif kind == "form" or not loader_name.endswith(".json"):
+            syntax = "yaml"
+        inner = parse_document(text, syntax)
+        doc: Document
+        if inner.ok and _canonical(inner.value) == _canonical(converted.materialize()):
+            doc = PyDocument(self.text, converted, self.lines, file_comments=self.comments, extent=_extent(embedded))
+        else:
+            whole = TextPositions(text, tuple(root.span.start for _ in text), root.span.end)
+            doc = EmbeddedDocument(inner, whole, self.lines, file_comments=self.comments, extent=_extent(embedded))
+        report = lint_document(doc, loader_name, kind=kind, settings=Settings(), fixes=self.fixes, suppress=False)
+        report.diagnostics = finish(report.diagnostics, doc, self.settings, self.path, suppress=False)
+        undecided = kind == "script" and name is None and report.verdict is not Verdict.REJECTED
+        if undecided and not _same_as_json(text, doc.value):
+            report.verdict = Verdict.INSUFFICIENT_EVIDENCE
+            report.note = "the written file's name decides whether lionagi reads it as YAML or JSON"
+        report.path = self.path
+        report.embedded = Embedding(embedded.call, embedded.range, embedded.call_span)
+        report.document = doc
+        self.documents[id(report)] = doc
+        return report
+
+    def _undecided_dump(self, embedded: Embedded) -> FileReport | None:
+        """JSON text of a value with run-time parts: which file it makes is not known."""
+        from formscript.lint.kinds import kind_from_name
+
+        kind = kind_from_name(embedded.target, self.settings) if embedded.target else None
+        if kind is None:
+            return None
+        assert embedded.root is not None
+        doc = PyDocument(self.text, embedded.root, self.lines, file_comments=self.comments, extent=_extent(embedded))
+        shown = [rules.PY001.problem(path=path, what=_what(node)) for path, node in doc.opaque]
+        diagnostics = finish(to_diagnostics(doc, shown, False), doc, self.settings, self.path, suppress=False)
+        report = FileReport(
+            self.path,
+            kind,
+            Verdict.INSUFFICIENT_EVIDENCE,
+            diagnostics,
+            note="the JSON text holds parts only known at run time",
+            document=doc,
+            embedded=Embedding(embedded.call, embedded.range, embedded.call_span),
+        )
+        self.documents[id(report)] = doc
+        return report
+
     # -- the file's suppressions
 
     def suppress(self, parts: list[FileReport]) -> None:
@@ -392,6 +469,37 @@ def _sort_out(
 
 def _what(node: PyNode) -> str:
     return node.note or "this part"
+
+
+def _as_json(node: PyNode) -> PyNode | None:
+    """*node* as ``json.loads(json.dumps(...))`` gives it back (keys as strings, tuples as
+    lists), on the same source; None for what JSON cannot hold."""
+    if node.kind == "scalar":
+        value = node.value
+        return node if value is None or isinstance(value, bool | int | float | str) else None
+    if node.kind == "seq":
+        if node.seq_type not in (list, tuple):
+            return None
+        items = [_as_json(item) for item in node.items]
+        if any(item is None for item in items):
+            return None
+        return PyNode.sequence(node.span, [i for i in items if i is not None])
+    if node.kind != "dict":
+        return None
+    pairs = []
+    for key, value in node.pairs:
+        converted = _as_json(value)
+        if converted is None or key.kind != "scalar":
+            return None
+        raw = key.value
+        if isinstance(raw, str):
+            written = key
+        elif raw is None or isinstance(raw, bool | int | float):
+            written = PyNode.scalar(json.dumps(raw), key.span)  # how json writes a key that is not a string
+        else:
+            return None
+        pairs.append((written, converted))
+    return PyNode.mapping(node.span, pairs)
 
 
 def _same_as_json(text: str, value: Any) -> bool:
