@@ -38,6 +38,9 @@ each character. What each API does with its argument is lionagi's (``_branch.py`
 from __future__ import annotations
 
 import ast
+import bisect
+import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -51,16 +54,20 @@ __all__ = ["MENTION", "Embedded", "extract", "mentions_api"]
 #: The byte string a file must contain to be read at all.
 MENTION = "lionagi"
 
-#: The names one of which a file must contain for any call to be found (cheap to test).
+#: Words one of which a file must contain for any call to be found (cheap to test): every
+#: call names its API (an alias is imported under the real name), and a text written to a file
+#: is written by one of the writers.
 _API_WORDS = (
     "TestBranch",
     "ScriptModel",
     "scripted_imodel",
-    "iModel",
     "ScriptedEndpoint",
-    "match_endpoint",
     "attach_script",
-    "Response",
+    "TextResponse",
+    "ToolCallResponse",
+    "StructuredResponse",
+    "StreamResponse",
+    "ErrorResponse",
     "WhenMatcher",
     "StreamChunkSpec",
     "FieldSpec",
@@ -70,9 +77,13 @@ _API_WORDS = (
     "Rule",
     "scripted_branch_factory",
     "scripted_endpoint_for",
-    "write",
-    "dump",
+    "write_text",
+    ".write(",
+    "json.dump(",
+    "import dump",
 )
+#: Words that name an API only when the file also says ``scripted`` (the provider).
+_SCRIPTED_WORDS = ("iModel", "match_endpoint")
 
 ENTRY_MODELS: dict[str, str] = {
     "TextResponse": "text",
@@ -125,7 +136,11 @@ _STANDALONE = frozenset({*ENTRY_MODELS, "WhenMatcher", "StreamChunkSpec"})
 
 def mentions_api(text: str) -> bool:
     """Whether *text* can hold a call of the API at all (every call names one of its words)."""
-    return MENTION in text and any(word in text for word in _API_WORDS)
+    if MENTION not in text:
+        return False
+    if any(word in text for word in _API_WORDS):
+        return True
+    return "scripted" in text and any(word in text for word in _SCRIPTED_WORDS)
 
 
 @dataclass(eq=False)
@@ -189,12 +204,16 @@ class _Scope:
 
 
 class _Collector:
-    """One pass over the tree: scopes and their bindings, and every call with its scope."""
+    """One pass over the tree: scopes and their bindings, and every call with its scope.
 
-    def __init__(self) -> None:
+    *wanted* (first line, last line) says whether a function or class written on those lines
+    may hold a call looked for; the body of one that may not is not entered (only its name is
+    bound): its own bindings concern nothing looked for."""
+
+    def __init__(self, wanted: Callable[[int, int], bool] | None = None) -> None:
         self.module = _Scope(None)
         self.calls: list[tuple[ast.Call, _Scope]] = []
-        self.withs: dict[int, ast.expr] = {}
+        self.wanted = wanted
 
     def run(self, tree: ast.Module) -> None:
         self._body(tree.body, self.module)
@@ -203,112 +222,141 @@ class _Collector:
         for statement in statements:
             self._node(statement, scope)
 
+    def _skipped(self, node: ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef) -> bool:
+        if self.wanted is None:
+            return False
+        first = min([node.lineno, *(d.lineno for d in node.decorator_list)])
+        return not self.wanted(first, node.end_lineno or node.lineno)
+
     def _node(self, node: ast.AST, scope: _Scope) -> None:
-        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
-            scope.bind(node.name, ("other", None))
-            for item in (*node.decorator_list, *node.args.defaults, *node.args.kw_defaults):
-                if item is not None:
-                    self._node(item, scope)
-            inner = _Scope(scope)
-            self._params(node.args, inner)
-            self._body(node.body, inner)
+        kind = type(node)
+        if kind is ast.Name:
+            if type(node.ctx) is not ast.Load:  # type: ignore[attr-defined]
+                scope.bind(node.id, ("other", None))  # type: ignore[attr-defined]
             return
-        if isinstance(node, ast.Lambda):
-            for item in (*node.args.defaults, *node.args.kw_defaults):
-                if item is not None:
-                    self._node(item, scope)
-            inner = _Scope(scope)
-            self._params(node.args, inner)
-            self._node(node.body, inner)
+        if kind is ast.Constant:
             return
-        if isinstance(node, ast.ClassDef):
-            scope.bind(node.name, ("other", None))
-            for item in (*node.decorator_list, *node.bases, *(k.value for k in node.keywords)):
-                self._node(item, scope)
-            self._body(node.body, _Scope(scope, is_class=True))
+        if kind is ast.Attribute:
+            self._node(node.value, scope)  # type: ignore[attr-defined]
             return
-        if isinstance(node, ast.ListComp | ast.SetComp | ast.GeneratorExp | ast.DictComp):
-            inner = _Scope(scope)
-            for index, generator in enumerate(node.generators):
-                self._node(generator.iter, scope if index == 0 else inner)
-                self._store(generator.target, inner)
-                for condition in generator.ifs:
-                    self._node(condition, inner)
-            if isinstance(node, ast.DictComp):
-                self._node(node.key, inner)
-                self._node(node.value, inner)
-            else:
-                self._node(node.elt, inner)
-            return
-        if isinstance(node, ast.Import):
-            for alias in node.names:
-                if alias.asname:
-                    scope.bind(alias.asname, ("module", alias.name))
-                else:
-                    head = alias.name.partition(".")[0]
-                    scope.bind(head, ("module", head))
-            return
-        if isinstance(node, ast.ImportFrom):
-            module = node.module or ""
-            for alias in node.names:
-                if node.level:
-                    scope.bind(alias.asname or alias.name, ("other", None))
-                elif alias.name == "*":
-                    for name in _EXPORTS.get(module, ()):
-                        scope.bind(name, ("import", f"{module}.{name}"))
-                else:
-                    scope.bind(alias.asname or alias.name, ("import", f"{module}.{alias.name}"))
-            return
-        if isinstance(node, ast.Assign):
-            self._node(node.value, scope)
-            for target in node.targets:
-                if isinstance(target, ast.Name):
-                    scope.bind(target.id, ("assign", node.value))
-                else:
-                    self._store(target, scope)
-            return
-        if isinstance(node, ast.AnnAssign):
-            if node.value is not None:
-                self._node(node.value, scope)
-                if isinstance(node.target, ast.Name):
-                    scope.bind(node.target.id, ("assign", node.value))
-                    return
-            self._store(node.target, scope)
-            return
-        if isinstance(node, ast.AugAssign):
-            self._node(node.value, scope)
-            self._store(node.target, scope)
-            return
-        if isinstance(node, ast.With | ast.AsyncWith):
-            for held in node.items:
-                self._node(held.context_expr, scope)
-                if isinstance(held.optional_vars, ast.Name):
-                    scope.bind(held.optional_vars.id, ("with", held.context_expr))
-                elif held.optional_vars is not None:
-                    self._store(held.optional_vars, scope)
-            self._body(node.body, scope)
-            return
-        if isinstance(node, ast.Global | ast.Nonlocal):
-            for name in node.names:
-                scope.bind(name, ("other", None))
-                if isinstance(node, ast.Global):
-                    self.module.bind(name, ("other", None))
-            return
-        if isinstance(node, ast.Call):
+        if kind is ast.Call:
+            assert isinstance(node, ast.Call)
             self.calls.append((node, scope))
             func = node.func
-            if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and func.attr in _MUTATORS:
+            if type(func) is ast.Attribute and type(func.value) is ast.Name and func.attr in _MUTATORS:
                 # ``rs.add(Rule(...))`` as a statement of its own is how rule sets get built
-                scope.bind(func.value.id, ("add", node) if func.attr == "add" else ("mutate", None))
-        elif isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load):
-            scope.bind(node.id, ("other", None))
+                binding = ("add", node) if func.attr == "add" else ("mutate", None)
+                scope.bind(func.value.id, binding)
+            self._node(func, scope)
+            for argument in node.args:
+                self._node(argument, scope)
+            for keyword in node.keywords:
+                self._node(keyword.value, scope)
             return
-        elif isinstance(node, ast.Subscript) and not isinstance(node.ctx, ast.Load):
-            base = node.value
-            if isinstance(base, ast.Name):
+        handler = _SPECIAL.get(kind)
+        if handler is not None:
+            handler(self, node, scope)
+            return
+        if kind is ast.Subscript and type(node.ctx) is not ast.Load:  # type: ignore[attr-defined]
+            base = node.value  # type: ignore[attr-defined]
+            if type(base) is ast.Name:
                 scope.bind(base.id, ("mutate", None))
         for child in ast.iter_child_nodes(node):
             self._node(child, scope)
+
+    def _function(self, node: ast.FunctionDef | ast.AsyncFunctionDef, scope: _Scope) -> None:
+        scope.bind(node.name, ("other", None))
+        if self._skipped(node):
+            return
+        for item in (*node.decorator_list, *node.args.defaults, *node.args.kw_defaults):
+            if item is not None:
+                self._node(item, scope)
+        inner = _Scope(scope)
+        self._params(node.args, inner)
+        self._body(node.body, inner)
+
+    def _lambda(self, node: ast.Lambda, scope: _Scope) -> None:
+        for item in (*node.args.defaults, *node.args.kw_defaults):
+            if item is not None:
+                self._node(item, scope)
+        inner = _Scope(scope)
+        self._params(node.args, inner)
+        self._node(node.body, inner)
+
+    def _class(self, node: ast.ClassDef, scope: _Scope) -> None:
+        scope.bind(node.name, ("other", None))
+        if self._skipped(node):
+            return
+        for item in (*node.decorator_list, *node.bases, *(k.value for k in node.keywords)):
+            self._node(item, scope)
+        self._body(node.body, _Scope(scope, is_class=True))
+
+    def _comprehension(self, node: ast.ListComp | ast.SetComp | ast.GeneratorExp | ast.DictComp, scope: _Scope) -> None:
+        inner = _Scope(scope)
+        for index, generator in enumerate(node.generators):
+            self._node(generator.iter, scope if index == 0 else inner)
+            self._store(generator.target, inner)
+            for condition in generator.ifs:
+                self._node(condition, inner)
+        if isinstance(node, ast.DictComp):
+            self._node(node.key, inner)
+            self._node(node.value, inner)
+        else:
+            self._node(node.elt, inner)
+
+    def _import(self, node: ast.Import, scope: _Scope) -> None:
+        for alias in node.names:
+            if alias.asname:
+                scope.bind(alias.asname, ("module", alias.name))
+            else:
+                head = alias.name.partition(".")[0]
+                scope.bind(head, ("module", head))
+
+    def _import_from(self, node: ast.ImportFrom, scope: _Scope) -> None:
+        module = node.module or ""
+        for alias in node.names:
+            if node.level:
+                scope.bind(alias.asname or alias.name, ("other", None))
+            elif alias.name == "*":
+                for name in _EXPORTS.get(module, ()):
+                    scope.bind(name, ("import", f"{module}.{name}"))
+            else:
+                scope.bind(alias.asname or alias.name, ("import", f"{module}.{alias.name}"))
+
+    def _assign(self, node: ast.Assign, scope: _Scope) -> None:
+        self._node(node.value, scope)
+        for target in node.targets:
+            if isinstance(target, ast.Name):
+                scope.bind(target.id, ("assign", node.value))
+            else:
+                self._store(target, scope)
+
+    def _ann_assign(self, node: ast.AnnAssign, scope: _Scope) -> None:
+        if node.value is not None:
+            self._node(node.value, scope)
+            if isinstance(node.target, ast.Name):
+                scope.bind(node.target.id, ("assign", node.value))
+                return
+        self._store(node.target, scope)
+
+    def _aug_assign(self, node: ast.AugAssign, scope: _Scope) -> None:
+        self._node(node.value, scope)
+        self._store(node.target, scope)
+
+    def _with(self, node: ast.With | ast.AsyncWith, scope: _Scope) -> None:
+        for held in node.items:
+            self._node(held.context_expr, scope)
+            if isinstance(held.optional_vars, ast.Name):
+                scope.bind(held.optional_vars.id, ("with", held.context_expr))
+            elif held.optional_vars is not None:
+                self._store(held.optional_vars, scope)
+        self._body(node.body, scope)
+
+    def _global(self, node: ast.Global | ast.Nonlocal, scope: _Scope) -> None:
+        for name in node.names:
+            scope.bind(name, ("other", None))
+            if isinstance(node, ast.Global):
+                self.module.bind(name, ("other", None))
 
     def _store(self, target: ast.AST, scope: _Scope) -> None:
         """A target bound by something other than a plain assignment (loops, unpacking)."""
@@ -331,6 +379,27 @@ class _Collector:
                 scope.bind(rest.arg, ("other", None))
 
 
+_SPECIAL: dict[type, Callable[[_Collector, Any, _Scope], None]] = {
+    ast.FunctionDef: _Collector._function,
+    ast.AsyncFunctionDef: _Collector._function,
+    ast.Lambda: _Collector._lambda,
+    ast.ClassDef: _Collector._class,
+    ast.ListComp: _Collector._comprehension,
+    ast.SetComp: _Collector._comprehension,
+    ast.GeneratorExp: _Collector._comprehension,
+    ast.DictComp: _Collector._comprehension,
+    ast.Import: _Collector._import,
+    ast.ImportFrom: _Collector._import_from,
+    ast.Assign: _Collector._assign,
+    ast.AnnAssign: _Collector._ann_assign,
+    ast.AugAssign: _Collector._aug_assign,
+    ast.With: _Collector._with,
+    ast.AsyncWith: _Collector._with,
+    ast.Global: _Collector._global,
+    ast.Nonlocal: _Collector._global,
+}
+
+
 def _meaning(bindings: list[Binding] | None) -> Binding | None:
     """What a name stands for when its bindings agree on one thing."""
     if not bindings:
@@ -348,11 +417,68 @@ def _meaning(bindings: list[Binding] | None) -> Binding | None:
 # --------------------------------------------------------------------------- extraction
 
 
+def _module_imports(tree: ast.Module) -> set[str]:
+    """The names module-level imports of lionagi (and ``json``, ``textwrap``) bind: the names a
+    call may reach the API through (an alias does not spell the API's own name)."""
+    names: set[str] = set()
+    pending: list[ast.stmt] = list(tree.body)
+    while pending:
+        statement = pending.pop()
+        if isinstance(statement, ast.Import):
+            for alias in statement.names:
+                if alias.name.partition(".")[0] in ("lionagi", "json", "textwrap"):
+                    names.add(alias.asname or alias.name.partition(".")[0])
+        elif isinstance(statement, ast.ImportFrom):
+            if (statement.module or "").partition(".")[0] in ("lionagi", "json", "textwrap"):
+                names.update(alias.asname or alias.name for alias in statement.names)
+        elif isinstance(statement, ast.If | ast.Try):
+            pending.extend(statement.body)
+            pending.extend(statement.orelse)
+            if isinstance(statement, ast.Try):
+                for handler in statement.handlers:
+                    pending.extend(handler.body)
+                pending.extend(statement.finalbody)
+    return names
+
+
+def _candidate_lines(text: str, tree: ast.Module) -> Callable[[int, int], bool] | None:
+    """Whether a block of lines (1-based, inclusive) mentions the API (one of its words, or a
+    name a module-level import binds to it); None when the text has ``global`` or
+    ``nonlocal`` (a skipped body could rebind an outer name)."""
+    if "global " in text or "nonlocal " in text:
+        return None
+    words = {*_API_WORDS, *_SCRIPTED_WORDS, *_module_imports(tree)} - {"*"}
+    offsets: list[int] = []
+    for word in words:
+        at = text.find(word)
+        while at >= 0:
+            offsets.append(at)
+            at = text.find(word, at + 1)
+    if not offsets:
+        return lambda first, last: False
+    offsets.sort()
+    lines: list[int] = []
+    line, position = 1, 0
+    for offset in offsets:
+        line += text.count("\n", position, offset)
+        position = offset
+        lines.append(line)
+
+    def wanted(first: int, last: int) -> bool:
+        index = bisect.bisect_left(lines, first)
+        return index < len(lines) and lines[index] <= last
+
+    return wanted
+
+
 class _Extractor:
     def __init__(self, text: str, tree: ast.Module) -> None:
+        self.text = text
         self.lines = SourceLines(text)
-        collector = _Collector()
+        self.pruned = _candidate_lines(text, tree)
+        collector = _Collector(self.pruned)
         collector.run(tree)
+        self.module_scope = collector.module
         self.calls = collector.calls
         self.scope_of: dict[int, _Scope] = {id(call): scope for call, scope in self.calls}
         self.found: list[Embedded] = []
@@ -365,15 +491,31 @@ class _Extractor:
         self._chained: set[int] = set()
         #: fill_form / validate_form documents and the WorkForm call they fill.
         self._sources: list[tuple[Embedded, ast.Call]] = []
+        self._mutations: dict[str, bool] = {}
 
     # -- names
 
     def resolve(self, name: ast.Name) -> ast.expr | None:
         meaning = _meaning(self._scope.lookup(name.id))
         if meaning is not None and meaning[0] == "assign":
+            outer = name.id not in self._scope.bindings
+            if outer and self.pruned is not None and self._mutated_somewhere(name.id):
+                return None  # perhaps in a body the collector did not enter
             value: ast.expr = meaning[1]
             return value
         return None
+
+    def _mutated_somewhere(self, name: str) -> bool:
+        """Whether the text changes *name* in place anywhere (a method that mutates, an item
+        or augmented assignment): a conservative test over the source."""
+        cached = self._mutations.get(name)
+        if cached is None:
+            pattern = re.compile(
+                rf"(?<![\w.]){re.escape(name)}\s*(?:\.\s*(?:{'|'.join(sorted(_MUTATORS - {'add'}))})\s*\("
+                rf"|\[[^\]\n]*\]\s*(?:[-+*/|&]?=)(?!=)|[-+*/|&]=|\.__setitem__)"
+            )
+            cached = self._mutations[name] = pattern.search(self.text) is not None
+        return cached
 
     def qualify(self, expr: ast.expr) -> str | None:
         if isinstance(expr, ast.Name):

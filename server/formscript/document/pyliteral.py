@@ -62,9 +62,10 @@ class SourceLines:
     def pos(self, lineno: int, col_offset: int) -> Pos:
         """The 0-based code-point position of an ``ast`` (line, byte column)."""
         index = lineno - 1
-        if index < 0 or index >= len(self.lines):
+        lines = self.lines
+        if index < 0 or index >= len(lines):
             return Pos(max(index, 0), col_offset)
-        line = self.lines[index]
+        line = lines[index]
         if line.isascii():
             return Pos(index, col_offset)
         encoded = self._encoded.get(index)
@@ -74,11 +75,12 @@ class SourceLines:
 
     def span(self, node: ast.AST) -> Span:
         """The span of an ``ast`` node that has positions."""
-        start = self.pos(node.lineno, node.col_offset)  # type: ignore[attr-defined]
-        end_line = getattr(node, "end_lineno", None) or node.lineno  # type: ignore[attr-defined]
-        end_col = getattr(node, "end_col_offset", None)
-        end = self.pos(end_line, end_col) if end_col is not None else start
-        return Span(start, end)
+        lineno: int = node.lineno  # type: ignore[attr-defined]
+        start = self.pos(lineno, node.col_offset)  # type: ignore[attr-defined]
+        end_col = node.end_col_offset  # type: ignore[attr-defined]
+        if end_col is None:
+            return Span(start, start)
+        return Span(start, self.pos(node.end_lineno or lineno, end_col))  # type: ignore[attr-defined]
 
     def source(self, span: Span) -> str:
         """The source text inside *span*."""
@@ -122,8 +124,9 @@ class PyNode:
 
     ``kind`` is ``scalar`` (``value`` holds it), ``dict`` (``pairs``), ``seq`` (``items``,
     of ``seq_type``) or ``opaque`` (``note`` says what it is; ``str_typed`` when Python says
-    it is a string). ``quote`` is the prefix and quote of a string written as one simple
-    literal (what an edit must write), ``identifier`` marks a keyword argument's name,
+    it is a string). ``written`` marks a constant written as a literal at its span (its source
+    text and quotes are read from there when an edit needs them: :func:`quote_of`);
+    ``identifier`` marks a keyword argument's name,
     ``synthetic`` a part the API adds that is not in the source (it sits at its owner's
     span). ``model`` names the lionagi model call a dict was written as (``TextResponse``).
     """
@@ -135,7 +138,7 @@ class PyNode:
     items: list[PyNode] = field(default_factory=list)
     seq_type: type = list
     text: str = ""
-    quote: str = ""
+    written: bool = False
     identifier: bool = False
     synthetic: bool = False
     note: str = ""
@@ -149,9 +152,9 @@ class PyNode:
     repeated: tuple[str, ...] = ()
 
     @staticmethod
-    def scalar(value: Any, span: Span, text: str = "", quote: str = "") -> PyNode:
-        """A scalar node."""
-        return PyNode("scalar", span, value=value, text=text, quote=quote)
+    def scalar(value: Any, span: Span, text: str = "") -> PyNode:
+        """A scalar node (*text*: its source, when not a plain constant at its span)."""
+        return PyNode("scalar", span, value=value, text=text)
 
     @staticmethod
     def opaque(span: Span, note: str, *, str_typed: bool = False) -> PyNode:
@@ -303,11 +306,7 @@ class LiteralReader:
         value = node.value
         if value is Ellipsis:
             return PyNode.opaque(span, "...")
-        text = self.lines.source(span)
-        quote = ""
-        if isinstance(value, str):
-            quote = _simple_quote(text)
-        return PyNode.scalar(value, span, text, quote)
+        return PyNode("scalar", span, value=value, written=True)
 
     def _name(self, node: ast.Name, depth: int) -> PyNode:
         bound = self.resolve(node) if self.resolve is not None else None
@@ -499,6 +498,11 @@ def _fold(op: ast.operator, left: Any, right: Any) -> Any:
 
 
 _PREFIX_QUOTE = re.compile(r"(?P<prefix>[rRuUbBfF]{0,2})(?P<quote>'''|\"\"\"|'|\")")
+
+
+def quote_of(text: str) -> str:
+    """The prefix and quote of a string literal's source *text*, when it is one plain literal."""
+    return _simple_quote(text)
 
 
 def _simple_quote(text: str) -> str:

@@ -21,7 +21,7 @@ from typing import Any
 
 from formscript.core.verdict import KeyPath, Problem
 from formscript.document.model import Collection, Comment, Document, Edit, Location, Pos, Scalar, Span
-from formscript.document.pyliteral import PyNode, SourceLines, TextPositions
+from formscript.document.pyliteral import PyNode, SourceLines, TextPositions, quote_of
 
 __all__ = ["EmbeddedDocument", "PyDocument", "python_comments"]
 
@@ -86,7 +86,9 @@ class PyDocument(Document):
         scalar = None
         if node.kind == "scalar" and not node.synthetic:
             tag = _TAGS.get(type(node.value), "str")
-            scalar = Scalar(node.quote or "python", node.text, f"tag:yaml.org,2002:{tag}")
+            text = self.source.source(node.span) if node.written or not node.text else node.text
+            quote = quote_of(text) if node.written and isinstance(node.value, str) else ""
+            scalar = Scalar(quote or "python", text, f"tag:yaml.org,2002:{tag}")
         return Location(node.span, key.span if key is not None else None, scalar)
 
     def comments(self) -> list[Comment]:
@@ -119,9 +121,10 @@ class PyDocument(Document):
             import keyword
 
             return text if text.isidentifier() and not keyword.iskeyword(text) else None
-        if not isinstance(target.value, str) or not target.quote:
+        quote = quote_of(self.source.source(target.span)) if target.written else ""
+        if not isinstance(target.value, str) or not quote:
             return None
-        return _quoted(text, target.quote)
+        return _quoted(text, quote)
 
 
 def _quoted(text: str, quote: str) -> str | None:
