@@ -89,7 +89,9 @@ class PyDocument(Document):
             text = self.source.source(node.span) if node.written or not node.text else node.text
             quote = quote_of(text) if node.written and isinstance(node.value, str) else ""
             scalar = Scalar(quote or "python", text, f"tag:yaml.org,2002:{tag}")
-        return Location(node.span, key.span if key is not None else None, scalar)
+        # a key the API adds is not written anywhere: the member has its value's place only
+        key_span = key.span if key is not None and not key.synthetic else None
+        return Location(node.span, key_span, scalar)
 
     def comments(self) -> list[Comment]:
         """The file's comments on this document's lines."""
