@@ -568,3 +568,20 @@ def test_values_written_as_json_text_are_located_on_the_literal() -> None:
         ("SC001", (6, 82)),
     ]
     assert where(found[1], "SC005") == (8, 62, 8, 63)
+
+
+def test_the_cache_keeps_a_python_files_documents(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    (tmp_path / "test_cached.py").write_text(
+        "from lionagi.testing import TestBranch\n"
+        'TestBranch.from_responses([{"type": "txt", "content": "a"}])\n'
+        'TestBranch.from_text("fine")\n',
+        encoding="utf-8",
+    )
+    cache = str(tmp_path / ".cache")
+    first = main(["lint", "--cache-dir", cache, "--format", "json", str(tmp_path)]), capsys.readouterr().out
+    second = main(["lint", "--cache-dir", cache, "--format", "json", str(tmp_path)]), capsys.readouterr().out
+    assert first == second
+    assert [f["embedded"]["call"] for f in json.loads(second[1])["files"]] == [
+        "TestBranch.from_responses",
+        "TestBranch.from_text",
+    ]
