@@ -156,6 +156,20 @@ def dry_run_text(
     together; without one, the cap applies to the prefix alone (any prompt is longer).
     """
     report = lint_text(text, path, kind="form", fixes=False)
+    return dry_run_report(report, path, rules_text, rules_path, prompt=prompt)
+
+
+def dry_run_report(
+    report: FileReport,
+    path: str,
+    rules_text: str | None = None,
+    rules_path: str | None = None,
+    *,
+    prompt: str | None = None,
+) -> dict[str, Any]:
+    """The dry run of a linted form (a file's, or one embedded in a Python file, whose errors
+    then name the Python file); *prompt* as for ``dry_run_text``."""
+    source = report.path if report.embedded is not None else path
     result: dict[str, Any] = {
         "path": path,
         "verdict": report.verdict.value if report.verdict else None,
@@ -180,9 +194,9 @@ def dry_run_text(
             return result
     gate = report.gate
     if gate is None:
-        result["errors"] = [_error(d, path) for d in report.diagnostics if d.severity == "error"]
+        result["errors"] = [_error(d, source) for d in report.diagnostics if d.severity == "error"]
         return result
-    if rules_doc is not None and loaded is not None:
+    if rules_doc is not None and loaded is not None and _reads_a_file(report):
         ruled = apply_ruleset(report.document.value if report.document is not None else None, path, loaded)
         if ruled.raised is not None:  # fill_form dies with the rule's exception
             result.update(verdict="rejected", errors=[_rules_error(rules_doc, ruled.raised, rules_path)])
@@ -217,16 +231,19 @@ def dry_run_text(
                 "message": problem.message,
                 "field": problem.field,
                 "rule_id": problem.rule_id,
-                "path": path,
+                "path": source,
                 "line": span.start.line + 1 if span else None,
                 "column": span.start.column + 1 if span else None,
             }
         )
     result["context_block"] = gate.prompt_prefix if gate.context_block is not None else None
-    if result["verdict"] == "accepted":
+    if result["verdict"] == "accepted" and _reads_a_file(report):
         result["prompt_room"] = gate.prompt_room
         if prompt is not None:
-            _apply_prompt(result, gate, prompt, path)
+            _apply_prompt(result, gate, prompt, source)
+    if report.embedded is not None:
+        result["embedded"] = {"call": report.embedded.call, "line": report.embedded.span.start.line + 1}
+        result["sends_prompt"] = _reads_a_file(report)
     return result
 
 
@@ -265,6 +282,53 @@ def _apply_prompt(result: dict[str, Any], gate: GateResult, prompt: str, path: s
     )
 
 
+# -------------------------------------------------------------- documents in Python files
+
+
+def _reads_a_file(report: FileReport) -> bool:
+    """Whether the form is one ``li agent --form`` reads (a file, or a text a test writes to one)."""
+    if report.embedded is None:
+        return True
+    from formscript.document.python import EmbeddedDocument
+
+    return isinstance(report.document, EmbeddedDocument)
+
+
+def split_location(given: str) -> tuple[str, int | None]:
+    """``FILE.py:LINE`` as (FILE.py, LINE); any other argument as (it, None)."""
+    path, colon, line = given.rpartition(":")
+    if colon and path.endswith(".py") and line.isdigit() and int(line) > 0:
+        return path, int(line)
+    return given, None
+
+
+def embedded_report(text: str, path: str, line: int, kind: str) -> FileReport | str:
+    """The document of *kind* that the Python file *path* hands to lionagi on *line* (1-based):
+    the one whose literal starts there, else the one whose call does; a message when none."""
+    from formscript.lint.python_lint import lint_python
+
+    bundle = lint_python(text, path, fixes=False)
+    parts = [p for p in bundle.parts or [] if p.kind == kind and p.embedded is not None]
+    usable = [p for p in parts if not _is_declaration(p)]
+    for wanted in ("literal", "call"):
+        for part in usable:
+            assert part.embedded is not None
+            call = part.embedded.call_span
+            if wanted == "literal" and part.embedded.span.start.line + 1 == line:
+                return part
+            if wanted == "call" and call is not None and call.start.line + 1 == line:
+                return part
+    lines = sorted({p.embedded.span.start.line + 1 for p in usable if p.embedded is not None})
+    where = ", ".join(str(n) for n in lines) if lines else "none"
+    noun = "form" if kind == "form" else "script"
+    return f"{path}:{line}: no {noun} is handed to lionagi on this line (lines with one: {where})"
+
+
+def _is_declaration(part: FileReport) -> bool:
+    """A FieldSpec(...) on its own: a declaration, not a form to dry-run."""
+    return part.embedded is not None and part.gate is None and part.kind == "form"
+
+
 def _error(d: Any, path: str) -> dict[str, Any]:
     return {
         "code": d.code,
@@ -296,7 +360,11 @@ def render_dry_run(result: dict[str, Any]) -> str:
             where = f"{error['path']}:{error['line']}: " if error.get("line") else ""
             label = error["code"] + (f" {error['rule_id']}" if error.get("rule_id") else "")
             lines.append(f"  {where}[{label}] {error['message']}")
-    if result.get("prompt") is not None:
+    sends = result.get("embedded") is None or result.get("sends_prompt", False)
+    if not sends:
+        call = result["embedded"]["call"]
+        lines.append(f"{call} in Python: it builds a form and sends no prompt")
+    elif result.get("prompt") is not None:
         sent = result["prompt"]
         lines.append(f"li agent sends this prompt ({len(sent):,} of at most {PROMPT_CAP:,} characters):")
         lines.append("-" * 40)
@@ -346,6 +414,19 @@ def simulate_text(
 ) -> dict[str, Any]:
     """Replay a calls transcript against a script with the runtime's matching semantics."""
     report: FileReport = lint_text(script_text, script_path, kind="script", fixes=False)
+    return simulate_report(report, script_path, calls_text, calls_path, stream=stream, regex_timeout=regex_timeout)
+
+
+def simulate_report(
+    report: FileReport,
+    script_path: str,
+    calls_text: str | None = None,
+    calls_path: str | None = None,
+    *,
+    stream: bool = False,
+    regex_timeout: float = 2.0,
+) -> dict[str, Any]:
+    """The simulation of a linted script (a file's, or one embedded in a Python file)."""
     out: dict[str, Any] = {
         "version": CONTRACT_VERSION,
         "path": script_path,

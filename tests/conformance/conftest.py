@@ -39,7 +39,7 @@ class Corpus:
         return str(self.root / case.filename)
 
 
-KINDS = ("form", "script", "runs_form", "runs_script", "named", "rules")
+KINDS = ("form", "script", "runs_form", "runs_script", "named", "rules", "python", "python_modules")
 
 
 @dataclass
@@ -54,6 +54,10 @@ class Tally:
     runs_reference: str = "lionagi"
     #: Scripts whose transcript has a reset, compared by the runs layer up to the reset.
     runs_up_to_reset: int = 0
+    #: Python documents with a run-time part that formscript left undecided, and how many of
+    #: those lionagi decided the same way whatever the part held (formscript was cautious).
+    python_undecided: int = 0
+    python_cautious: int = 0
 
     #: The red team (``test_redteam.py``): class -> (cases, compared, disagreements, known
     #: issue-12 item).
@@ -73,6 +77,21 @@ _TALLY = Tally()
 @pytest.fixture(scope="session")
 def tally() -> Tally:
     return _TALLY
+
+
+@pytest.fixture(scope="session")
+def corpus_sample(tmp_path_factory: pytest.TempPathFactory) -> Corpus:
+    """The first cases of the corpus only (for the quick run)."""
+    root = tmp_path_factory.mktemp("conformance-sample")
+    forms = generate_form_cases(SEED, SAMPLE)
+    scripts = generate_script_cases(SEED, SAMPLE)
+    write_cases(root, forms)
+    write_cases(root, scripts)
+    return Corpus(root, forms, scripts)
+
+
+#: Cases of each kind in the quick run's sample of the corpus.
+SAMPLE = 200
 
 
 @pytest.fixture(scope="session")
@@ -163,6 +182,8 @@ def pytest_terminal_summary(terminalreporter: Any) -> None:
         "runs_script": f"corpus scripts + transcripts, runs.simulate_text vs {reference}",
         "named": "named quirk cases x engines, vs expectations (and each other)",
         "rules": "seeded rule sets, formscript vs lionagi.work",
+        "python": "corpus scripts and forms written in Python files, formscript vs lionagi",
+        "python_modules": "generated Python test modules (shapes of test suites), formscript vs lionagi",
     }
     for kind, label in labels.items():
         write(f"{_TALLY.compared[kind]:>6} compared, {_TALLY.disagreements[kind]:>4} disagreements: {label}")
@@ -170,6 +191,11 @@ def pytest_terminal_summary(terminalreporter: Any) -> None:
         write(
             f"runs.simulate_text has no reset item: {_TALLY.runs_up_to_reset} transcripts with a "
             "reset were compared up to it"
+        )
+    if _TALLY.python_undecided:
+        write(
+            f"{_TALLY.python_undecided} Python documents with a run-time part left insufficient_evidence "
+            f"({_TALLY.python_cautious} of them lionagi decides the same whatever the part holds)"
         )
     if _TALLY.crashes:
         write(

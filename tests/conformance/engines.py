@@ -1269,3 +1269,136 @@ def read_text(path: str | Path) -> str:
     """A case file's text as both engines read it (UTF-8, universal newlines)."""
     with open(path, encoding="utf-8") as handle:
         return handle.read()
+
+
+# ----------------------------------------------------------------------------- Python literals
+
+
+class PythonLiteralEngine:
+    """formscript on the corpus written inside Python test files (issue 16).
+
+    A script's loaded value is written as a literal in ``ScriptModel.model_validate(...)``
+    (what ``ScriptModel.from_yaml`` / ``from_json`` do with a file's ``data or {}``), so the
+    runtime receives exactly what it receives from the file; a form spec's text is written to
+    a file by the test (``write_text`` of a string literal) for ``li agent --form``. The module
+    is linted with ``formscript.lint.python_lint`` — nothing is executed — and the document's
+    verdict, entries (replayed by the core's Replayer) and gate result make the outcome.
+
+    A value that Python cannot write as a literal (YAML aliases that share a container, types
+    without a literal) has no Python file: ``None``. A value written with a run-time part (a
+    date is ``datetime.date(...)``) may come back ``insufficient_evidence``.
+    """
+
+    name = "python"
+
+    def __init__(self, seed: int = 0) -> None:
+        self.seed = seed
+
+    def script_source(self, path: str) -> str | None:
+        """The Python test module handing the script at *path* to lionagi, or None."""
+        import random
+
+        from formscript.core.script import load_script_text
+
+        from .python_literals import _renderable, _shared, _Writer
+
+        try:
+            data = load_script_text(read_text(path), path)
+        except Exception:
+            return None
+        value = data or {}
+        if not _renderable(value) or _shared(value):
+            return None
+        writer = _Writer(random.Random(f"{self.seed}:{path}"))
+        literal = writer.literal(value, 4)
+        lines = ["import datetime", "", "from lionagi.testing import ScriptModel", "", "", "def test_script():"]
+        lines.append(f"    script = ScriptModel.model_validate({literal})")
+        return "\n".join(lines) + "\n"
+
+    def script_outcome(self, path: str, transcript: tuple[dict[str, Any] | str, ...]) -> ScriptOutcome | None:
+        from formscript.lint.python_lint import lint_python
+
+        source = self.script_source(path)
+        if source is None:
+            return None
+        bundle = lint_python(source, path + ".py")
+        parts = [p for p in bundle.parts or [] if p.embedded is not None and p.embedded.call.endswith("model_validate")]
+        if len(parts) != 1:
+            return ScriptOutcome(f"found {len(parts)} documents")
+        part = parts[0]
+        verdict = part.verdict.value if part.verdict is not None else "none"
+        if verdict != "accepted" or part.script is None:
+            return ScriptOutcome(verdict, "schema" if verdict == "rejected" else None)
+        result = part.script
+        entries = [e for e in result.entries if e is not None]
+        served, terminal = FormscriptEngine._serve(entries, result.mode, transcript, stream=False)
+        s_served, s_terminal = FormscriptEngine._serve(entries, result.mode, transcript, stream=True)
+        return ScriptOutcome(
+            "accepted",
+            mode=result.mode,
+            version=result.version,
+            entry_types=tuple(e.type for e in entries),
+            served=served,
+            terminal=terminal,
+            stream_served=s_served,
+            stream_terminal=s_terminal,
+        )
+
+    @staticmethod
+    def form_name(path: str) -> str:
+        """The name the test writes the spec under: one that says it is a form spec."""
+        name = Path(path).name
+        stem, dot, suffix = name.rpartition(".")
+        if dot and suffix in ("yaml", "yml", "json"):
+            return name if stem.endswith(".form") else f"{stem}.form.{suffix}"
+        return f"{name}.form.yaml"
+
+    def form_source(self, path: str) -> str | None:
+        """The Python test module writing the form spec at *path* to a file, or None."""
+        import random
+
+        text = read_text(path)
+        if "\r" in text or "\x00" in text:
+            return None
+        rng = random.Random(f"{self.seed}:{path}")
+        name = self.form_name(path)
+        if rng.random() < 0.5 or '"""' in text or "\\" in text or text.endswith('"'):
+            literal = repr(text)
+        else:
+            literal = '"""' + text + '"""'
+        lines = ["def test_form(tmp_path):", f'    spec = tmp_path / "{name}"', f"    spec.write_text({literal})"]
+        return "from lionagi.work import WorkForm\n\n\n" + "\n".join(lines) + "\n"
+
+    def form_outcome(self, path: str) -> FormOutcome | None:
+        from formscript.lint.python_lint import lint_python
+
+        source = self.form_source(path)
+        if source is None:
+            return None
+        bundle = lint_python(source, path + ".py")
+        parts = [p for p in bundle.parts or [] if p.embedded is not None]
+        if len(parts) != 1:
+            return FormOutcome(f"found {len(parts)} documents")
+        part = parts[0]
+        verdict = part.verdict.value if part.verdict is not None else "none"
+        result = part.gate
+        if result is None:
+            return FormOutcome(verdict, "load")
+        rejecting = [p for p in result.problems if p.rejects]
+        category = None
+        if rejecting:
+            category = FormscriptEngine.CODE_CATEGORY.get(rejecting[0].code, f"unknown:{rejecting[0].code}")
+        if category not in (None, "validation") or result.form is None:
+            return FormOutcome(verdict, category)
+        form = result.form
+        failing = [f.field for f in form.failures if f.source == "field"]
+        return FormOutcome(
+            verdict,
+            category,
+            status=form.status,
+            title=form.title,
+            values=tuple((repr(k), repr(v)) for k, v in form.values.items()),
+            failing_fields=frozenset(failing),
+            error_fields=tuple(failing),
+            context_block=result.context_block,
+        )

@@ -1,7 +1,8 @@
 -- Drives Neovim 0.7 headless against the formscript language server: opens a fixture,
 -- waits for diagnostics, asks for a hover, and writes what it saw as JSON.
 -- Inputs (environment): FORMSCRIPT_PYTHON, FORMSCRIPT_FIXTURE, FORMSCRIPT_OUT,
--- FORMSCRIPT_HOVER_LINE (0-based) and FORMSCRIPT_HOVER_BYTE (0-based byte column).
+-- FORMSCRIPT_HOVER_LINE (0-based) and FORMSCRIPT_HOVER_BYTE (0-based byte column);
+-- FORMSCRIPT_FILETYPE (default yaml).
 local python = os.getenv("FORMSCRIPT_PYTHON")
 local fixture = os.getenv("FORMSCRIPT_FIXTURE")
 local out = os.getenv("FORMSCRIPT_OUT")
@@ -16,7 +17,7 @@ end
 
 local ok, err = pcall(function()
   vim.cmd("edit " .. vim.fn.fnameescape(fixture))
-  vim.bo.filetype = "yaml"
+  vim.bo.filetype = os.getenv("FORMSCRIPT_FILETYPE") or "yaml"
   local bufnr = vim.api.nvim_get_current_buf()
   local client_id = vim.lsp.start_client({
     name = "formscript",

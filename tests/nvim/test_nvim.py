@@ -78,3 +78,42 @@ def test_neovim_shows_diagnostics_and_hover(tmp_path: Path) -> None:
         "YAML 1.1 reads the unquoted `no` as a boolean; quote it to keep the text."
     )
     assert seen["hover_range"] == {"start": {"line": 5, "character": utf16}, "end": {"line": 5, "character": utf16 + 2}}
+
+
+def test_neovim_shows_diagnostics_and_hover_inside_a_python_test_file(tmp_path: Path) -> None:
+    nvim = _nvim()
+    fixture = tmp_path / "review_tests.py"  # (not named test_*: pytest would collect it)
+    shutil.copy(HERE / "fixtures" / "review_tests.py", fixture)
+    out = tmp_path / "seen.json"
+    line = fixture.read_text(encoding="utf-8").split("\n")[4]
+    raw = line.encode("utf-8")
+
+    def byte(word: str) -> int:
+        return raw.index(word.encode("utf-8"))
+
+    env = {
+        **os.environ,
+        "FORMSCRIPT_PYTHON": sys.executable,
+        "FORMSCRIPT_FIXTURE": str(fixture),
+        "FORMSCRIPT_OUT": str(out),
+        "FORMSCRIPT_FILETYPE": "python",
+        "FORMSCRIPT_HOVER_LINE": "4",
+        "FORMSCRIPT_HOVER_BYTE": str(byte('"txt"') + 1),
+    }
+    subprocess.run(
+        [nvim, "--headless", "--clean", "-n", "-i", "NONE", "-u", "NONE", "-c", f"luafile {HERE / 'drive.lua'}"],
+        env=env,
+        cwd=tmp_path,
+        timeout=90,
+        check=False,
+        capture_output=True,
+    )
+    seen = json.loads(out.read_text(encoding="utf-8"))
+    assert seen["errors"] == []
+    found = sorted((d["lnum"], d["col"], d["end_col"], d["code"]) for d in seen["diagnostics"])
+    # the second entry's content comes after the check mark: byte columns count it as three
+    assert found == [
+        (4, byte('"txt"'), byte('"txt"') + 5, "SC002"),
+        (4, byte("7}"), byte("7}") + 1, "SC005"),
+    ]
+    assert "txt" in seen["hover"] and seen["hover_range"]["start"]["line"] == 4

@@ -25,6 +25,7 @@ import yaml
 
 from formscript.lint.config import Settings
 from formscript.lint.engine import PairedForm, lint_text
+from formscript.lint.python_lint import is_python, lint_python
 from formscript.lint.reading import read_report_or_text
 from formscript.lint.report import FileReport
 
@@ -198,8 +199,29 @@ def lint_bytes(data: bytes, name: str, form: str | None = None) -> FileReport:
     if failed is not None:
         failed.path = name
         return failed
+    if is_python(name):
+        return _only_document(lint_python(text or "", name, settings=settings), name)
     paired = PairedForm(form, PAIRED_FORM_NAME) if form is not None else None
     return lint_text(text or "", name, settings=settings, paired_form=paired)
+
+
+#: The verdict a Python case with several documents is given: the first of these any has.
+_VERDICT_ORDER = ("validator_error", "rejected", "insufficient_evidence", "accepted")
+
+
+def _only_document(bundle: FileReport, name: str) -> FileReport:
+    """The documents a Python case hands to lionagi as one report: their diagnostics in
+    order, and the strongest of their verdicts (a case without any is an error)."""
+    parts = bundle.parts or []
+    if not parts:
+        raise CaseError(f"{name}: a Python case hands at least one script or form to lionagi")
+    if len(parts) == 1:
+        return parts[0]
+    verdicts = {p.verdict for p in parts}
+    ranked = sorted((v for v in verdicts if v is not None), key=lambda v: _VERDICT_ORDER.index(v.value))
+    verdict = ranked[0] if ranked else None
+    diagnostics = sorted((d for p in parts for d in p.diagnostics), key=lambda d: (d.sort_key(), d.span.end))
+    return FileReport(name, parts[0].kind, verdict, diagnostics, document=parts[0].document)
 
 
 def lint_case(case: Case) -> FileReport:

@@ -28,7 +28,7 @@ from .cases import (
 
 RULES = registered_rules()
 BY_CODE = {rule.code: rule for rule in RULES}
-CODE = re.compile(r"^(?:YM|FS|SC|RS|CL|FSX)[0-9]{3}$")
+CODE = re.compile(r"^(?:YM|FS|SC|RS|CL|PY|FSX)[0-9]{3}$")
 
 #: Codes no file can trigger, with the reason. Such a code needs pass cases but no fail case
 #: (a fail case for it contradicts the marker). Anything else without cases fails.

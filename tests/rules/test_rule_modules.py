@@ -17,7 +17,7 @@ from formscript.rules.base import EXAMPLE_FORM, EXAMPLE_FORM_NAME, Rule, referen
 PACKAGE = Path(rules.__file__).resolve().parents[1]
 RULES = rules.all_rules()
 WITH_EXAMPLES = [r for r in RULES if r.has_examples]
-CODE = re.compile(r"(?<![A-Za-z0-9])(?:FSX|FS|SC|RS|YM|CL)\d{3}(?![0-9])")
+CODE = re.compile(r"(?<![A-Za-z0-9])(?:FSX|FS|SC|RS|YM|CL|PY)\d{3}(?![0-9])")
 
 
 def _diagnostics(rule: Rule, text: str) -> list[tuple[str, str]]:

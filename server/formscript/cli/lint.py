@@ -50,6 +50,9 @@ def lint(args: argparse.Namespace) -> int:
 
         reports = apply_fixes(reports, settings, args, paired)
     from formscript.lint.formats import render
+    from formscript.lint.report import flatten
+
+    reports = flatten(reports)
 
     color = args.color == "always" or (args.color == "auto" and sys.stdout.isatty() and not os.environ.get("NO_COLOR"))
     write(render(args.format, reports, color=color), args.output)

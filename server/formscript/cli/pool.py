@@ -25,6 +25,12 @@ PROGRESS_THRESHOLD = 200
 def lint_one(job: Job) -> FileReport:
     """The full report of one file."""
     path, text, settings, kind, paired = job
+    from formscript.lint.python_lint import is_python
+
+    if is_python(path):
+        from formscript.lint.python_lint import lint_python
+
+        return lint_python(text, path, settings=settings)
     from formscript.lint.engine import PairedForm, lint_text
 
     pair = PairedForm(paired[1], paired[0]) if paired else None
@@ -37,10 +43,17 @@ def lint_one_light(job: Job) -> FileReport:
     from formscript.document import TextDocument
 
     report = lint_one(job)
-    report.document = TextDocument(job[1])
+    _lighten(report, TextDocument(job[1]) if report.parts is None else report.document)
+    return report
+
+
+def _lighten(report: FileReport, document: Any) -> None:
+    """Drop what the CLI does not need from *report* (and its parts): parse trees, models."""
+    report.document = document
     report.gate = None
     report.script = None
-    return report
+    for part in report.parts or ():
+        _lighten(part, document)
 
 
 def wants_progress(count: int) -> bool:
@@ -66,9 +79,10 @@ def run_jobs(jobs: list[Job], workers: int, *, progress: bool = False) -> list[F
         mapped = pool.map(_lint_in_worker, small, chunksize=chunk)
         reports = _with_progress(mapped, len(jobs)) if progress else list(mapped)
     from formscript.document import TextDocument
+    from formscript.lint.python_lint import PythonText
 
     for report, job in zip(reports, jobs, strict=True):
-        report.document = TextDocument(job[1])
+        _lighten(report, TextDocument(job[1]) if report.parts is None else PythonText(job[1]))
     return reports
 
 
@@ -81,9 +95,7 @@ def _worker_init(settings: Settings, kind: str | None, paired: tuple[str, str] |
 
 def _lint_in_worker(item: tuple[str, str]) -> FileReport:
     report = lint_one((item[0], item[1], _WORKER["settings"], _WORKER["kind"], _WORKER["paired"]))
-    report.document = None
-    report.gate = None
-    report.script = None
+    _lighten(report, None)
     return report
 
 

@@ -35,8 +35,17 @@ def _read_input(path: str, kind: str) -> tuple[str | None, FileReport | None] | 
 
 
 def dry_run(args: argparse.Namespace) -> int:
-    """What ``li agent --form`` sends to the model, per form; 1 unless every form is accepted."""
-    from formscript.runs import CONTRACT_VERSION, dry_run_text, dry_run_unread, render_dry_run
+    """What ``li agent --form`` sends to the model, per form; 1 unless every form is accepted.
+    ``FILE.py:LINE`` dry-runs the form a Python file builds on that line."""
+    from formscript.runs import (
+        CONTRACT_VERSION,
+        dry_run_report,
+        dry_run_text,
+        dry_run_unread,
+        embedded_report,
+        render_dry_run,
+        split_location,
+    )
 
     rules_text = read(args.rules) if args.rules else None
     if args.rules and rules_text is None:
@@ -47,15 +56,22 @@ def dry_run(args: argparse.Namespace) -> int:
         if prompt is None:
             return 2
     results = []
-    for path in args.forms:
+    for given in args.forms:
+        path, line = split_location(given)
         read_in = _read_input(path, "form")
         if read_in is None:
             return 2
         text, unread = read_in
         if unread is not None:
             results.append(dry_run_unread(unread))
-        else:
+        elif line is None:
             results.append(dry_run_text(text or "", path, rules_text, args.rules, prompt=prompt))
+        else:
+            report = embedded_report(text or "", path, line, "form")
+            if isinstance(report, str):
+                print(f"formscript: {report}", file=sys.stderr)
+                return 2
+            results.append(dry_run_report(report, given, rules_text, args.rules, prompt=prompt))
     if args.format == "json":
         write(json.dumps({"version": CONTRACT_VERSION, "results": results}, indent=2, ensure_ascii=False) + "\n")
     else:
@@ -76,20 +92,34 @@ def _prompt_file(path: str) -> str | None:
 
 
 def simulate(args: argparse.Namespace) -> int:
-    """Replay calls against a script; 1 unless the script loads and serves every call."""
-    from formscript.runs import render_simulation, simulate_text, simulation_unread
+    """Replay calls against a script; 1 unless the script loads and serves every call.
+    ``FILE.py:LINE`` replays the script a Python file hands to lionagi on that line."""
+    from formscript.runs import (
+        embedded_report,
+        render_simulation,
+        simulate_report,
+        simulate_text,
+        simulation_unread,
+        split_location,
+    )
 
-    read_in = _read_input(args.script, "script")
+    path, line = split_location(args.script)
+    read_in = _read_input(path, "script")
     calls = read(args.calls) if args.calls else None
     if read_in is None or (args.calls and calls is None):
         return 2
     text, unread = read_in
+    options = {"stream": args.stream, "regex_timeout": args.regex_timeout}
     if unread is not None:
         result = simulation_unread(unread)
+    elif line is None:
+        result = simulate_text(text or "", path, calls, args.calls, **options)
     else:
-        result = simulate_text(
-            text or "", args.script, calls, args.calls, stream=args.stream, regex_timeout=args.regex_timeout
-        )
+        report = embedded_report(text or "", path, line, "script")
+        if isinstance(report, str):
+            print(f"formscript: {report}", file=sys.stderr)
+            return 2
+        result = simulate_report(report, args.script, calls, args.calls, **options)
     if args.format == "json":
         write(json.dumps(result, indent=2, ensure_ascii=False) + "\n")
     else:

@@ -129,6 +129,12 @@ class Document(Protocol):
         """The span for *path*, falling back to the key of the nearest located ancestor."""
         return locate(self, path, on_key=on_key)
 
+    def edit_text(self, path: KeyPath, text: str, *, on_key: bool = False) -> str | None:
+        """The source that writes *text* in place of the key (*on_key*) or the scalar value at
+        *path*, or None when it cannot be written there. YAML and JSON write it as given; a
+        document embedded in another language's literal quotes or refuses it."""
+        return text
+
 
 def locate(doc: Document, path: KeyPath, *, on_key: bool = False) -> Span:
     """The span for *path* in *doc*: its key when *on_key*, else its value; a missing path

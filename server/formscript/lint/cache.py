@@ -15,7 +15,7 @@ from typing import Any
 from formscript.core.verdict import Verdict
 from formscript.document import Pos, Span, TextDocument
 from formscript.lint.diagnostics import Diagnostic, Fix, TextEdit
-from formscript.lint.report import FileReport
+from formscript.lint.report import Embedding, FileReport
 
 CACHE_FILE = "lint-v1.json"
 
@@ -40,7 +40,18 @@ def _flat(span: Span) -> list[int]:
 
 def dump_report(report: FileReport) -> dict[str, Any]:
     """A JSON-ready form of *report* (without the parsed document)."""
+    dumped = _dump(report)
+    if report.parts is not None:
+        dumped["parts"] = [_dump(part) for part in report.parts]
+    return dumped
+
+
+def _dump(report: FileReport) -> dict[str, Any]:
+    embedded = report.embedded
     return {
+        "embedded": None
+        if embedded is None
+        else [embedded.call, _flat(embedded.span), _flat(embedded.call_span or embedded.span)],
         "kind": report.kind,
         "verdict": report.verdict.value if report.verdict is not None else None,
         "note": report.note,
@@ -61,6 +72,17 @@ def dump_report(report: FileReport) -> dict[str, Any]:
 
 def load_report(path: str, text: str, data: dict[str, Any]) -> FileReport:
     """The report stored by dump_report, with a light document for source lines."""
+    if "parts" not in data:
+        return _load(path, TextDocument(text), data)
+    from formscript.lint.python_lint import PythonText
+
+    document = PythonText(text)
+    report = _load(path, document, data)
+    report.parts = [_load(path, document, part) for part in data["parts"]]
+    return report
+
+
+def _load(path: str, document: TextDocument, data: dict[str, Any]) -> FileReport:
     diagnostics = []
     for code, severity, message, span, fix in data["diagnostics"]:
         built_fix = None
@@ -68,7 +90,16 @@ def load_report(path: str, text: str, data: dict[str, Any]) -> FileReport:
             built_fix = Fix(fix[0], tuple(TextEdit(_span(s), t) for s, t in fix[2]), safe=fix[1])
         diagnostics.append(Diagnostic(code, severity, message, _span(span), built_fix))
     verdict = Verdict(data["verdict"]) if data["verdict"] is not None else None
-    return FileReport(path, data["kind"], verdict, diagnostics, note=data["note"], document=TextDocument(text))
+    embedded = data.get("embedded")
+    return FileReport(
+        path,
+        data["kind"],
+        verdict,
+        diagnostics,
+        note=data["note"],
+        document=document,
+        embedded=Embedding(embedded[0], _span(embedded[1]), _span(embedded[2])) if embedded else None,
+    )
 
 
 class LintCache:

@@ -11,7 +11,8 @@ Below a root (a directory given to ``formscript lint``, a workspace folder of th
 
 Two selections of one walk: ``candidates`` is what ``formscript lint DIR`` opens (files whose
 name or a ``kinds`` glob gives the kind, and any other ``.yaml``/``.yml``/``.json``, whose
-content then decides or which is skipped with a note), ``named`` what the server lists for
+content then decides or which is skipped with a note, and ``.py`` files: one that does not
+mention lionagi costs a read and reports nothing), ``named`` what the server lists for
 workspace diagnostics (the name or a ``kinds`` glob only: the server does not parse every YAML
 file of a workspace to find out; a document opened in the editor is still judged by content).
 

@@ -18,9 +18,10 @@ from formscript.lint.report import FileReport
 
 if TYPE_CHECKING:
     from formscript.core.script import ScriptResult
+    from formscript.lint.suppress import Suppression
     from formscript.rules.base import QuoteScalar, RemoveKey, ReplaceWith, Rule
 
-__all__ = ["FileReport", "PairedForm", "lint_document", "lint_text"]
+__all__ = ["FileReport", "PairedForm", "finish", "lint_document", "lint_text", "to_diagnostics"]
 
 
 @dataclass(frozen=True)
@@ -61,11 +62,15 @@ def lint_document(
     kind: str | None = None,
     paired_form: PairedForm | None = None,
     fixes: bool = True,
+    suppress: bool = True,
 ) -> FileReport:
-    """Lint an already located *doc* (of any syntax) as the file *path*; see ``lint_text``."""
+    """Lint an already located *doc* (of any syntax) as the file *path*; see ``lint_text``.
+
+    ``suppress=False`` leaves suppression comments alone (a caller that lints several
+    documents of one file applies them across all of them)."""
     settings = settings or Settings()
     try:
-        return _lint(doc.text, path, settings, kind, paired_form, fixes, doc)
+        return _lint(doc.text, path, settings, kind, paired_form, fixes, doc, suppress)
     except Exception as exc:  # a bug of ours must not crash the run: report it for this file
         failed = _located(rules.FSX000, rules.FSX000.message(error=exc), Span(Pos(0, 0), Pos(0, 0)))
         return FileReport(path, kind, Verdict.VALIDATOR_ERROR, [failed])
@@ -79,6 +84,7 @@ def _lint(
     paired: PairedForm | None,
     fixes: bool = True,
     given: Document | None = None,
+    suppress: bool = True,
 ) -> FileReport:
     kind = kind or kind_from_name(path, settings)
     json_syntax = path.endswith(".json") and kind != "form"
@@ -117,7 +123,7 @@ def _lint(
     rejected = any(p.rejects for p in problems) or any(p.rejects for p in doc.problems)
     report.verdict = Verdict.REJECTED if rejected else Verdict.ACCEPTED
     diagnostics = parse_problems + [_to_diagnostic(doc, p, fixes) for p in _dedupe(problems)]
-    report.diagnostics = _finish(diagnostics, doc, settings, path)
+    report.diagnostics = finish(diagnostics, doc, settings, path, suppress=suppress)
     return report
 
 
@@ -193,6 +199,12 @@ def _located(rule: Rule, message: str, span: Span) -> Diagnostic:
     return Diagnostic(rule.code, rule.severity, message, span)
 
 
+def to_diagnostics(doc: Document, problems: list[Problem], fixes: bool = True) -> list[Diagnostic]:
+    """*problems* located on *doc* (a more specific problem replacing a generic one), with
+    their fixes realized as text edits when *fixes*."""
+    return [_to_diagnostic(doc, p, fixes) for p in _dedupe(problems)]
+
+
 def _to_diagnostic(doc: Document, problem: Problem, fixes: bool = True) -> Diagnostic:
     span = problem.span if problem.span is not None else doc.locate(problem.path, on_key=problem.on_key)
     fix = _fix(doc, problem) if fixes and problem.fix is not None else None
@@ -217,7 +229,9 @@ def _quote_fix(doc: Document, plan: QuoteScalar) -> Fix | None:
     entry = doc.entry(tuple(plan.path))
     if entry is None:
         return None
-    quoted = "'" + plan.text.replace("'", "''") + "'"
+    quoted = doc.edit_text(tuple(plan.path), "'" + plan.text.replace("'", "''") + "'")
+    if quoted is None:
+        return None
     return Fix(f"quote {plan.text!r} so it stays a string", (TextEdit(entry.value, quoted),), safe=plan.safe)
 
 
@@ -225,10 +239,14 @@ def _replace_fix(doc: Document, problem: Problem, plan: ReplaceWith) -> Fix | No
     entry = doc.entry(tuple(problem.path))
     if entry is None:
         return None
-    target = entry.key if problem.on_key and entry.key is not None else entry.value
+    on_key = problem.on_key and entry.key is not None
+    target = entry.key if on_key and entry.key is not None else entry.value
     if entry.scalar is None and not problem.on_key:
         return None
-    return Fix(f"replace with {plan.text!r}", (TextEdit(target, plan.text),), safe=False)
+    written = doc.edit_text(tuple(problem.path), plan.text, on_key=on_key)
+    if written is None:
+        return None
+    return Fix(f"replace with {plan.text!r}", (TextEdit(target, written),), safe=False)
 
 
 def _remove_key_fix(doc: Document, plan: RemoveKey) -> Fix | None:
@@ -238,9 +256,14 @@ def _remove_key_fix(doc: Document, plan: RemoveKey) -> Fix | None:
     return Fix(plan.description, tuple(TextEdit(edit.span, edit.new_text) for edit in edits), safe=plan.safe)
 
 
-def _finish(diagnostics: list[Diagnostic], doc: Document, settings: Settings, path: str) -> list[Diagnostic]:
+def finish(
+    diagnostics: list[Diagnostic], doc: Document, settings: Settings, path: str, *, suppress: bool = True
+) -> list[Diagnostic]:
+    """*diagnostics* as configured for *path* (selection, severities), less those *doc*'s
+    suppression comments silence (with the findings on the comments themselves, unless
+    not *suppress*), in output order."""
     suppressions = []
-    if "formscript:" in doc.text:
+    if suppress and "formscript:" in doc.text:
         from formscript.lint.suppress import find_suppressions
 
         suppressions = find_suppressions(doc.comments())
@@ -259,6 +282,20 @@ def _finish(diagnostics: list[Diagnostic], doc: Document, settings: Settings, pa
                 diagnostic.code, severity, diagnostic.message, diagnostic.span, diagnostic.fix, diagnostic.related
             )
         kept.append(diagnostic)
+    kept.extend(suppression_findings(suppressions, settings, path))
+    return in_order(kept)
+
+
+def in_order(diagnostics: list[Diagnostic]) -> list[Diagnostic]:
+    """*diagnostics* without repeats, in output order."""
+    unique = {(d.sort_key(), d.span.end): d for d in diagnostics}
+    return sorted(unique.values(), key=lambda d: (d.sort_key(), d.span.end.line, d.span.end.column))
+
+
+def suppression_findings(suppressions: list[Suppression], settings: Settings, path: str) -> list[Diagnostic]:
+    """The findings on suppression comments (after they have been applied): one whose codes
+    matched nothing, one without a reason; as configured for *path*."""
+    found: list[Diagnostic] = []
     for suppression in suppressions:
         unused = [c for c in suppression.codes if c not in suppression.used]
         extra: list[Diagnostic] = []
@@ -268,8 +305,7 @@ def _finish(diagnostics: list[Diagnostic], doc: Document, settings: Settings, pa
             extra.append(_located(rules.FSX002, rules.FSX002.message(), suppression.span))
         for item in extra:
             if settings.enabled(item.code, path):
-                kept.append(
+                found.append(
                     Diagnostic(item.code, settings.severity_of(item.code, item.severity), item.message, item.span)
                 )
-    unique = {(d.sort_key(), d.span.end): d for d in kept}
-    return sorted(unique.values(), key=lambda d: (d.sort_key(), d.span.end.line, d.span.end.column))
+    return found

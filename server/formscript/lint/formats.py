@@ -18,6 +18,7 @@ from typing import Any
 from urllib.parse import quote
 
 from formscript import __version__
+from formscript.document import Span
 from formscript.lint.diagnostics import Diagnostic
 from formscript.lint.report import FileReport
 
@@ -74,6 +75,20 @@ def _pos(d: Diagnostic) -> tuple[int, int, int, int]:
     return (d.span.start.line + 1, d.span.start.column + 1, d.span.end.line + 1, d.span.end.column + 1)
 
 
+def _range(span: Span) -> dict[str, Any]:
+    return {
+        "start": {"line": span.start.line + 1, "column": span.start.column + 1},
+        "end": {"line": span.end.line + 1, "column": span.end.column + 1},
+    }
+
+
+def _name(report: FileReport) -> str:
+    """How a report is named: its path, and for an embedded document the line and the call."""
+    if report.embedded is None:
+        return report.path
+    return f"{report.path}:{report.embedded.span.start.line + 1} {report.embedded.call}"
+
+
 def summary(reports: Sequence[FileReport]) -> dict[str, Any]:
     """Counts by severity and verdict."""
     severities = Counter(d.severity for r in reports for d in r.diagnostics)
@@ -126,6 +141,8 @@ def render_json(reports: Sequence[FileReport]) -> str:
             "verdict": report.verdict.value if report.verdict is not None else None,
             "diagnostics": diagnostics,
         }
+        if report.embedded is not None:
+            entry["embedded"] = {"call": report.embedded.call, "range": _range(report.embedded.span)}
         if report.note:
             entry["note"] = report.note
         files.append(entry)
@@ -169,7 +186,7 @@ def render_text(reports: Sequence[FileReport], *, color: bool = False, show_verd
     if show_verdicts:
         for report in reports:
             if report.verdict is not None:
-                out.append(f"{report.path}: {report.verdict.value}")
+                out.append(f"{_name(report)}: {report.verdict.value}")
     s = summary(reports)
     sev = s["by_severity"]
     out.append(
@@ -279,7 +296,7 @@ def render_junit(reports: Sequence[FileReport]) -> str:
         if report.skipped:
             continue
         errors = [d for d in report.diagnostics if d.severity == "error"]
-        name = quoteattr(report.path)
+        name = quoteattr(_name(report))
         if errors:
             failures += 1
             body = "\n".join(f"{report.path}:{_pos(d)[0]}:{_pos(d)[1]}: [{d.code}] {d.message}" for d in errors)

@@ -29,8 +29,10 @@ def kind_from_name(path: str, settings: Settings) -> str | None:
 
 
 def is_candidate(path: str, settings: Settings) -> bool:
-    """Whether a file found in a directory walk is worth opening."""
-    return kind_from_name(path, settings) is not None or PurePath(path).suffix in _SUFFIXES
+    """Whether a file found in a directory walk is worth opening (a Python file is, to look
+    for the scripts and forms it hands to lionagi: reading it says whether it mentions it)."""
+    suffix = PurePath(path).suffix
+    return kind_from_name(path, settings) is not None or suffix in _SUFFIXES or suffix == ".py"
 
 
 def sniff(value: Any) -> str | None:

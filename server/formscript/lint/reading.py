@@ -39,6 +39,8 @@ def read_report_or_text(path: str, kind: str | None, settings: Settings) -> tupl
             data = handle.read()
     except OSError as exc:
         return refused(rules.YM001.cannot_read(detail=exc.strerror or exc))
+    if path.endswith(".py"):
+        return _python_text(data), None
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
@@ -47,3 +49,22 @@ def read_report_or_text(path: str, kind: str | None, settings: Settings) -> tupl
         start = position_of(before, len(before))
         return refused(rules.YM001.not_utf8(byte=exc.start), Span(start, Pos(start.line, start.column + 1)))
     return text, None
+
+
+def _python_text(data: bytes) -> str:
+    """A Python file's text in its declared encoding (PEP 263); '' when it does not mention
+    lionagi (nothing in it is looked at) or cannot be decoded (Python could not read it)."""
+    if b"lionagi" not in data:
+        return ""
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        pass
+    import io
+    import tokenize
+
+    try:
+        encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
+        return data.decode(encoding)
+    except (SyntaxError, LookupError, UnicodeDecodeError):
+        return ""

@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from formscript.core.verdict import Verdict
-from formscript.document import Document
+from formscript.document import Document, Span
 from formscript.lint.diagnostics import Diagnostic
 
 if TYPE_CHECKING:
@@ -14,9 +14,28 @@ if TYPE_CHECKING:
     from formscript.core.script import ScriptResult
 
 
+@dataclass(frozen=True)
+class Embedding:
+    """Where a document written inside another file sits: the API call as written
+    (``ScriptModel.from_responses``), the literal argument's span, and the call's."""
+
+    call: str
+    span: Span
+    call_span: Span | None = None
+
+    def on_line(self, line: int) -> bool:
+        """Whether the document starts on the 0-based *line*, or its call does."""
+        return self.span.start.line == line or (self.call_span is not None and self.call_span.start.line == line)
+
+
 @dataclass
 class FileReport:
-    """The outcome for one file: its kind, the runtime verdict and located diagnostics."""
+    """The outcome for one file: its kind, the runtime verdict and located diagnostics.
+
+    A document embedded in a Python file is a report of its own with ``embedded`` set; the
+    Python file's report holds them in ``parts`` (in source order; empty when the file hands
+    no script or form to lionagi) and their diagnostics together in ``diagnostics``.
+    """
 
     path: str
     kind: str | None
@@ -26,9 +45,22 @@ class FileReport:
     document: Document | None = None
     gate: GateResult | None = None
     script: ScriptResult | None = None
+    embedded: Embedding | None = None
+    parts: list[FileReport] | None = None
 
     @property
     def skipped(self) -> bool:
         """True when the file is of no known kind (so it has no verdict; a file formscript
         failed on before its kind was known has one, ``validator_error``, and is not skipped)."""
         return self.kind is None and self.verdict is None
+
+
+def flatten(reports: list[FileReport]) -> list[FileReport]:
+    """The reports as they are shown: a Python file's documents in its place."""
+    shown: list[FileReport] = []
+    for report in reports:
+        if report.parts is None:
+            shown.append(report)
+        else:
+            shown.extend(report.parts)
+    return shown

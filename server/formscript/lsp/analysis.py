@@ -2,14 +2,15 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 from urllib.parse import unquote, urlparse
 
-from formscript.document import Document, Location
+from formscript.document import Document, Location, Pos
 from formscript.lint.config import Settings
 from formscript.lint.engine import FileReport, lint_text
+from formscript.lint.python_lint import is_python, lint_python
 from formscript.lsp.convert import Positions
 from formscript.lsp.facade import KeyPath
 
@@ -75,6 +76,26 @@ class Analysis:
         doc = self.document
         return doc.entry(tuple(path)) if doc is not None else None
 
+    def part_at(self, pos: Pos) -> Analysis | None:
+        """For a Python file, the analysis of the document whose literal (or call) holds
+        *pos* — the innermost one; None when no document does, or for another file."""
+        parts = self.report.parts
+        if parts is None:
+            return None
+        best: tuple[tuple[int, int], FileReport] | None = None
+        for part in parts:
+            embedded = part.embedded
+            if embedded is None or part.document is None:
+                continue
+            for span in (embedded.span, embedded.call_span):
+                if span is not None and span.start <= pos <= span.end:
+                    size = (span.end.line - span.start.line, span.end.column - span.start.column)
+                    if best is None or size < best[0]:
+                        best = (size, part)
+        if best is None:
+            return None
+        return replace(self, report=best[1])
+
 
 def analyse(
     uri: str,
@@ -84,7 +105,9 @@ def analyse(
     encoding: str,
     generation: int,
 ) -> Analysis:
-    """Lint *text* as the document *uri*."""
+    """Lint *text* as the document *uri* (a Python file: the scripts and forms it hands to
+    lionagi, each a part of the report)."""
     path = uri_to_path(uri)
-    report = lint_text(text, path, settings=settings)
+    lint = lint_python if is_python(path) else lint_text
+    report = lint(text, path, settings=settings)
     return Analysis(uri, path, version, text, report, Positions(text, encoding), generation, settings)

@@ -38,7 +38,13 @@ def shown(value: Any) -> str:
 
 
 def hover(analysis: Analysis, pos: Pos) -> HoverText | None:
-    """The hover at *pos*: key documentation or the runtime's view of a value."""
+    """The hover at *pos*: key documentation or the runtime's view of a value (in a Python
+    file, of the document whose literal holds *pos*)."""
+    if analysis.report.parts is not None:
+        part = analysis.part_at(pos)
+        if part is None:
+            return None
+        analysis = part
     if analysis.kind is None:
         return None  # not a formscript file: stay out of the way of other YAML tools
     doc = analysis.document

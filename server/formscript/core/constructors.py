@@ -1,0 +1,276 @@
+"""lionagi's work-form API called from Python: what ``WorkForm(...)`` refuses, and what
+``fill_form`` / ``validate_form`` make of a built form, as pure functions of the values.
+
+The ``--form`` gate (``core.gate``) reads a spec file; here the values are what a Python call
+passes (lionagi 0.36.0, ``lionagi/work/form.py``): ``WorkForm`` validates its arguments as a
+pydantic model (fields as ``FieldSpec`` instances or mappings with a ``name``, string keys,
+a known status) and checks nothing against the declarations; ``fill_form`` merges values
+(declared first, then defaults, then extras, which pass through) and validates;
+``validate_form`` validates the form's values as they are (no defaults). Neither raises: a
+failing form comes back with ``status == "error"``, which is what ``rejected`` means here.
+Problems carry key paths in the shapes the Python documents use: ``WorkForm``'s keyword
+arguments, and ``{"fields", "values", "ruleset"}`` for a filled form.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from formscript import rules
+from formscript.core.declarations import _build_declaration
+from formscript.core.fields import (
+    RUNTIME_WORKFORM_CLASS,
+    Declared,
+    Failure,
+    check_values,
+    merge_values,
+    plain_field,
+)
+
+if TYPE_CHECKING:
+    from formscript.core.rules import Rule, RuleSet
+    from formscript.core.verdict import KeyPath, Problem
+
+#: WorkForm's own arguments, and the Element ones it inherits.
+WORKFORM_KEYS: tuple[str, ...] = (
+    "title",
+    "fields",
+    "values",
+    "status",
+    "validation_errors",
+    "id",
+    "created_at",
+    "metadata",
+)
+
+
+def check_work_form(arguments: dict[Any, Any], built: Collection[Any] = ()) -> list[Problem]:
+    """What ``WorkForm(**arguments)`` refuses. *built* are the keys of ``fields`` given as
+    ``FieldSpec(...)`` calls, which their own call checks."""
+    problems: list[Problem] = []
+    plain = {k: v for k, v in arguments.items() if k != "fields"}
+    _check_arguments(plain, problems)
+    if "fields" in arguments:
+        fields = arguments["fields"]
+        if not isinstance(fields, dict):
+            problems.append(rules.FS003.problem(path=("fields",), section="fields", found=fields))
+        else:
+            for key, declaration in fields.items():
+                where = ("fields", key)
+                if not isinstance(key, str):
+                    problems.append(
+                        rules.PY002.invalid(
+                            path=where, call="WorkForm", where=f"fields key {key!r}", reason="input should be a string"
+                        )
+                    )
+                if key in built:
+                    continue
+                _check_field(key, declaration, problems)
+    return problems
+
+
+def _check_arguments(plain: dict[Any, Any], problems: list[Problem]) -> None:
+    from pydantic import ValidationError
+
+    model = _arguments_model()
+    try:
+        model.model_validate(plain)
+    except ValidationError as exc:
+        for error in exc.errors():
+            loc = tuple(error["loc"])
+            head = loc[0] if loc else None
+            reason = str(error.get("msg", "invalid"))
+            reason = reason[:1].lower() + reason[1:]
+            if head == "title" and len(loc) == 1:
+                problems.append(rules.FS019.problem(path=("title",), title=plain.get("title")))
+            elif head == "values" and len(loc) == 1:
+                problems.append(rules.FS003.problem(path=("values",), section="values", found=plain.get("values")))
+            elif head == "values":
+                key = loc[1]
+                problems.append(
+                    rules.PY002.invalid(
+                        path=("values", key), call="WorkForm", where=f"values key {key!r}", reason=reason
+                    )
+                )
+            elif error["type"] == "extra_forbidden":
+                problems.append(
+                    rules.PY002.invalid(
+                        path=(head,), call="WorkForm", where=f"{head}=", reason="WorkForm takes no such argument"
+                    )
+                )
+            else:
+                where = ".".join(map(str, loc)) or "its arguments"
+                problems.append(rules.PY002.invalid(path=loc[:1], call="WorkForm", where=where, reason=reason))
+
+
+_MODEL: list[Any] = []
+
+
+def _arguments_model() -> Any:
+    """A pydantic model of WorkForm's arguments other than ``fields`` (built once)."""
+    if _MODEL:
+        return _MODEL[0]
+    from typing import ClassVar
+
+    from pydantic import Field
+
+    from formscript.core.fields import FormStatus
+    from formscript.core.forms import _ElementBase
+
+    class WorkFormArguments(_ElementBase):
+        RUNTIME_CLASS: ClassVar[str] = RUNTIME_WORKFORM_CLASS
+
+        title: str = ""
+        values: dict[str, Any] = Field(default_factory=dict)
+        status: FormStatus = "draft"
+        validation_errors: list[str] = Field(default_factory=list)
+
+    _MODEL.append(WorkFormArguments)
+    return WorkFormArguments
+
+
+def _check_field(key: Any, declaration: Any, problems: list[Problem]) -> None:
+    """A ``fields`` member given as a mapping: validated as ``FieldSpec(**declaration)``."""
+    where = ("fields", key)
+    if not isinstance(declaration, dict):
+        problems.append(
+            rules.PY002.invalid(
+                path=where,
+                call="WorkForm",
+                where=f"fields[{key!r}]",
+                reason="input should be a FieldSpec or a mapping of its arguments",
+            )
+        )
+        return
+    if "name" not in declaration:
+        problems.append(rules.PY002.missing(call=f"the FieldSpec of fields[{key!r}]", argument="name", path=where))
+        return
+    name = declaration["name"]
+    try:
+        hash(name)
+    except TypeError:
+        problems.append(
+            rules.PY002.invalid(
+                path=(*where, "name"), call="WorkForm", where=f"fields[{key!r}].name", reason="not a string"
+            )
+        )
+        return
+    found: list[Problem] = []
+    _build_declaration(name, {k: v for k, v in declaration.items() if k != "name"}, found)
+    for problem in found:
+        problems.append(_moved(problem, ("fields", name), where))
+
+
+def _moved(problem: Problem, old: KeyPath, new: KeyPath) -> Problem:
+    """*problem* with its path under *old* moved under *new* (the name itself: to ``name``)."""
+    from dataclasses import replace
+
+    path = tuple(problem.path)
+    if path[: len(old)] != tuple(old):
+        return problem
+    rest = path[len(old) :]
+    if not rest:
+        return replace(problem, path=(*new, "name"), on_key=False)
+    return replace(problem, path=(*new, *rest))
+
+
+def field_declarations(fields: Any, problems: list[Problem]) -> dict[Any, Declared]:
+    """The declarations of a built form's ``fields`` (FieldSpec arguments, ``name`` included),
+    by key. A member that is not a mapping is reported as such; one that does not build is left
+    out silently: its own call reports it, and the form never gets built."""
+    from pydantic import ValidationError
+
+    from formscript.core.forms import FieldSpec
+
+    declared: dict[Any, Declared] = {}
+    if not isinstance(fields, dict):
+        problems.append(rules.FS003.problem(path=("fields",), section="fields", found=fields))
+        return declared
+    for key, declaration in fields.items():
+        if not isinstance(declaration, dict) or "name" not in declaration:
+            problems.append(rules.FS007.problem(path=("fields", key), key=key, found=declaration))
+            continue
+        rest = {k: v for k, v in declaration.items() if k != "name"}
+        fast = plain_field(declaration["name"], rest)
+        if fast is not None:
+            declared[key] = fast
+            continue
+        try:
+            declared[key] = FieldSpec.model_validate(declaration)
+        except (ValidationError, TypeError):
+            continue
+    return declared
+
+
+def build_rules(given: Any, problems: list[Problem]) -> tuple[RuleSet | None, bool]:
+    """The RuleSet of a ``ruleset=`` given as a list of Rule arguments, and whether a custom
+    check makes its outcome undecidable; rules that do not build are left out (their own
+    ``Rule(...)`` calls report them)."""
+    from pydantic import ValidationError
+
+    from formscript.core.rules import Rule, RuleSet
+
+    if given is None:
+        return None, False
+    if not isinstance(given, list):
+        problems.append(rules.RS011.not_a_ruleset(found=given))
+        return None, False
+    ruleset = RuleSet()
+    undecidable = False
+    for raw in given:
+        if not isinstance(raw, dict):
+            undecidable = True
+            continue
+        try:
+            rule: Rule = Rule.model_validate(raw)
+        except ValidationError:
+            continue
+        if rule.check == "custom" and rule.enabled:
+            undecidable = True
+            continue
+        try:
+            ruleset.add(rule)
+        except ValueError:
+            continue
+    return ruleset, undecidable
+
+
+@dataclass
+class Filled:
+    """What ``fill_form`` / ``validate_form`` make of a form: the problems that make its status
+    ``error``, the declarations, the values after coercion, the failures, and whether a custom
+    rule leaves the outcome open."""
+
+    problems: list[Problem]
+    declarations: dict[Any, Declared]
+    values: dict[Any, Any] = field(default_factory=dict)
+    failures: list[Failure] = field(default_factory=list)
+    undecidable: bool = False
+
+
+def check_filled(document: dict[Any, Any], *, fill: bool) -> Filled:
+    """What ``fill_form(form, values)`` (*fill*) or ``validate_form(form)`` does with the
+    document ``{"fields": ..., "values": ..., "ruleset": [...]}``."""
+    problems: list[Problem] = []
+    declared = field_declarations(document.get("fields", {}), problems)
+    values = document.get("values", {})
+    if not isinstance(values, dict):
+        problems.append(rules.FS003.problem(path=("values",), section="values", found=values))
+        return Filled(problems, declared)
+    ruleset, undecidable = build_rules(document.get("ruleset"), problems)
+    merged = merge_values(declared, values) if fill else dict(values)
+    coerced, failures = check_values(declared, merged, ruleset)
+    for failure in failures:
+        if failure.source == "rule":
+            where = ("values", failure.field) if failure.field in values else ("ruleset",)
+            problems.append(rules.RS100.problem(path=where, failure=failure))
+        elif failure.kind == "required":
+            if failure.field in values:
+                problems.append(rules.FS013.problem(path=("values", failure.field), field=failure.field))
+            else:
+                problems.append(rules.FS012.problem(path=("fields", failure.field), field=failure.field))
+        else:
+            problems.append(rules.FS014.problem(path=("values", failure.field), failure=failure))
+    return Filled(problems, declared, coerced, failures, undecidable)

@@ -1,0 +1,1286 @@
+"""Where a Python file hands a script or a form to lionagi: calls found with ``ast``, never run.
+
+The calls looked for are lionagi 0.36.0's scripted-testing and work-form API, wherever the
+file imports it from (``lionagi.testing`` or the private modules that define it, ``lionagi.work``
+and its ``form`` / ``rules`` modules, ``lionagi``, ``lionagi.service``), under any alias
+(``from lionagi.testing import TestBranch as TB``, ``import lionagi.testing as lt``). Names are
+resolved with Python's scoping: a name bound once to an expression in its scope (and never
+mutated in place) stands for that expression; anything else is not a literal.
+
+Each found call becomes an :class:`Embedded`: what the runtime receives, shaped as the
+document formscript's core checks (a script mapping, a form's declarations and values, a
+ruleset), as a :class:`~formscript.document.pyliteral.PyNode` tree whose parts sit on their
+source, or — for a YAML or JSON text a test writes to a file — the text with the position of
+each character. What each API does with its argument is lionagi's (``_branch.py``,
+``_script.py``, ``_endpoint.py``, ``work/form.py``, ``work/rules.py``):
+
+- ``TestBranch.from_responses(L)``, the plugin's ``scripted_branch_factory(L)`` and
+  ``scripted_endpoint_for(L)``: ``ScriptModel.from_responses(L)``, the script ``{responses: L}``;
+- ``TestBranch.from_text(T)``: one text entry per string (``T`` or each item of ``T``);
+- ``TestBranch.from_script(S)``, ``TestBranch.attach_script(branch, S)``, ``scripted_imodel(S)``,
+  an endpoint's ``attach_script(S)``: ``ScriptModel.coerce(S)`` — a dict is the script, a
+  list its responses, a string or path a file (not embedded), anything else raises;
+- ``iModel(provider="scripted", script=S)``, ``ScriptedEndpoint(script=S)``,
+  ``match_endpoint("scripted", ..., script=S)``: ``coerce(S)`` when ``S`` is truthy, else an
+  empty script;
+- ``ScriptModel.from_responses(L, **kw)``: ``{responses: L, **kw}``; ``ScriptModel.model_validate(D)``
+  and ``ScriptModel(**kw)``: the mapping itself;
+- ``TextResponse(...)`` … ``ErrorResponse(...)``, ``WhenMatcher(...)``, ``StreamChunkSpec(...)``
+  on their own: one entry (matcher, chunk) of a script;
+- ``FieldSpec(...)``, ``Rule(...)`` (each one, also inside another call), ``WorkForm(...)``,
+  ``RuleSet().add(...)...``, ``fill_form(form, values)`` and ``validate_form(form)`` where the
+  form is a ``WorkForm(...)`` call or a name bound to one;
+- ``<path>.write_text(T)``, ``open(<path>, "w").write(T)`` and ``f.write(T)`` inside
+  ``with open(<path>, "w") as f`` where ``T`` is a string literal (``textwrap.dedent`` and
+  ``strip`` included): the text, with the file name when the path names one.
+"""
+
+from __future__ import annotations
+
+import ast
+import bisect
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from formscript import rules
+from formscript.core.verdict import KeyPath, Problem
+from formscript.document.model import Span
+from formscript.document.pyliteral import LiteralReader, PyNode, SourceLines, TextPositions, text_positions
+
+__all__ = ["MENTION", "Embedded", "extract", "mentions_api"]
+
+#: The byte string a file must contain to be read at all.
+MENTION = "lionagi"
+
+#: Words one of which a file must contain for any call to be found (cheap to test): every
+#: call names its API (an alias is imported under the real name), and a text written to a file
+#: is written by one of the writers.
+_API_WORDS = (
+    "TestBranch",
+    "ScriptModel",
+    "scripted_imodel",
+    "ScriptedEndpoint",
+    "attach_script",
+    "TextResponse",
+    "ToolCallResponse",
+    "StructuredResponse",
+    "StreamResponse",
+    "ErrorResponse",
+    "WhenMatcher",
+    "StreamChunkSpec",
+    "FieldSpec",
+    "WorkForm",
+    "fill_form",
+    "validate_form",
+    "Rule",
+    "scripted_branch_factory",
+    "scripted_endpoint_for",
+    "write_text",
+    ".write(",
+    "json.dump(",
+    "import dump",
+)
+#: Words that name an API only when the file also says ``scripted`` (the provider).
+_SCRIPTED_WORDS = ("iModel", "match_endpoint")
+
+ENTRY_MODELS: dict[str, str] = {
+    "TextResponse": "text",
+    "ToolCallResponse": "tool_call",
+    "StructuredResponse": "structured",
+    "StreamResponse": "stream",
+    "ErrorResponse": "error",
+}
+
+#: lionagi's public names, by the modules that export or define them.
+_EXPORTS: dict[str, tuple[str, ...]] = {
+    "lionagi.testing": (
+        "TestBranch",
+        "scripted_imodel",
+        "ScriptModel",
+        "ScriptedEndpoint",
+        *ENTRY_MODELS,
+        "WhenMatcher",
+        "StreamChunkSpec",
+    ),
+    "lionagi.testing._branch": ("TestBranch", "scripted_imodel"),
+    "lionagi.testing._script": ("ScriptModel",),
+    "lionagi.testing._endpoint": ("ScriptedEndpoint",),
+    "lionagi.testing._types": (*ENTRY_MODELS, "WhenMatcher", "StreamChunkSpec"),
+    "lionagi.work": ("FieldSpec", "WorkForm", "fill_form", "validate_form", "Rule", "RuleSet"),
+    "lionagi.work.form": ("FieldSpec", "WorkForm", "fill_form", "validate_form"),
+    "lionagi.work.rules": ("Rule", "RuleSet"),
+    "lionagi": ("iModel",),
+    "lionagi.service": ("iModel",),
+    "lionagi.service.imodel": ("iModel",),
+    "lionagi.service.connections": ("match_endpoint",),
+    "lionagi.service.connections.match_endpoint": ("match_endpoint",),
+    "textwrap": ("dedent",),
+    "json": ("dumps", "dump"),
+}
+#: qualified name -> the API object it is.
+_TARGETS: dict[str, str] = {f"{module}.{name}": name for module, names in _EXPORTS.items() for name in names}
+#: The lionagi test plugin's fixtures that take a list of response dicts.
+_FIXTURES = ("scripted_branch_factory", "scripted_endpoint_for")
+#: Methods that change a list or dict in place: a name they are called on is not a literal.
+_MUTATORS = frozenset(
+    {"append", "extend", "insert", "update", "setdefault", "pop", "popitem", "clear", "remove", "sort", "reverse"}
+    | {"add", "discard", "__setitem__", "__delitem__"}
+)
+#: Entry models and the other models whose keyword calls are read as mappings inside a literal.
+_MODELS = (*ENTRY_MODELS, "WhenMatcher", "StreamChunkSpec", "FieldSpec", "Rule")
+#: Models that are documents of their own only when no other document reads them.
+_STANDALONE = frozenset({*ENTRY_MODELS, "WhenMatcher", "StreamChunkSpec"})
+
+
+def mentions_api(text: str) -> bool:
+    """Whether *text* can hold a call of the API at all (every call names one of its words)."""
+    if MENTION not in text:
+        return False
+    if any(word in text for word in _API_WORDS):
+        return True
+    return "scripted" in text and any(word in text for word in _SCRIPTED_WORDS)
+
+
+@dataclass(eq=False)
+class Embedded:
+    """One script or form a Python file hands to lionagi.
+
+    ``semantic`` says how the runtime reads it: ``script`` (a script mapping), ``entry`` (one
+    model of a script, checked at ``scope``), ``fieldspec``, ``workform``, ``fill_form``,
+    ``validate_form``, ``rule``, ``ruleset``, or ``text`` (a YAML/JSON text written to a file,
+    in ``text`` with ``target`` its file name when known). ``root`` is the document for the
+    others; ``problems`` what the call itself gets wrong (located); ``decisive`` the parts
+    not literal that decide the outcome whatever else holds (a ruleset built at run time).
+    ``children`` are the documents of calls written inside this one, by their path here.
+    """
+
+    api: str
+    call: str
+    semantic: str
+    kind: str | None
+    range: Span
+    call_span: Span
+    node: ast.Call
+    root: PyNode | None = None
+    scope: KeyPath = ()
+    problems: list[Problem] = field(default_factory=list)
+    decisive: list[PyNode] = field(default_factory=list)
+    children: list[tuple[KeyPath, Embedded]] = field(default_factory=list)
+    text: TextPositions | None = None
+    target: str | None = None
+    #: The document this one is filled from (fill_form / validate_form: the WorkForm's).
+    source: Embedded | None = None
+    #: ``json.dumps``'s keyword arguments, for a value written as JSON text.
+    options: dict[Any, Any] = field(default_factory=dict)
+
+
+# ------------------------------------------------------------------------------ scopes
+
+Binding = tuple[str, Any]
+
+
+class _Scope:
+    __slots__ = ("bindings", "is_class", "parent")
+
+    def __init__(self, parent: _Scope | None, is_class: bool = False) -> None:
+        self.parent = parent
+        self.is_class = is_class
+        self.bindings: dict[str, list[Binding]] = {}
+
+    def bind(self, name: str, binding: Binding) -> None:
+        self.bindings.setdefault(name, []).append(binding)
+
+    def lookup(self, name: str) -> list[Binding] | None:
+        scope: _Scope | None = self
+        first = True
+        while scope is not None:
+            if (first or not scope.is_class) and name in scope.bindings:
+                return scope.bindings[name]
+            first = False
+            scope = scope.parent
+        return None
+
+
+class _Collector:
+    """One pass over the tree: scopes and their bindings, and every call with its scope.
+
+    *wanted* (first line, last line) says whether a function or class written on those lines
+    may hold a call looked for; the body of one that may not is not entered (only its name is
+    bound): its own bindings concern nothing looked for."""
+
+    def __init__(self, wanted: Callable[[int, int], bool] | None = None) -> None:
+        self.module = _Scope(None)
+        self.calls: list[tuple[ast.Call, _Scope]] = []
+        self.wanted = wanted
+
+    def run(self, tree: ast.Module) -> None:
+        self._body(tree.body, self.module)
+
+    def _body(self, statements: list[ast.stmt], scope: _Scope) -> None:
+        for statement in statements:
+            self._node(statement, scope)
+
+    def _skipped(self, node: ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef) -> bool:
+        if self.wanted is None:
+            return False
+        first = min([node.lineno, *(d.lineno for d in node.decorator_list)])
+        return not self.wanted(first, node.end_lineno or node.lineno)
+
+    def _node(self, node: ast.AST, scope: _Scope) -> None:
+        kind = type(node)
+        if kind is ast.Name:
+            if type(node.ctx) is not ast.Load:  # type: ignore[attr-defined]
+                scope.bind(node.id, ("other", None))  # type: ignore[attr-defined]
+            return
+        if kind is ast.Constant:
+            return
+        if kind is ast.Attribute:
+            self._node(node.value, scope)  # type: ignore[attr-defined]
+            return
+        if kind is ast.Call:
+            assert isinstance(node, ast.Call)
+            self.calls.append((node, scope))
+            func = node.func
+            if type(func) is ast.Attribute and type(func.value) is ast.Name and func.attr in _MUTATORS:
+                # ``rs.add(Rule(...))`` as a statement of its own is how rule sets get built
+                binding = ("add", node) if func.attr == "add" else ("mutate", None)
+                scope.bind(func.value.id, binding)
+            self._node(func, scope)
+            for argument in node.args:
+                self._node(argument, scope)
+            for keyword in node.keywords:
+                self._node(keyword.value, scope)
+            return
+        handler = _SPECIAL.get(kind)
+        if handler is not None:
+            handler(self, node, scope)
+            return
+        if kind is ast.Subscript and type(node.ctx) is not ast.Load:  # type: ignore[attr-defined]
+            base = node.value  # type: ignore[attr-defined]
+            if type(base) is ast.Name:
+                scope.bind(base.id, ("mutate", None))
+        for child in ast.iter_child_nodes(node):
+            self._node(child, scope)
+
+    def _function(self, node: ast.FunctionDef | ast.AsyncFunctionDef, scope: _Scope) -> None:
+        scope.bind(node.name, ("other", None))
+        if self._skipped(node):
+            return
+        for item in (*node.decorator_list, *node.args.defaults, *node.args.kw_defaults):
+            if item is not None:
+                self._node(item, scope)
+        inner = _Scope(scope)
+        self._params(node.args, inner)
+        self._body(node.body, inner)
+
+    def _lambda(self, node: ast.Lambda, scope: _Scope) -> None:
+        for item in (*node.args.defaults, *node.args.kw_defaults):
+            if item is not None:
+                self._node(item, scope)
+        inner = _Scope(scope)
+        self._params(node.args, inner)
+        self._node(node.body, inner)
+
+    def _class(self, node: ast.ClassDef, scope: _Scope) -> None:
+        scope.bind(node.name, ("other", None))
+        if self._skipped(node):
+            return
+        for item in (*node.decorator_list, *node.bases, *(k.value for k in node.keywords)):
+            self._node(item, scope)
+        self._body(node.body, _Scope(scope, is_class=True))
+
+    def _comprehension(self, node: ast.ListComp | ast.SetComp | ast.GeneratorExp | ast.DictComp, scope: _Scope) -> None:
+        inner = _Scope(scope)
+        for index, generator in enumerate(node.generators):
+            self._node(generator.iter, scope if index == 0 else inner)
+            self._store(generator.target, inner)
+            for condition in generator.ifs:
+                self._node(condition, inner)
+        if isinstance(node, ast.DictComp):
+            self._node(node.key, inner)
+            self._node(node.value, inner)
+        else:
+            self._node(node.elt, inner)
+
+    def _import(self, node: ast.Import, scope: _Scope) -> None:
+        for alias in node.names:
+            if alias.asname:
+                scope.bind(alias.asname, ("module", alias.name))
+            else:
+                head = alias.name.partition(".")[0]
+                scope.bind(head, ("module", head))
+
+    def _import_from(self, node: ast.ImportFrom, scope: _Scope) -> None:
+        module = node.module or ""
+        for alias in node.names:
+            if node.level:
+                scope.bind(alias.asname or alias.name, ("other", None))
+            elif alias.name == "*":
+                for name in _EXPORTS.get(module, ()):
+                    scope.bind(name, ("import", f"{module}.{name}"))
+            else:
+                scope.bind(alias.asname or alias.name, ("import", f"{module}.{alias.name}"))
+
+    def _assign(self, node: ast.Assign, scope: _Scope) -> None:
+        self._node(node.value, scope)
+        for target in node.targets:
+            if isinstance(target, ast.Name):
+                scope.bind(target.id, ("assign", node.value))
+            else:
+                self._store(target, scope)
+
+    def _ann_assign(self, node: ast.AnnAssign, scope: _Scope) -> None:
+        if node.value is not None:
+            self._node(node.value, scope)
+            if isinstance(node.target, ast.Name):
+                scope.bind(node.target.id, ("assign", node.value))
+                return
+        self._store(node.target, scope)
+
+    def _aug_assign(self, node: ast.AugAssign, scope: _Scope) -> None:
+        self._node(node.value, scope)
+        self._store(node.target, scope)
+
+    def _with(self, node: ast.With | ast.AsyncWith, scope: _Scope) -> None:
+        for held in node.items:
+            self._node(held.context_expr, scope)
+            if isinstance(held.optional_vars, ast.Name):
+                scope.bind(held.optional_vars.id, ("with", held.context_expr))
+            elif held.optional_vars is not None:
+                self._store(held.optional_vars, scope)
+        self._body(node.body, scope)
+
+    def _global(self, node: ast.Global | ast.Nonlocal, scope: _Scope) -> None:
+        for name in node.names:
+            scope.bind(name, ("other", None))
+            if isinstance(node, ast.Global):
+                self.module.bind(name, ("other", None))
+
+    def _store(self, target: ast.AST, scope: _Scope) -> None:
+        """A target bound by something other than a plain assignment (loops, unpacking)."""
+        for node in ast.walk(target):
+            if isinstance(node, ast.Name):
+                scope.bind(node.id, ("other", None))
+            elif isinstance(node, ast.Subscript) and isinstance(node.value, ast.Name):
+                scope.bind(node.value.id, ("mutate", None))
+        for node in ast.walk(target):
+            if isinstance(node, ast.Subscript | ast.Attribute):
+                for child in ast.iter_child_nodes(node):
+                    if not isinstance(child, ast.expr_context):
+                        self._node(child, scope)
+
+    def _params(self, args: ast.arguments, scope: _Scope) -> None:
+        for arg in (*args.posonlyargs, *args.args, *args.kwonlyargs):
+            scope.bind(arg.arg, ("param", arg.arg))
+        for rest in (args.vararg, args.kwarg):
+            if rest is not None:
+                scope.bind(rest.arg, ("other", None))
+
+
+_SPECIAL: dict[type, Callable[[_Collector, Any, _Scope], None]] = {
+    ast.FunctionDef: _Collector._function,
+    ast.AsyncFunctionDef: _Collector._function,
+    ast.Lambda: _Collector._lambda,
+    ast.ClassDef: _Collector._class,
+    ast.ListComp: _Collector._comprehension,
+    ast.SetComp: _Collector._comprehension,
+    ast.GeneratorExp: _Collector._comprehension,
+    ast.DictComp: _Collector._comprehension,
+    ast.Import: _Collector._import,
+    ast.ImportFrom: _Collector._import_from,
+    ast.Assign: _Collector._assign,
+    ast.AnnAssign: _Collector._ann_assign,
+    ast.AugAssign: _Collector._aug_assign,
+    ast.With: _Collector._with,
+    ast.AsyncWith: _Collector._with,
+    ast.Global: _Collector._global,
+    ast.Nonlocal: _Collector._global,
+}
+
+
+def _meaning(bindings: list[Binding] | None) -> Binding | None:
+    """What a name stands for when its bindings agree on one thing."""
+    if not bindings:
+        return None
+    if any(kind in ("mutate", "add") for kind, _ in bindings):
+        return None
+    if len(bindings) == 1:
+        return bindings[0]
+    kinds = {(kind, value if kind in ("import", "module") else id(value)) for kind, value in bindings}
+    if len(kinds) == 1 and bindings[0][0] in ("import", "module"):
+        return bindings[0]
+    return None
+
+
+# --------------------------------------------------------------------------- extraction
+
+
+def _module_imports(tree: ast.Module) -> set[str]:
+    """The names module-level imports of lionagi (and ``json``, ``textwrap``) bind: the names a
+    call may reach the API through (an alias does not spell the API's own name)."""
+    names: set[str] = set()
+    pending: list[ast.stmt] = list(tree.body)
+    while pending:
+        statement = pending.pop()
+        if isinstance(statement, ast.Import):
+            for alias in statement.names:
+                if alias.name.partition(".")[0] in ("lionagi", "json", "textwrap"):
+                    names.add(alias.asname or alias.name.partition(".")[0])
+        elif isinstance(statement, ast.ImportFrom):
+            if (statement.module or "").partition(".")[0] in ("lionagi", "json", "textwrap"):
+                names.update(alias.asname or alias.name for alias in statement.names)
+        elif isinstance(statement, ast.If | ast.Try):
+            pending.extend(statement.body)
+            pending.extend(statement.orelse)
+            if isinstance(statement, ast.Try):
+                for handler in statement.handlers:
+                    pending.extend(handler.body)
+                pending.extend(statement.finalbody)
+    return names
+
+
+def _candidate_lines(text: str, tree: ast.Module) -> Callable[[int, int], bool] | None:
+    """Whether a block of lines (1-based, inclusive) mentions the API (one of its words, or a
+    name a module-level import binds to it); None when the text has ``global`` or
+    ``nonlocal`` (a skipped body could rebind an outer name)."""
+    if "global " in text or "nonlocal " in text:
+        return None
+    words = {*_API_WORDS, *_SCRIPTED_WORDS, *_module_imports(tree)} - {"*"}
+    offsets: list[int] = []
+    for word in words:
+        at = text.find(word)
+        while at >= 0:
+            offsets.append(at)
+            at = text.find(word, at + 1)
+    if not offsets:
+        return lambda first, last: False
+    offsets.sort()
+    lines: list[int] = []
+    line, position = 1, 0
+    for offset in offsets:
+        line += text.count("\n", position, offset)
+        position = offset
+        lines.append(line)
+
+    def wanted(first: int, last: int) -> bool:
+        index = bisect.bisect_left(lines, first)
+        return index < len(lines) and lines[index] <= last
+
+    return wanted
+
+
+class _Extractor:
+    def __init__(self, text: str, tree: ast.Module) -> None:
+        self.text = text
+        self.lines = SourceLines(text)
+        self.pruned = _candidate_lines(text, tree)
+        collector = _Collector(self.pruned)
+        collector.run(tree)
+        self.module_scope = collector.module
+        self.calls = collector.calls
+        self.scope_of: dict[int, _Scope] = {id(call): scope for call, scope in self.calls}
+        self.found: list[Embedded] = []
+        self.by_call: dict[int, Embedded] = {}
+        self._scope: _Scope = collector.module
+        self._problems: list[Problem] | None = None
+        #: Model calls read as part of another document (not documents of their own).
+        self._read_models: set[int] = set()
+        #: ``add`` calls already taken into a ruleset chain.
+        self._chained: set[int] = set()
+        #: fill_form / validate_form documents and the WorkForm call they fill.
+        self._sources: list[tuple[Embedded, ast.Call]] = []
+        self._mutations: dict[str, bool] = {}
+
+    # -- names
+
+    def resolve(self, name: ast.Name) -> ast.expr | None:
+        meaning = _meaning(self._scope.lookup(name.id))
+        if meaning is not None and meaning[0] == "assign":
+            outer = name.id not in self._scope.bindings
+            if outer and self.pruned is not None and self._mutated_somewhere(name.id):
+                return None  # perhaps in a body the collector did not enter
+            value: ast.expr = meaning[1]
+            return value
+        return None
+
+    def _mutated_somewhere(self, name: str) -> bool:
+        """Whether the text changes *name* in place anywhere (a method that mutates, an item
+        or augmented assignment): a conservative test over the source."""
+        cached = self._mutations.get(name)
+        if cached is None:
+            pattern = re.compile(
+                rf"(?<![\w.]){re.escape(name)}\s*(?:\.\s*(?:{'|'.join(sorted(_MUTATORS - {'add'}))})\s*\("
+                rf"|\[[^\]\n]*\]\s*(?:[-+*/|&]?=)(?!=)|[-+*/|&]=|\.__setitem__)"
+            )
+            cached = self._mutations[name] = pattern.search(self.text) is not None
+        return cached
+
+    def qualify(self, expr: ast.expr) -> str | None:
+        if isinstance(expr, ast.Name):
+            meaning = _meaning(self._scope.lookup(expr.id))
+            if meaning is None:
+                return None
+            kind, value = meaning
+            if kind in ("import", "module"):
+                return str(value)
+            if kind == "param":
+                return f"param:{value}"
+            return None
+        if isinstance(expr, ast.Attribute):
+            base = self.qualify(expr.value)
+            return f"{base}.{expr.attr}" if base is not None else None
+        return None
+
+    def target(self, func: ast.expr) -> tuple[str, str | None] | None:
+        """The API object a callee is (name, method), or None."""
+        qualified = self.qualify(func)
+        if qualified is None:
+            return None
+        if qualified in _TARGETS:
+            return _TARGETS[qualified], None
+        if qualified.startswith("param:") and qualified[6:] in _FIXTURES:
+            return qualified[6:], None
+        head, _, method = qualified.rpartition(".")
+        if head in _TARGETS:
+            return _TARGETS[head], method
+        return None
+
+    def peel(self, expr: ast.expr) -> ast.expr:
+        """*expr* with names bound once followed to what they are bound to."""
+        for _ in range(50):
+            if isinstance(expr, ast.Name):
+                bound = self.resolve(expr)
+                if bound is None:
+                    return expr
+                expr = bound
+                continue
+            break
+        return expr
+
+    # -- reading
+
+    def reader(self) -> LiteralReader:
+        return LiteralReader(self.lines, self.resolve, self._model_call)
+
+    def read(self, expr: ast.expr) -> PyNode:
+        return self.reader().read(expr)
+
+    def written(self, node: ast.AST) -> str:
+        return self.lines.source(self.lines.span(node))
+
+    def _model_call(self, call: ast.Call, reader: LiteralReader) -> PyNode | None:
+        """A model's keyword call inside a literal, read as the mapping the model validates."""
+        found = self.target(call.func)
+        if found is None or found[1] is not None or found[0] not in _MODELS:
+            return None
+        name = found[0]
+        self._read_models.add(id(call))
+        if call.args:
+            raised = self._raises(call)
+            if name not in ("FieldSpec", "Rule") and self._problems is not None:
+                self._problems.append(self._positional(call))
+            raised.origin = call
+            return raised
+        node = reader.keywords(call, call.keywords)
+        if node.kind != "dict":
+            return node
+        if node.repeated and name not in ("FieldSpec", "Rule") and self._problems is not None:
+            self._problems.append(self._repeated(call, node))
+        node.model = name
+        node.origin = call
+        if name in ENTRY_MODELS:
+            _force_type(node, ENTRY_MODELS[name], self.lines.span(call.func), self._problems)
+        return node
+
+    def _raises(self, call: ast.Call) -> PyNode:
+        """A model call given positional arguments: it raises before reading anything."""
+        return PyNode.opaque(self.lines.span(call), f"{self.written(call.func)}(...), which raises")
+
+    def _repeated(self, call: ast.Call, node: PyNode) -> Problem:
+        problem = rules.PY002.repeated(call=self.written(call.func), arguments=node.repeated)
+        return _at(problem, self.lines.span(call))
+
+    def _positional(self, call: ast.Call) -> Problem:
+        return _at(rules.PY002.positional(call=self.written(call.func)), self.lines.span(call.args[0]))
+
+    # -- the walk
+
+    def run(self) -> list[Embedded]:
+        # Documents that read other calls first, so a model call read inside one of them is
+        # not a document of its own; then the model calls, outermost first.
+        later = []
+        for call, scope in self.calls:
+            found = self.target(call.func) if not isinstance(call.func, ast.Attribute) else None
+            self._scope = scope
+            if found is None and isinstance(call.func, ast.Attribute):
+                found = self.target(call.func)
+            if found is not None and found[1] is None and found[0] in _STANDALONE:
+                later.append((call, scope))
+                continue
+            try:
+                self._call(call)
+            except RecursionError:
+                continue
+        for call, scope in later:
+            self._scope = scope
+            if id(call) in self._read_models:
+                continue
+            try:
+                self._call(call)
+            except RecursionError:
+                continue
+        self._link()
+        self.found.sort(key=lambda e: (e.range.start, e.call_span.start, e.api))
+        return self.found
+
+    def _call(self, call: ast.Call) -> None:
+        func = call.func
+        if isinstance(func, ast.Attribute):
+            if func.attr == "add" and self._ruleset_chain(call):
+                return
+            if func.attr in ("write_text", "write"):
+                self._write(call)
+                return
+            if func.attr == "attach_script":
+                found = self.target(func)
+                if found is None or found[0] != "TestBranch":
+                    argument = _argument(call, 0, "source")
+                    if argument is not None:
+                        self._coerce(call, "attach_script", argument, truthy=False)
+                    return
+        if self.qualify(func) == "json.dump":
+            self._json_dump(call)
+            return
+        found = self.target(func)
+        if found is None:
+            return
+        name, method = found
+        handler = _HANDLERS.get((name, method))
+        if handler is not None:
+            handler(self, call)
+
+    def _add(self, embedded: Embedded) -> Embedded:
+        """Record *embedded*, unless nothing of it is written as a literal (all of its
+        arguments are built at run time, and the call itself raises nothing)."""
+        if embedded.root is not None and embedded.root.kind == "opaque" and not embedded.problems:
+            return embedded
+        self.found.append(embedded)
+        self.by_call[id(embedded.node)] = embedded
+        return embedded
+
+    def _new(
+        self, call: ast.Call, api: str, semantic: str, kind: str | None, literal: ast.AST, root: PyNode | None
+    ) -> Embedded:
+        return Embedded(
+            api=api,
+            call=self.written(call.func) if not api.startswith("RuleSet") else api,
+            semantic=semantic,
+            kind=kind,
+            range=self.lines.span(literal),
+            call_span=self.lines.span(call),
+            node=call,
+            root=root,
+        )
+
+    def _script(self, call: ast.Call, api: str, literal: ast.AST, build: Any) -> None:
+        """A script document whose root *build* makes (with the problems found reading it)."""
+        self._problems = []
+        try:
+            root = build()
+        finally:
+            problems, self._problems = self._problems, None
+        if root is None:
+            return
+        embedded = self._new(call, api, "script", "script", literal, root)
+        embedded.problems.extend(problems)
+        self._add(embedded)
+
+    # -- scripts
+
+    def _responses_call(self, call: ast.Call, api: str, keyword: str = "responses", extra: bool = False) -> None:
+        argument = _argument(call, 0, keyword)
+        if argument is None:
+            return
+        peeled = self.peel(argument)
+        if self._is_script_call(peeled):
+            return
+
+        def build() -> PyNode | None:
+            listed = self.read(argument)
+            if listed.kind == "opaque":
+                return None
+            pairs = [(_synthetic("responses", listed.span), listed)]
+            if extra:
+                rest = [k for k in call.keywords if k.arg != keyword]
+                if rest:
+                    more = self.reader().keywords(call, rest)
+                    if more.kind != "dict":
+                        return None
+                    pairs.extend(more.pairs)
+            return PyNode.mapping(listed.span, pairs)
+
+        self._script(call, api, self.peel(argument), build)
+
+    def _from_text(self, call: ast.Call) -> None:
+        argument = _argument(call, 0, "text")
+        if argument is None:
+            return
+
+        def build() -> PyNode | None:
+            given = self.read(argument)
+            if given.kind == "opaque" and not given.str_typed:
+                return None
+            if given.kind == "scalar" and not isinstance(given.value, str):
+                self._problems_append(rules.PY002.not_text(call=self.written(call.func), found=given.value), given)
+                return PyNode.opaque(given.span, "a call that raises")
+            if given.kind == "seq":
+                items = given.items
+            elif given.kind == "dict":
+                items = [key for key, _ in given.pairs]  # iterating a dict gives its keys
+            else:
+                items = [given]
+            entries = []
+            for item in items:
+                entry = PyNode.mapping(
+                    item.span,
+                    [
+                        (_synthetic("type", item.span), _synthetic("text", item.span)),
+                        (_synthetic("content", item.span), item),
+                    ],
+                )
+                entries.append(entry)
+            listed = PyNode.sequence(given.span, entries)
+            listed.synthetic = given.kind != "seq"
+            return PyNode.mapping(given.span, [(_synthetic("responses", given.span), listed)])
+
+        self._script(call, "TestBranch.from_text", self.peel(argument), build)
+
+    def _problems_append(self, problem: Problem, node: PyNode) -> None:
+        if self._problems is not None:
+            self._problems.append(_at(problem, node.span))
+
+    def _is_script_call(self, expr: ast.expr) -> bool:
+        """Whether *expr* is a call that builds a ScriptModel (a document of its own)."""
+        if not isinstance(expr, ast.Call):
+            return False
+        found = self.target(expr.func)
+        return found is not None and found[0] == "ScriptModel"
+
+    def _coerce(self, call: ast.Call, api: str, argument: ast.expr, *, truthy: bool) -> None:
+        """``ScriptModel.coerce(argument)`` (after a truthiness test when *truthy*)."""
+        peeled = self.peel(argument)
+        if self._is_script_call(peeled):
+            return
+
+        def build() -> PyNode | None:
+            given = self.read(argument)
+            if given.kind == "opaque":
+                return None
+            if truthy and not given.materialize():
+                return PyNode.mapping(given.span, [])
+            if given.kind == "dict":
+                return given
+            if given.kind == "seq" and given.seq_type is list:
+                return PyNode.mapping(given.span, [(_synthetic("responses", given.span), given)])
+            if given.kind == "scalar" and isinstance(given.value, str):
+                return None  # a path: the file is read at run time
+            self._problems_append(rules.PY002.cannot_coerce(call=api, found=given.materialize()), given)
+            return PyNode.opaque(given.span, "a call that raises")
+
+        self._script(call, api, peeled, build)
+
+    def _model_validate(self, call: ast.Call) -> None:
+        argument = _argument(call, 0, "obj")
+        if argument is None:
+            return
+
+        def build() -> PyNode | None:
+            given = self.read(argument)
+            if given.kind == "opaque":
+                return None
+            if given.kind != "dict":
+                self._problems_append(rules.SC001.not_a_mapping(found=given.materialize()), given)
+                return PyNode.opaque(given.span, "a call that raises")
+            return given
+
+        self._script(call, "ScriptModel.model_validate", self.peel(argument), build)
+
+    def _script_model(self, call: ast.Call) -> None:
+        def build() -> PyNode | None:
+            if call.args:
+                if self._problems is not None:
+                    self._problems.append(self._positional(call))
+                return self._raises(call)
+            node = self.reader().keywords(call, call.keywords)
+            if node.repeated and self._problems is not None:
+                self._problems.append(self._repeated(call, node))
+            return node if node.kind == "dict" else None
+
+        self._script(call, "ScriptModel", call, build)
+
+    def _endpoint(self, call: ast.Call, provider_index: int | None) -> None:
+        """``iModel`` / ``match_endpoint`` with provider "scripted", ``ScriptedEndpoint``."""
+        if provider_index is not None:
+            provider = _argument(call, provider_index, "provider")
+            if provider is None:
+                return
+            read = self.read(provider)
+            if read.kind != "scalar" or read.value != "scripted":
+                return
+        script = _argument(call, None, "script")
+        if script is None:
+            return
+        self._coerce(call, self.written(call.func), script, truthy=True)
+
+    def _entry_model(self, call: ast.Call, name: str) -> None:
+        def build() -> PyNode | None:
+            node = self._model_call(call, self.reader())
+            if node is None or node.kind != "dict":
+                return node if node is not None and call.args else None
+            span = self.lines.span(call)
+            if name in ENTRY_MODELS:
+                entry = node
+            elif name == "WhenMatcher":
+                entry = PyNode.mapping(
+                    span,
+                    [
+                        (_synthetic("type", span), _synthetic("text", span)),
+                        (_synthetic("content", span), _synthetic("", span)),
+                        (_synthetic("when", span), node),
+                    ],
+                )
+            else:
+                chunks = PyNode.sequence(span, [node])
+                chunks.synthetic = True
+                entry = PyNode.mapping(
+                    span, [(_synthetic("type", span), _synthetic("stream", span)), (_synthetic("chunks", span), chunks)]
+                )
+            entry.synthetic = entry is not node
+            responses = PyNode.sequence(span, [entry])
+            responses.synthetic = True
+            return PyNode.mapping(span, [(_synthetic("responses", span), responses)])
+
+        scope: KeyPath = ("responses", 0)
+        if name == "WhenMatcher":
+            scope = ("responses", 0, "when")
+        elif name == "StreamChunkSpec":
+            scope = ("responses", 0, "chunks", 0)
+        self._problems = []
+        try:
+            root = build()
+        finally:
+            problems, self._problems = self._problems, None
+        if root is None:
+            return
+        embedded = self._new(call, name, "entry", "script", call, root)
+        embedded.scope = scope
+        embedded.problems.extend(problems)
+        self._add(embedded)
+
+    # -- forms
+
+    def _fieldspec(self, call: ast.Call) -> None:
+        self._problems = []
+        try:
+            node = self.reader().keywords(call, call.keywords)
+        finally:
+            problems, self._problems = self._problems, None
+        if call.args:
+            root = self._raises(call)
+            problems = [self._positional(call)]
+        elif node.repeated:
+            root = self._raises(call)
+            problems = [self._repeated(call, node)]
+        elif node.kind != "dict":
+            root = node
+        else:
+            name = node.child("name")
+            if name is None:
+                root = PyNode.mapping(node.span, [])
+                problems.append(_at(rules.PY002.missing(call=self.written(call.func), argument="name"), node.span))
+            else:
+                _key, value = name
+                rest = PyNode.mapping(node.span, [p for p in node.pairs if p[1] is not value])
+                declaration_key = value if value.kind in ("scalar", "opaque") else PyNode.opaque(value.span, "the name")
+                fields = PyNode.mapping(node.span, [(declaration_key, rest)])
+                root = PyNode.mapping(node.span, [(_synthetic("fields", node.span), fields)])
+        embedded = self._new(call, "FieldSpec", "fieldspec", "form", call, root)
+        embedded.problems.extend(problems)
+        self._add(embedded)
+
+    def _rule(self, call: ast.Call) -> None:
+        if call.args:
+            embedded = self._new(call, "Rule", "rule", "rules", call, self._raises(call))
+            embedded.problems.append(self._positional(call))
+            self._add(embedded)
+            return
+        node = self.reader().keywords(call, call.keywords)
+        listed = PyNode.sequence(node.span, [node])
+        listed.synthetic = True
+        root = PyNode.mapping(node.span, [(_synthetic("rules", node.span), listed)]) if node.kind == "dict" else node
+        embedded = self._add(self._new(call, "Rule", "rule", "rules", call, root))
+        if node.repeated:
+            embedded.root = self._raises(call)
+            embedded.problems.append(self._repeated(call, node))
+
+    def _ruleset_chain(self, call: ast.Call) -> bool:
+        """``RuleSet().add(r1).add(r2)``: one ruleset document for the outermost ``add``."""
+        chain: list[ast.Call] = []
+        current: ast.expr = call
+        while isinstance(current, ast.Call) and isinstance(current.func, ast.Attribute) and current.func.attr == "add":
+            chain.append(current)
+            current = current.func.value
+        if not isinstance(current, ast.Call) or current.args or current.keywords:
+            return False
+        found = self.target(current.func)
+        if found != ("RuleSet", None):
+            return False
+        if id(call) in self._chained:
+            return True
+        for link in chain:
+            self._chained.add(id(link))
+        reader = self.reader()
+        items = []
+        for link in reversed(chain):
+            argument = _argument(link, 0, "rule")
+            if argument is None:
+                items.append(PyNode.opaque(self.lines.span(link), "an add() without a rule"))
+                continue
+            read = reader.read(argument)
+            if read.kind == "dict" and read.model != "Rule":
+                read = PyNode.opaque(read.span, f"{self.written(argument)}, not a Rule")
+            items.append(read)
+        span = self.lines.span(call)
+        listed = PyNode.sequence(span, items)
+        listed.synthetic = True
+        root = PyNode.mapping(span, [(_synthetic("rules", span), listed)])
+        self._add(self._new(call, "RuleSet().add", "ruleset", "rules", call, root))
+        return True
+
+    def _workform(self, call: ast.Call) -> None:
+        if call.args:
+            embedded = self._new(call, "WorkForm", "workform", "form", call, self._raises(call))
+            embedded.problems.append(self._positional(call))
+            self._add(embedded)
+            return
+        node = self.reader().keywords(call, call.keywords)
+        embedded = self._add(self._new(call, "WorkForm", "workform", "form", call, node))
+        if node.repeated:
+            embedded.root = self._raises(call)
+            embedded.problems.append(self._repeated(call, node))
+
+    def _fill(self, call: ast.Call, fill: bool) -> None:
+        form_arg = _argument(call, 0, "form")
+        if form_arg is None:
+            return
+        form_call = self.peel(form_arg)
+        if not isinstance(form_call, ast.Call) or self.target(form_call.func) != ("WorkForm", None):
+            return
+        saved = self._scope
+        self._scope = self.scope_of.get(id(form_call), saved)
+        try:
+            form = self.reader().keywords(form_call, form_call.keywords)
+        finally:
+            self._scope = saved
+        if form.kind != "dict":
+            return
+        fields = form.child("fields")
+        fields_node = fields[1] if fields is not None else PyNode.mapping(form.span, [])
+        if fill:
+            values_arg = _argument(call, 1, "values")
+            if values_arg is None:
+                return
+            values_node = self.read(values_arg)
+            literal: ast.AST = self.peel(values_arg)
+        else:
+            given = form.child("values")
+            values_node = given[1] if given is not None else PyNode.mapping(form.span, [])
+            literal = form_call
+        if values_node.kind == "opaque" and fields_node.kind == "opaque":
+            return
+        pairs = [
+            (_synthetic("fields", fields_node.span), fields_node),
+            (_synthetic("values", values_node.span), values_node),
+        ]
+        decisive = []
+        ruleset = _argument(call, None, "ruleset")
+        if ruleset is not None:
+            rules_node = self._ruleset_value(ruleset)
+            if rules_node is not None:
+                pairs.append((_synthetic("ruleset", rules_node.span), rules_node))
+                if rules_node.kind == "opaque":
+                    decisive.append(rules_node)
+        root = PyNode.mapping(self.lines.span(call), pairs)
+        api = "fill_form" if fill else "validate_form"
+        embedded = self._new(call, api, api, "form", literal, root)
+        embedded.decisive.extend(decisive)
+        embedded.source = None
+        self._add(embedded)
+        self._sources.append((embedded, form_call))
+
+    def _ruleset_value(self, expr: ast.expr) -> PyNode | None:
+        """The rules of a ``ruleset=`` argument: a list of rule mappings, None for ``None``,
+        or an opaque node."""
+        peeled = self.peel(expr)
+        if isinstance(peeled, ast.Constant) and peeled.value is None:
+            return None
+        if isinstance(peeled, ast.Name):
+            added = self._added_rules(peeled)
+            if added is not None:
+                return added
+        if isinstance(peeled, ast.Call) and isinstance(peeled.func, ast.Attribute) and peeled.func.attr == "add":
+            self._ruleset_chain(peeled)
+            chained = self.by_call.get(id(peeled))
+            if chained is not None and chained.root is not None:
+                found = chained.root.child("rules")
+                if found is not None:
+                    return found[1]
+        return PyNode.opaque(self.lines.span(expr), f"the ruleset {self.written(expr)}")
+
+    def _added_rules(self, name: ast.Name) -> PyNode | None:
+        """A rule set built as ``rs = RuleSet()`` then ``rs.add(Rule(...))`` statements before
+        *name* is used: its rules, in order (None for anything else)."""
+        bindings = self._scope.lookup(name.id) or []
+        made = [value for kind, value in bindings if kind == "assign"]
+        adds = [value for kind, value in bindings if kind == "add"]
+        if len(made) != 1 or len(made) + len(adds) != len(bindings):
+            return None
+        created = made[0]
+        if not isinstance(created, ast.Call) or created.args or created.keywords:
+            return None
+        if self.target(created.func) != ("RuleSet", None):
+            return None
+        before = [a for a in adds if (a.lineno, a.col_offset) < (name.lineno, name.col_offset)]
+        if any(a.lineno < created.lineno for a in before) or any(
+            isinstance(a, ast.Call) and len(a.args) != 1 for a in before
+        ):
+            return None
+        reader = self.reader()
+        items = []
+        for add in sorted(before, key=lambda a: (a.lineno, a.col_offset)):
+            read = reader.read(add.args[0])
+            if read.kind == "dict" and read.model != "Rule":
+                read = PyNode.opaque(read.span, f"{self.written(add.args[0])}, not a Rule")
+            items.append(read)
+        listed = PyNode.sequence(self.lines.span(name), items)
+        listed.synthetic = True
+        return listed
+
+    # -- texts written to files
+
+    def _write(self, call: ast.Call) -> None:
+        func = call.func
+        assert isinstance(func, ast.Attribute)
+        argument = _argument(call, 0, "data" if func.attr == "write_text" else "s")
+        if argument is None:
+            return
+        target: str | None
+        if func.attr == "write_text":
+            target = self._file_name(func.value)
+        else:
+            opened = self._opened(func.value)
+            if opened is None:
+                return
+            target = opened
+        located = text_positions(self.lines, argument, self.resolve)
+        if located is None:
+            dumped = self.peel(argument)
+            if isinstance(dumped, ast.Call) and self.qualify(dumped.func) == "json.dumps":
+                self._dumped(call, self.written(func), dumped, target)
+            return
+        embedded = self._new(call, self.written(func), "text", None, self.peel(argument), None)
+        embedded.text = located
+        embedded.target = target or None
+        self._add(embedded)
+
+    def _dumped(self, call: ast.Call, api: str, dumps: ast.Call, target: str | None) -> None:
+        """A value written as JSON text (``json.dumps(value)`` written, ``json.dump(value, f)``):
+        the value with the keyword arguments ``json.dumps`` is given, when they are literals."""
+        value = _argument(dumps, 0, "obj")
+        if value is None:
+            return
+        options = self.reader().keywords(dumps, dumps.keywords)
+        if options.kind != "dict" or any(v.kind != "scalar" and v.kind != "seq" for _, v in options.pairs):
+            return
+        root = self.read(value)
+        if root.kind == "opaque":
+            return
+        embedded = self._new(call, api, "dumped", None, self.peel(value), root)
+        embedded.target = target or None
+        embedded.options = options.materialize()
+        self._add(embedded)
+
+    def _json_dump(self, call: ast.Call) -> None:
+        """``json.dump(value, handle)`` into a file opened for writing."""
+        handle = _argument(call, 1, "fp")
+        if handle is None:
+            return
+        opened = self._opened(handle)
+        if opened is None:
+            return
+        rest = [k for k in call.keywords if k.arg not in ("obj", "fp")]
+        dumps = ast.Call(func=call.func, args=call.args[:1], keywords=rest)
+        ast.copy_location(dumps, call)
+        dumps.end_lineno, dumps.end_col_offset = call.end_lineno, call.end_col_offset
+        self._dumped(call, self.written(call.func), dumps, opened)
+
+    def _opened(self, expr: ast.expr) -> str | None:
+        """The file name an ``open(path, "w")`` (or a name bound by ``with`` to one) writes;
+        '' when it writes a file whose name is not known; None when it is not such a call."""
+        if isinstance(expr, ast.Name):
+            meaning = _meaning(self._scope.lookup(expr.id))
+            if meaning is None or meaning[0] != "with":
+                return None
+            expr = meaning[1]
+        if not isinstance(expr, ast.Call):
+            return None
+        func = expr.func
+        opener = (isinstance(func, ast.Name) and func.id == "open") or (
+            isinstance(func, ast.Attribute) and func.attr == "open"
+        )
+        if not opener:
+            return None
+        mode_node = _argument(expr, 1, "mode")
+        if isinstance(func, ast.Attribute) and func.attr == "open":
+            mode_node = _argument(expr, 0, "mode")
+        mode = self.read(mode_node) if mode_node is not None else None
+        if mode is None or mode.kind != "scalar" or not isinstance(mode.value, str) or "w" not in mode.value:
+            return None
+        if "b" in mode.value:
+            return None
+        path = func.value if isinstance(func, ast.Attribute) else _argument(expr, 0, "file")
+        if path is None:
+            return ""
+        return self._file_name(path) or ""
+
+    def _file_name(self, expr: ast.expr) -> str | None:
+        """The file name a path expression ends with, when written as a literal."""
+        expr = self.peel(expr)
+        if isinstance(expr, ast.BinOp) and isinstance(expr.op, ast.Div):
+            return self._file_name(expr.right)
+        if isinstance(expr, ast.Call) and expr.args and not expr.keywords:
+            func = expr.func
+            name = func.id if isinstance(func, ast.Name) else func.attr if isinstance(func, ast.Attribute) else ""
+            if name in ("Path", "PurePath", "PosixPath", "join"):
+                return self._file_name(expr.args[-1])
+            if name == "joinpath" and isinstance(func, ast.Attribute):
+                return self._file_name(expr.args[-1])
+        read = self.read(expr)
+        if read.kind == "scalar" and isinstance(read.value, str) and read.value:
+            return read.value.replace("\\", "/").rpartition("/")[2]
+        return None
+
+    # -- after the walk
+
+    def _link(self) -> None:
+        """Record, for each document, the documents of calls written inside it."""
+        for embedded in self.found:
+            if embedded.root is None:
+                continue
+            for path, _, node in embedded.root.walk():
+                if node.origin is None:
+                    continue
+                child = self.by_call.get(id(node.origin))
+                if child is not None and child is not embedded:
+                    embedded.children.append((path, child))
+        for embedded, form_call in self._sources:
+            embedded.source = self.by_call.get(id(form_call))
+
+
+def _force_type(node: PyNode, response_type: str, span: Span, problems: list[Problem] | None) -> None:
+    """The ``type`` an entry model sets: added when not written; a different one refused."""
+    written = node.child("type")
+    if written is None:
+        node.pairs.insert(0, (_synthetic("type", span), _synthetic(response_type, span)))
+        return
+    _key, value = written
+    if value.kind == "scalar" and value.value == response_type:
+        return
+    if problems is not None:
+        problems.append(
+            _at(
+                rules.SC005.problem(
+                    path=(),
+                    index=0,
+                    response_type=response_type,
+                    where="type",
+                    value=value.materialize(),
+                    reason=f"input should be {response_type!r}",
+                ),
+                value.span,
+            )
+        )
+    node.pairs = [
+        (_synthetic("type", span), _synthetic(response_type, span)) if v is value else (k, v) for k, v in node.pairs
+    ]
+
+
+def _synthetic(value: Any, span: Span) -> PyNode:
+    node = PyNode.scalar(value, span)
+    node.synthetic = True
+    return node
+
+
+def _at(problem: Problem, span: Span) -> Problem:
+    from dataclasses import replace
+
+    return replace(problem, span=span)
+
+
+def _argument(call: ast.Call, index: int | None, keyword: str) -> ast.expr | None:
+    """The argument at position *index* or named *keyword* (None when absent or splatted)."""
+    for item in call.keywords:
+        if item.arg == keyword:
+            return item.value
+    if index is not None and index < len(call.args):
+        if any(isinstance(a, ast.Starred) for a in call.args[: index + 1]):
+            return None
+        return call.args[index]
+    return None
+
+
+_HANDLERS: dict[tuple[str, str | None], Any] = {
+    ("TestBranch", "from_responses"): lambda x, c: x._responses_call(c, "TestBranch.from_responses"),
+    ("TestBranch", "from_text"): lambda x, c: x._from_text(c),
+    ("TestBranch", "from_script"): lambda x, c: _with(
+        _argument(c, 0, "script"), x._coerce, c, "TestBranch.from_script"
+    ),
+    ("TestBranch", "attach_script"): lambda x, c: _with(
+        _argument(c, 1, "script"), x._coerce, c, "TestBranch.attach_script"
+    ),
+    ("scripted_imodel", None): lambda x, c: _with(_argument(c, 0, "script"), x._coerce, c, "scripted_imodel"),
+    ("ScriptModel", "from_responses"): lambda x, c: x._responses_call(c, "ScriptModel.from_responses", extra=True),
+    ("ScriptModel", "coerce"): lambda x, c: _with(_argument(c, 0, "source"), x._coerce, c, "ScriptModel.coerce"),
+    ("ScriptModel", "model_validate"): lambda x, c: x._model_validate(c),
+    ("ScriptModel", None): lambda x, c: x._script_model(c),
+    ("iModel", None): lambda x, c: x._endpoint(c, 0),
+    ("match_endpoint", None): lambda x, c: x._endpoint(c, 0),
+    ("ScriptedEndpoint", None): lambda x, c: x._endpoint(c, None),
+    ("scripted_branch_factory", None): lambda x, c: x._responses_call(c, "scripted_branch_factory"),
+    ("scripted_endpoint_for", None): lambda x, c: x._responses_call(c, "scripted_endpoint_for"),
+    ("FieldSpec", None): lambda x, c: x._fieldspec(c),
+    ("Rule", None): lambda x, c: x._rule(c),
+    ("WorkForm", None): lambda x, c: x._workform(c),
+    ("fill_form", None): lambda x, c: x._fill(c, True),
+    ("validate_form", None): lambda x, c: x._fill(c, False),
+    **{
+        (name, None): (lambda n: lambda x, c: x._entry_model(c, n))(name)
+        for name in (*ENTRY_MODELS, "WhenMatcher", "StreamChunkSpec")
+    },
+}
+
+
+def _with(argument: ast.expr | None, coerce: Any, call: ast.Call, api: str) -> None:
+    if argument is not None:
+        coerce(call, api, argument, truthy=False)
+
+
+def extract(text: str, tree: ast.Module | None = None) -> list[Embedded]:
+    """Every script and form *text* (a Python file) hands to lionagi, in source order.
+
+    Raises SyntaxError (and ValueError for a NUL byte) when *text* is not Python."""
+    if tree is None:
+        tree = ast.parse(text)
+    return _Extractor(text, tree).run()

@@ -1,0 +1,777 @@
+"""Python literals as located values, read from ``ast`` nodes (nothing is imported or run).
+
+A literal expression becomes a tree of :class:`PyNode`: scalars (constants, folded unary and
+binary arithmetic on them, string concatenation), dicts (displays and ``dict(k=v)``), and
+sequences (lists, tuples, sets, with literal ``*`` splats spliced). Anything whose value only
+exists at run time — a helper call, a parameter, an f-string, a comprehension, a ``**`` of a
+name nobody bound to a literal — is an *opaque* node: it keeps its place and source text, and
+stands in the value as :data:`NOT_A_LITERAL` (or an empty string where Python itself says the
+value is a string, an f-string). Callers decide what an opaque part means; nothing here guesses.
+
+Positions: ``ast`` counts columns in UTF-8 bytes; :class:`SourceLines` turns them into code
+points on the lines as Python splits them (``\\r\\n``, ``\\r``, ``\\n``), like every other span
+formscript reports.
+
+String literals can also be mapped character by character (:func:`text_positions`): the
+position in the file of each character of the string's value, through escapes, implicit
+concatenation, ``textwrap.dedent`` and ``strip``, so a YAML text written inside a Python string
+is located in the Python file.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+import textwrap
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+from formscript.document.model import Pos, Span
+
+__all__ = [
+    "NOT_A_LITERAL",
+    "NotALiteral",
+    "PyNode",
+    "SourceLines",
+    "python_lines",
+    "text_positions",
+]
+
+_LINE_BREAK = re.compile(r"\r\n|\r|\n")
+
+
+def python_lines(text: str) -> list[str]:
+    """*text*'s lines as Python numbers them (``\\r\\n``, ``\\r`` and ``\\n`` end a line; form
+    feeds and Unicode separators do not), without the breaks; at least one."""
+    lines = _LINE_BREAK.split(text)
+    if len(lines) > 1 and lines[-1] == "":
+        lines.pop()
+    return lines
+
+
+class SourceLines:
+    """Converts ``ast`` positions (1-based line, UTF-8 byte column) to code-point positions."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.lines = python_lines(text)
+        self._encoded: dict[int, bytes] = {}
+        self._starts: list[int] | None = None
+
+    def pos(self, lineno: int, col_offset: int) -> Pos:
+        """The 0-based code-point position of an ``ast`` (line, byte column)."""
+        index = lineno - 1
+        lines = self.lines
+        if index < 0 or index >= len(lines):
+            return Pos(max(index, 0), col_offset)
+        line = lines[index]
+        if line.isascii():
+            return Pos(index, col_offset)
+        encoded = self._encoded.get(index)
+        if encoded is None:
+            encoded = self._encoded[index] = line.encode("utf-8", "surrogatepass")
+        return Pos(index, len(encoded[:col_offset].decode("utf-8", "replace")))
+
+    def span(self, node: ast.AST) -> Span:
+        """The span of an ``ast`` node that has positions."""
+        lineno: int = node.lineno  # type: ignore[attr-defined]
+        start = self.pos(lineno, node.col_offset)  # type: ignore[attr-defined]
+        end_col = node.end_col_offset  # type: ignore[attr-defined]
+        if end_col is None:
+            return Span(start, start)
+        return Span(start, self.pos(node.end_lineno or lineno, end_col))  # type: ignore[attr-defined]
+
+    def source(self, span: Span) -> str:
+        """The source text inside *span*."""
+        if span.start.line == span.end.line:
+            return self.lines[span.start.line][span.start.column : span.end.column]
+        parts = [self.lines[span.start.line][span.start.column :]]
+        parts.extend(self.lines[span.start.line + 1 : span.end.line])
+        parts.append(self.lines[span.end.line][: span.end.column])
+        return "\n".join(parts)
+
+    def offset(self, pos: Pos) -> int:
+        """The character offset of *pos* in the text."""
+        if self._starts is None:
+            starts = [0]
+            for match in _LINE_BREAK.finditer(self.text):
+                starts.append(match.end())
+            self._starts = starts
+        line = min(pos.line, len(self._starts) - 1)
+        return self._starts[line] + pos.column
+
+
+class NotALiteral:
+    """What an opaque part stands as in a value: nothing the runtime could be given from the
+    file (any check of it fails; only slots that accept any value take it)."""
+
+    __slots__ = ("source",)
+
+    def __init__(self, source: str) -> None:
+        self.source = source
+
+    def __repr__(self) -> str:
+        return f"<{self.source}>"
+
+
+NOT_A_LITERAL = NotALiteral("not a literal")
+
+
+@dataclass(eq=False)
+class PyNode:
+    """One located part of a Python value.
+
+    ``kind`` is ``scalar`` (``value`` holds it), ``dict`` (``pairs``), ``seq`` (``items``,
+    of ``seq_type``) or ``opaque`` (``note`` says what it is; ``str_typed`` when Python says
+    it is a string). ``written`` marks a constant written as a literal at its span (its source
+    text and quotes are read from there when an edit needs them: :func:`quote_of`);
+    ``identifier`` marks a keyword argument's name,
+    ``synthetic`` a part the API adds that is not in the source (it sits at its owner's
+    span). ``model`` names the lionagi model call a dict was written as (``TextResponse``).
+    """
+
+    kind: str
+    span: Span
+    value: Any = None
+    pairs: list[tuple[PyNode, PyNode]] = field(default_factory=list)
+    items: list[PyNode] = field(default_factory=list)
+    seq_type: type = list
+    text: str = ""
+    written: bool = False
+    identifier: bool = False
+    synthetic: bool = False
+    note: str = ""
+    str_typed: bool = False
+    model: str | None = None
+    #: The ``ast`` call a model dict was built from (for the extractor's bookkeeping).
+    origin: ast.AST | None = None
+    #: The stand-in an opaque part was given (the same object every time).
+    standing: Any = None
+    #: Keyword arguments given twice (the call raises TypeError).
+    repeated: tuple[str, ...] = ()
+
+    @staticmethod
+    def scalar(value: Any, span: Span, text: str = "") -> PyNode:
+        """A scalar node (*text*: its source, when not a plain constant at its span)."""
+        return PyNode("scalar", span, value=value, text=text)
+
+    @staticmethod
+    def opaque(span: Span, note: str, *, str_typed: bool = False) -> PyNode:
+        """A part known only at run time."""
+        return PyNode("opaque", span, note=note, str_typed=str_typed)
+
+    @staticmethod
+    def mapping(span: Span, pairs: list[tuple[PyNode, PyNode]]) -> PyNode:
+        """A dict node."""
+        return PyNode("dict", span, pairs=pairs)
+
+    @staticmethod
+    def sequence(span: Span, items: list[PyNode], seq_type: type = list) -> PyNode:
+        """A list (tuple, set) node."""
+        return PyNode("seq", span, items=items, seq_type=seq_type)
+
+    def stand_in(self) -> Any:
+        """The value an opaque part stands as: '' for a string, else a NotALiteral (the same
+        one each time, so a path through an opaque key finds it again)."""
+        if self.str_typed:
+            return ""
+        if self.standing is None:
+            self.standing = NotALiteral(self.note or "not a literal")
+        return self.standing
+
+    def materialize(self) -> Any:
+        """The Python value (opaque parts as their stand-ins)."""
+        if self.kind == "scalar":
+            return self.value
+        if self.kind == "opaque":
+            return self.stand_in()
+        if self.kind == "dict":
+            built: dict[Any, Any] = {}
+            for key, value in self.pairs:
+                built[key.materialize()] = value.materialize()
+            return built
+        values = [item.materialize() for item in self.items]
+        if self.seq_type is list:
+            return values
+        if self.seq_type is tuple:
+            return tuple(values)
+        try:
+            return self.seq_type(values)
+        except TypeError:
+            return values
+
+    def children(self) -> Iterator[tuple[Any, PyNode | None, PyNode]]:
+        """(path part, key node, value node) of each member, in source order."""
+        if self.kind == "dict":
+            for key, value in self.pairs:
+                yield key.materialize(), key, value
+        elif self.kind == "seq":
+            for index, item in enumerate(self.items):
+                yield index, None, item
+
+    def child(self, part: Any) -> tuple[PyNode | None, PyNode] | None:
+        """The member at *part* (a dict's last pair with that key, or a list index)."""
+        if self.kind == "dict":
+            found = None
+            for key, value in self.pairs:
+                if key.kind == "opaque":
+                    if key.standing is not None and key.standing is part:
+                        found = (key, value)
+                    continue
+                try:
+                    if key.value == part and type(key.value) is type(part):
+                        found = (key, value)
+                except Exception:  # a key whose comparison raises is not the one asked for
+                    continue
+            return found
+        if (
+            self.kind == "seq"
+            and self.seq_type in (list, tuple)
+            and isinstance(part, int)
+            and 0 <= part < len(self.items)
+        ):
+            return None, self.items[part]
+        return None
+
+    def walk(self, path: tuple[Any, ...] = ()) -> Iterator[tuple[tuple[Any, ...], PyNode | None, PyNode]]:
+        """Every member below this node with its path (depth first, source order)."""
+        for part, key, value in self.children():
+            where = (*path, part)
+            yield where, key, value
+            yield from value.walk(where)
+
+
+# -------------------------------------------------------------------------- building
+
+#: Resolves a name to the expression it is bound to once (None: not a literal binding).
+NameResolver = Callable[[ast.Name], ast.expr | None]
+#: Builds a call the caller knows (a lionagi model, ``textwrap.dedent``) or returns None.
+CallBuilder = Callable[[ast.Call, "LiteralReader"], PyNode | None]
+
+_MAX_DEPTH = 200
+_MAX_FOLDED = 10_000
+
+
+class LiteralReader:
+    """Builds :class:`PyNode` trees from expressions of one parsed file."""
+
+    def __init__(
+        self,
+        lines: SourceLines,
+        resolve: NameResolver | None = None,
+        call: CallBuilder | None = None,
+    ) -> None:
+        self.lines = lines
+        self.resolve = resolve
+        self.call = call
+        self._active: set[int] = set()
+
+    def source_of(self, node: ast.AST, limit: int = 60) -> str:
+        """The source text of *node*, shortened for a message."""
+        text = " ".join(self.lines.source(self.lines.span(node)).split())
+        return text if len(text) <= limit else text[: limit - 1] + "…"
+
+    def opaque(self, node: ast.AST, note: str, *, str_typed: bool = False) -> PyNode:
+        """An opaque node for *node*."""
+        return PyNode.opaque(self.lines.span(node), note, str_typed=str_typed)
+
+    def read(self, node: ast.expr, depth: int = 0) -> PyNode:
+        """The located value of the expression *node*."""
+        if depth > _MAX_DEPTH:
+            return self.opaque(node, "nested too deeply to read")
+        if isinstance(node, ast.Constant):
+            return self._constant(node)
+        if isinstance(node, ast.Dict):
+            return self._dict(node, depth)
+        if isinstance(node, ast.List | ast.Tuple | ast.Set):
+            return self._sequence(node, depth)
+        if isinstance(node, ast.Name):
+            return self._name(node, depth)
+        if isinstance(node, ast.JoinedStr):
+            if all(isinstance(v, ast.Constant) for v in node.values):
+                text = "".join(str(v.value) for v in node.values if isinstance(v, ast.Constant))
+                return PyNode.scalar(text, self.lines.span(node), self.source_of(node, 10_000))
+            return self.opaque(node, f"the f-string {self.source_of(node)}", str_typed=True)
+        if isinstance(node, ast.UnaryOp):
+            return self._unary(node, depth)
+        if isinstance(node, ast.BinOp):
+            return self._binary(node, depth)
+        if isinstance(node, ast.Call):
+            return self._call(node, depth)
+        return self.opaque(node, f"the expression {self.source_of(node)}")
+
+    def _constant(self, node: ast.Constant) -> PyNode:
+        span = self.lines.span(node)
+        value = node.value
+        if value is Ellipsis:
+            return PyNode.opaque(span, "...")
+        return PyNode("scalar", span, value=value, written=True)
+
+    def _name(self, node: ast.Name, depth: int) -> PyNode:
+        bound = self.resolve(node) if self.resolve is not None else None
+        if bound is None:
+            return self.opaque(node, f"the name {node.id!r} (not bound once to a literal)")
+        if id(bound) in self._active:
+            return self.opaque(node, f"the name {node.id!r} (which refers to itself)")
+        self._active.add(id(bound))
+        try:
+            return self.read(bound, depth + 1)
+        finally:
+            self._active.discard(id(bound))
+
+    def _dict(self, node: ast.Dict, depth: int) -> PyNode:
+        pairs: list[tuple[PyNode, PyNode]] = []
+        for key_node, value_node in zip(node.keys, node.values, strict=True):
+            if key_node is None:  # ** splat
+                spliced = self.read(value_node, depth + 1)
+                if spliced.kind != "dict":
+                    return self.opaque(node, f"a dict with ** of {self.source_of(value_node)}")
+                pairs.extend(spliced.pairs)
+                continue
+            key = self.read(key_node, depth + 1)
+            if key.kind == "opaque" and not key.str_typed:
+                pass  # a key known at run time only: the pair is kept, its dict is uncertain
+            elif key.kind != "scalar" or not _hashable(key.value):
+                return self.opaque(node, f"a dict whose key {self.source_of(key_node)} is not a literal")
+            pairs.append((key, self.read(value_node, depth + 1)))
+        return PyNode.mapping(self.lines.span(node), pairs)
+
+    def _sequence(self, node: ast.List | ast.Tuple | ast.Set, depth: int) -> PyNode:
+        items: list[PyNode] = []
+        for element in node.elts:
+            if isinstance(element, ast.Starred):
+                spliced = self.read(element.value, depth + 1)
+                if spliced.kind != "seq":
+                    return self.opaque(node, f"a sequence with *{self.source_of(element.value)}")
+                items.extend(spliced.items)
+                continue
+            items.append(self.read(element, depth + 1))
+        seq_type: type = list if isinstance(node, ast.List) else tuple if isinstance(node, ast.Tuple) else set
+        if seq_type is set and any(i.kind != "scalar" or not _hashable(i.value) for i in items):
+            return self.opaque(node, f"the set {self.source_of(node)}")
+        return PyNode.sequence(self.lines.span(node), items, seq_type)
+
+    def _unary(self, node: ast.UnaryOp, depth: int) -> PyNode:
+        operand = self.read(node.operand, depth + 1)
+        value = operand.value
+        if operand.kind == "scalar" and isinstance(value, int | float | complex):
+            if isinstance(node.op, ast.USub):
+                return PyNode.scalar(-value, self.lines.span(node), self.source_of(node, 10_000))
+            if isinstance(node.op, ast.UAdd):
+                return PyNode.scalar(+value, self.lines.span(node), self.source_of(node, 10_000))
+        if operand.kind == "scalar" and isinstance(node.op, ast.Not):
+            return PyNode.scalar(not value, self.lines.span(node), self.source_of(node, 10_000))
+        return self.opaque(node, f"the expression {self.source_of(node)}")
+
+    def _binary(self, node: ast.BinOp, depth: int) -> PyNode:
+        left, right = self.read(node.left, depth + 1), self.read(node.right, depth + 1)
+        span = self.lines.span(node)
+        if left.kind == "scalar" and right.kind == "scalar":
+            folded = _fold(node.op, left.value, right.value)
+            if folded is not _NOTHING:
+                return PyNode.scalar(folded, span, self.source_of(node, 10_000))
+        if (
+            isinstance(node.op, ast.Add)
+            and left.kind == right.kind == "seq"
+            and left.seq_type is right.seq_type
+            and left.seq_type in (list, tuple)
+        ):
+            return PyNode.sequence(span, [*left.items, *right.items], left.seq_type)
+        if isinstance(node.op, ast.Mod) and left.kind == "scalar" and isinstance(left.value, str):
+            return self.opaque(node, f"the formatted string {self.source_of(node)}", str_typed=True)
+        if isinstance(node.op, ast.Add) and (left.str_typed or right.str_typed):
+            other = right if left.str_typed else left
+            if other.str_typed or (other.kind == "scalar" and isinstance(other.value, str)):
+                return self.opaque(node, f"the string {self.source_of(node)}", str_typed=True)
+        return self.opaque(node, f"the expression {self.source_of(node)}")
+
+    def _call(self, node: ast.Call, depth: int) -> PyNode:
+        if self.call is not None:
+            built = self.call(node, self)
+            if built is not None:
+                return built
+        func = node.func
+        if isinstance(func, ast.Name) and func.id == "dict" and not node.args:
+            return self.keywords(node, node.keywords, depth + 1)
+        if isinstance(func, ast.Name) and func.id in _CONTAINERS and not node.keywords and len(node.args) <= 1:
+            return self._container(node, func.id, depth)
+        if isinstance(func, ast.Attribute) and not node.args and not node.keywords:
+            target = self.read(func.value, depth + 1)
+            if target.kind == "scalar" and isinstance(target.value, str) and func.attr in _STR_METHODS:
+                value = getattr(target.value, func.attr)()
+                return PyNode.scalar(value, self.lines.span(node), self.source_of(node, 10_000))
+        if isinstance(func, ast.Attribute) and func.attr == "format":
+            target = self.read(func.value, depth + 1)
+            if target.kind == "scalar" and isinstance(target.value, str):
+                return self.opaque(node, f"the formatted string {self.source_of(node)}", str_typed=True)
+        if isinstance(func, ast.Name) and func.id in ("str", "repr") and len(node.args) <= 1 and not node.keywords:
+            return self.opaque(node, f"the string {self.source_of(node)}", str_typed=True)
+        return self.opaque(node, f"the call {self.source_of(node)}")
+
+    def _container(self, node: ast.Call, name: str, depth: int) -> PyNode:
+        """``set()``, ``list((1, 2))``, ``tuple([...])``, ``frozenset({...})`` of a literal."""
+        span = self.lines.span(node)
+        kind = _CONTAINERS[name]
+        if not node.args:
+            return PyNode.sequence(span, [], kind)
+        given = self.read(node.args[0], depth + 1)
+        if given.kind != "seq":
+            return self.opaque(node, f"the call {self.source_of(node)}")
+        if kind in (set, frozenset) and any(i.kind != "scalar" or not _hashable(i.value) for i in given.items):
+            return self.opaque(node, f"the call {self.source_of(node)}")
+        return PyNode.sequence(span, list(given.items), kind)
+
+    def keywords(self, call: ast.Call, keywords: list[ast.keyword], depth: int = 0) -> PyNode:
+        """The keyword arguments of *call* as a dict node (keys located on the names), with
+        ``**`` splats of literal dicts merged; a ``**`` of anything else makes it opaque."""
+        pairs: list[tuple[PyNode, PyNode]] = []
+        for keyword in keywords:
+            if keyword.arg is None:
+                spliced = self.read(keyword.value, depth + 1)
+                if spliced.kind != "dict":
+                    return self.opaque(call, f"the arguments **{self.source_of(keyword.value)}")
+                pairs.extend(spliced.pairs)
+                continue
+            pairs.append((self.keyword_name(keyword), self.read(keyword.value, depth + 1)))
+        node = PyNode.mapping(self.lines.span(call), pairs)
+        names = [key.value for key, _ in pairs if isinstance(key.value, str)]
+        node.repeated = tuple(sorted({name for name in names if names.count(name) > 1}))
+        return node
+
+    def keyword_name(self, keyword: ast.keyword) -> PyNode:
+        """The located name of a keyword argument."""
+        start = self.lines.pos(keyword.lineno, keyword.col_offset)
+        line = self.lines.lines[start.line] if start.line < len(self.lines.lines) else ""
+        end = start.column
+        while end < len(line) and (line[end].isalnum() or line[end] == "_" or ord(line[end]) > 127):
+            end += 1
+        span = Span(start, Pos(start.line, max(end, start.column + 1)))
+        node = PyNode.scalar(keyword.arg, span, line[start.column : end])
+        node.identifier = True
+        return node
+
+
+_STR_METHODS = frozenset({"strip", "lstrip", "rstrip"})
+#: Built-in constructors of containers, read when given nothing or a literal.
+_CONTAINERS: dict[str, type] = {"list": list, "tuple": tuple, "set": set, "frozenset": frozenset}
+_NOTHING = object()
+
+
+def _hashable(value: Any) -> bool:
+    try:
+        hash(value)
+    except TypeError:
+        return False
+    return True
+
+
+def _fold(op: ast.operator, left: Any, right: Any) -> Any:
+    """The value of a small arithmetic or string operation on constants, or _NOTHING."""
+    numbers = int | float
+    try:
+        if isinstance(left, str) and isinstance(right, str) and isinstance(op, ast.Add):
+            return left + right
+        if isinstance(left, str) and isinstance(right, int) and isinstance(op, ast.Mult):
+            if right >= 0 and len(left) * right <= _MAX_FOLDED:
+                return left * right
+            return _NOTHING
+        if not (isinstance(left, numbers) and isinstance(right, numbers)):
+            return _NOTHING
+        if isinstance(op, ast.Add):
+            return left + right
+        if isinstance(op, ast.Sub):
+            return left - right
+        if isinstance(op, ast.Mult):
+            return left * right
+        if isinstance(op, ast.Div):
+            return left / right
+        if isinstance(op, ast.FloorDiv):
+            return left // right
+        if isinstance(op, ast.Mod):
+            return left % right
+        if isinstance(op, ast.Pow) and isinstance(right, int) and -64 <= right <= 64 and abs(left) < 2**64:
+            return left**right
+    except (ArithmeticError, ValueError):
+        return _NOTHING
+    return _NOTHING
+
+
+_PREFIX_QUOTE = re.compile(r"(?P<prefix>[rRuUbBfF]{0,2})(?P<quote>'''|\"\"\"|'|\")")
+
+
+def quote_of(text: str) -> str:
+    """The prefix and quote of a string literal's source *text*, when it is one plain literal."""
+    return _simple_quote(text)
+
+
+def _simple_quote(text: str) -> str:
+    """The prefix and quote of *text* when it is one plain string literal (no implicit
+    concatenation, no raw prefix), else ''."""
+    match = _PREFIX_QUOTE.match(text)
+    if match is None:
+        return ""
+    prefix, quote = match.group("prefix"), match.group("quote")
+    if prefix.lower() not in ("", "u"):
+        return ""
+    body = text[match.end() :]
+    if not body.endswith(quote) or len(body) < len(quote):
+        return ""
+    inner = body[: -len(quote)]
+    if quote in inner.replace("\\\\", "").replace("\\" + quote[0], ""):
+        return ""  # more than one literal
+    return prefix + quote
+
+
+# ------------------------------------------------------------------ string positions
+
+_SIMPLE_ESCAPES = {
+    "\\": "\\",
+    "'": "'",
+    '"': '"',
+    "a": "\a",
+    "b": "\b",
+    "f": "\f",
+    "n": "\n",
+    "r": "\r",
+    "t": "\t",
+    "v": "\v",
+}
+
+
+def _decode_literal(source: str, start: int) -> tuple[str, list[int], int, str] | None:
+    """Decode the string literal beginning at *source*[*start*]: its value, the source offset
+    of each character, the offset just past the literal and its quote character. None for
+    what this reader does not decode (bytes, f-strings)."""
+    match = _PREFIX_QUOTE.match(source, start)
+    if match is None:
+        return None
+    prefix = match.group("prefix").lower()
+    if "b" in prefix or "f" in prefix:
+        return None
+    raw = "r" in prefix
+    quote = match.group("quote")
+    index = match.end()
+    chars: list[str] = []
+    offsets: list[int] = []
+    while index < len(source):
+        if source.startswith(quote, index):
+            return "".join(chars), offsets, index + len(quote), quote[0]
+        char = source[index]
+        if char == "\\":
+            if raw:
+                chars.append("\\")
+                offsets.append(index)
+                if index + 1 < len(source):
+                    chars.append(source[index + 1])
+                    offsets.append(index + 1)
+                index += 2
+                continue
+            decoded = _escape(source, index)
+            if decoded is None:
+                return None
+            text, length = decoded
+            for piece in text:
+                chars.append(piece)
+                offsets.append(index)
+            index += length
+            continue
+        if char == "\r" and source.startswith("\r\n", index):
+            chars.append("\n")  # the tokenizer reads \r\n inside a string as \n
+            offsets.append(index)
+            index += 2
+            continue
+        if char == "\r":
+            chars.append("\n")
+            offsets.append(index)
+            index += 1
+            continue
+        chars.append(char)
+        offsets.append(index)
+        index += 1
+    return None
+
+
+def _escape(source: str, index: int) -> tuple[str, int] | None:
+    """The text an escape at *index* stands for and its length in the source."""
+    if index + 1 >= len(source):
+        return None
+    kind = source[index + 1]
+    if kind in _SIMPLE_ESCAPES:
+        return _SIMPLE_ESCAPES[kind], 2
+    if kind == "\n":
+        return "", 2
+    if kind == "\r":
+        return "", 3 if source.startswith("\r\n", index + 1) else 2
+    if kind in "01234567":
+        end = index + 1
+        while end < len(source) and end < index + 4 and source[end] in "01234567":
+            end += 1
+        return chr(int(source[index + 1 : end], 8)), end - index
+    widths = {"x": 2, "u": 4, "U": 8}
+    if kind in widths:
+        digits = source[index + 2 : index + 2 + widths[kind]]
+        try:
+            return chr(int(digits, 16)), 2 + widths[kind]
+        except ValueError:
+            return None
+    if kind == "N" and source.startswith("{", index + 2):
+        close = source.find("}", index + 3)
+        if close < 0:
+            return None
+        import unicodedata
+
+        try:
+            return unicodedata.lookup(source[index + 3 : close]), close + 1 - index
+        except KeyError:
+            return None
+    return "\\" + kind, 2  # an unknown escape keeps its backslash
+
+
+_BETWEEN = re.compile(r"(?:[ \t\f]|\\\r?\n|\r?\n|#[^\r\n]*)*")
+
+
+def _literal_positions(lines: SourceLines, node: ast.Constant) -> tuple[str, list[Pos], Pos, frozenset[str]] | None:
+    """The characters of a string constant with their file positions, and the position of
+    its closing quote (None when the source cannot be decoded to the same value)."""
+    span = lines.span(node)
+    text = lines.text
+    start, stop = lines.offset(span.start), lines.offset(span.end)
+    chars: list[str] = []
+    offsets: list[int] = []
+    quotes: set[str] = set()
+    index = start
+    closing = start
+    while index < stop:
+        decoded = _decode_literal(text, index)
+        if decoded is None:
+            return None
+        value, where, after, quote = decoded
+        quotes.add(quote)
+        chars.extend(value)
+        offsets.extend(where)
+        closing = after - 1
+        gap = _BETWEEN.match(text, after, stop)
+        index = gap.end() if gap is not None else after
+        if index == after and index < stop:
+            return None
+    if "".join(chars) != node.value:
+        return None
+    positions = _offsets_to_positions(lines, [*offsets, closing])
+    return "".join(chars), positions[:-1], positions[-1], frozenset(quotes)
+
+
+def _offsets_to_positions(lines: SourceLines, offsets: list[int]) -> list[Pos]:
+    lines.offset(Pos(0, 0))  # builds the line starts
+    starts = lines._starts or [0]
+    import bisect
+
+    found = []
+    for offset in offsets:
+        line = bisect.bisect_right(starts, offset) - 1
+        found.append(Pos(line, offset - starts[line]))
+    return found
+
+
+@dataclass(frozen=True)
+class TextPositions:
+    """A string's value and, for each of its characters, where it is written in the file;
+    ``end`` is where the text ends (the closing quote, or the character after the last)."""
+
+    text: str
+    positions: tuple[Pos, ...]
+    end: Pos
+    #: The quote characters of the literals the text is written in.
+    quotes: frozenset[str] = frozenset()
+
+    def at(self, offset: int) -> Pos:
+        """The file position of character *offset* (the end for the offset past the last)."""
+        if 0 <= offset < len(self.positions):
+            return self.positions[offset]
+        return self.end
+
+
+def text_positions(lines: SourceLines, node: ast.expr, resolve: NameResolver | None = None) -> TextPositions | None:
+    """The value of a string expression with the file position of each character: a string
+    literal (escapes and implicit concatenation decoded), ``textwrap.dedent(...)`` or
+    ``dedent(...)`` of one, and ``.strip()`` / ``.lstrip()`` / ``.rstrip()`` of either, or a
+    name bound once to one of those. None for anything else."""
+    for _ in range(20):
+        if isinstance(node, ast.Name) and resolve is not None:
+            bound = resolve(node)
+            if bound is None:
+                return None
+            node = bound
+            continue
+        break
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        found = _literal_positions(lines, node)
+        if found is None:
+            return None
+        text, positions, end, quotes = found
+        return TextPositions(text, tuple(positions), end, quotes)
+    if not isinstance(node, ast.Call) or node.keywords:
+        return None
+    func = node.func
+    if isinstance(func, ast.Attribute) and func.attr in _STR_METHODS and not node.args:
+        inner = text_positions(lines, func.value, resolve)
+        if inner is None:
+            return None
+        return _stripped(inner, func.attr)
+    dedent = (isinstance(func, ast.Name) and func.id == "dedent") or (
+        isinstance(func, ast.Attribute) and func.attr == "dedent"
+    )
+    if dedent and len(node.args) == 1:
+        inner = text_positions(lines, node.args[0], resolve)
+        if inner is None:
+            return None
+        return _dedented(inner)
+    return None
+
+
+def _stripped(inner: TextPositions, how: str) -> TextPositions:
+    text = inner.text
+    head = len(text) - len(text.lstrip()) if how in ("strip", "lstrip") else 0
+    kept = getattr(text, how)()
+    positions = inner.positions[head : head + len(kept)]
+    end = inner.at(head + len(kept))
+    return TextPositions(kept, positions, end, inner.quotes)
+
+
+def _dedented(inner: TextPositions) -> TextPositions | None:
+    """textwrap.dedent with the positions kept (checked against textwrap itself)."""
+    text = inner.text
+    bounds: list[tuple[int, int]] = []
+    start = 0
+    for index, char in enumerate(text):
+        if char == "\n":
+            bounds.append((start, index))
+            start = index + 1
+    bounds.append((start, len(text)))
+    blank = [e > s and text[s:e].strip(" \t") == "" for s, e in bounds]
+    indents = [
+        text[s:e][: len(text[s:e]) - len(text[s:e].lstrip(" \t"))]
+        for (s, e), is_blank in zip(bounds, blank, strict=True)
+        if not is_blank and e > s
+    ]
+    common = _common_prefix(indents) if indents else ""
+    kept: list[int] = []
+    for (s, e), is_blank in zip(bounds, blank, strict=True):
+        skip = e - s if is_blank else len(common) if text.startswith(common, s) else 0
+        kept.extend(range(s + skip, e))
+        if e < len(text):
+            kept.append(e)  # the line break
+    result = "".join(text[i] for i in kept)
+    if result != textwrap.dedent(text):
+        return None
+    return TextPositions(result, tuple(inner.positions[i] for i in kept), inner.end, inner.quotes)
+
+
+def _common_prefix(prefixes: list[str]) -> str:
+    common = prefixes[0]
+    for prefix in prefixes[1:]:
+        size = 0
+        while size < len(common) and size < len(prefix) and common[size] == prefix[size]:
+            size += 1
+        common = common[:size]
+    return common

@@ -1,0 +1,261 @@
+"""Located documents inside a Python file.
+
+:class:`PyDocument` is a script or form written as Python literals: its value is what the
+runtime receives (no YAML layer), every key and value sits on its own source in the ``.py``
+file, and its opaque parts (built at run time) are listed with their paths.
+:class:`EmbeddedDocument` is a YAML or JSON text written inside a Python string: parsed as
+the file it becomes, its positions mapped back into the ``.py`` file character by character.
+
+Both implement the ``Document`` protocol (``model.py``); their ``lines`` are the Python file's,
+since that is where their spans point.
+"""
+
+from __future__ import annotations
+
+import io
+import itertools
+import tokenize
+from collections.abc import Iterator
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from formscript.core.verdict import KeyPath, Problem
+from formscript.document.model import Collection, Comment, Document, Edit, Location, Pos, Scalar, Span
+from formscript.document.pyliteral import PyNode, SourceLines, TextPositions, quote_of
+
+__all__ = ["EmbeddedDocument", "PyDocument", "python_comments"]
+
+_TAGS = {bool: "bool", int: "int", float: "float", str: "str", type(None): "null", bytes: "binary"}
+
+
+def python_comments(lines: SourceLines) -> list[Comment]:
+    """The comments of a Python text, from its tokens (a ``#`` inside a string is not one)."""
+    found: list[Comment] = []
+    try:
+        for token in tokenize.generate_tokens(io.StringIO(lines.text).readline):
+            if token.type == tokenize.COMMENT:
+                (row, column), (end_row, end_column) = token.start, token.end
+                found.append(Comment(Span(Pos(row - 1, column), Pos(end_row - 1, end_column)), token.string))
+    except (tokenize.TokenError, SyntaxError, IndentationError):
+        pass
+    return found
+
+
+@dataclass(eq=False)
+class PyDocument(Document):
+    """A script or form written as Python literals (see the module)."""
+
+    text: str
+    root: PyNode
+    source: SourceLines
+    value: Any = None
+    ok: bool = True
+    problems: list[Problem] = field(default_factory=list)
+    #: The parts built at run time: (path, node); for an opaque key, its dict's path.
+    opaque: list[tuple[KeyPath, PyNode]] = field(default_factory=list)
+    #: Comments of the whole file (read once per file, shared by its documents).
+    file_comments: list[Comment] | None = None
+    #: The lines this document's suppressions may sit on (the call's, and the one above).
+    extent: tuple[int, int] = (0, 0)
+
+    def __post_init__(self) -> None:
+        self.value = self.root.materialize()
+        self.opaque = list(_opaque_parts(self.root))
+
+    @property
+    def lines(self) -> list[str]:
+        """The Python file's lines."""
+        return self.source.lines
+
+    def _find(self, path: KeyPath) -> tuple[PyNode | None, PyNode] | None:
+        node = self.root
+        key: PyNode | None = None
+        for part in path:
+            found = node.child(part)
+            if found is None:
+                return None
+            key, node = found
+        return key, node
+
+    def entry(self, path: KeyPath) -> Location | None:
+        """Where the value at *path* is written (a part the API adds sits on its owner)."""
+        found = self._find(tuple(path))
+        if found is None:
+            return None
+        key, node = found
+        scalar = None
+        if node.kind == "scalar" and not node.synthetic:
+            tag = _TAGS.get(type(node.value), "str")
+            text = self.source.source(node.span) if node.written or not node.text else node.text
+            quote = quote_of(text) if node.written and isinstance(node.value, str) else ""
+            scalar = Scalar(quote or "python", text, f"tag:yaml.org,2002:{tag}")
+        # a key the API adds is not written anywhere: the member has its value's place only
+        key_span = key.span if key is not None and not key.synthetic else None
+        return Location(node.span, key_span, scalar)
+
+    def comments(self) -> list[Comment]:
+        """The file's comments on this document's lines."""
+        first, last = self.extent
+        return [c for c in self.file_comments or () if first <= c.span.start.line <= last]
+
+    def collections(self) -> Iterator[Collection]:
+        """Every dict and list written below the top (not those the API adds)."""
+        for _, key, node in self.root.walk():
+            if node.kind in ("dict", "seq") and not node.synthetic:
+                owner = key.span.start if key is not None and not key.synthetic else node.span.start
+                yield Collection(owner, node.span)
+
+    def removal(self, path: KeyPath) -> tuple[Edit, ...] | None:
+        """Not offered: deleting a member of a Python literal is left to the author."""
+        return None
+
+    def edit_text(self, path: KeyPath, text: str, *, on_key: bool = False) -> str | None:
+        """*text* as Python source in place of the key or value at *path*: a string written
+        in the literal's own quotes, a keyword argument's name as an identifier."""
+        found = self._find(tuple(path))
+        if found is None:
+            return None
+        key, node = found
+        target = key if on_key else node
+        if target is None or target.synthetic or target.kind != "scalar":
+            return None
+        if target.identifier:
+            import keyword
+
+            return text if text.isidentifier() and not keyword.iskeyword(text) else None
+        quote = quote_of(self.source.source(target.span)) if target.written else ""
+        if not isinstance(target.value, str) or not quote:
+            return None
+        return _quoted(text, quote)
+
+
+def _quoted(text: str, quote: str) -> str | None:
+    """*text* as a Python string literal with the prefix and quote *quote*."""
+    prefix = quote.rstrip("'\"")
+    mark = quote[len(prefix) :]
+    body = text.replace("\\", "\\\\")
+    if len(mark) == 1:
+        body = body.replace(mark, "\\" + mark).replace("\n", "\\n").replace("\r", "\\r")
+    elif mark in body or body.endswith(mark[0]):
+        return None
+    return f"{prefix}{mark}{body}{mark}"
+
+
+def _opaque_parts(root: PyNode) -> Iterator[tuple[KeyPath, PyNode]]:
+    if root.kind == "opaque":
+        yield (), root
+        return
+    for path, key, node in root.walk():
+        if key is not None and key.kind == "opaque":
+            # the key may equal another at run time: its whole dict is uncertain
+            yield path[:-1], key
+        if node.kind == "opaque":
+            yield path, node
+
+
+# ------------------------------------------------------------------- embedded texts
+
+_YAML_BREAKS = "\n\r\x85\u2028\u2029"
+
+
+@dataclass(eq=False)
+class EmbeddedDocument(Document):
+    """A YAML or JSON document written inside a Python string literal (see the module).
+
+    ``text`` is the embedded text (what the runtime reads from the file the test writes);
+    spans are mapped into the Python file through ``where``."""
+
+    inner: Document
+    where: TextPositions
+    source: SourceLines
+    text: str = ""
+    value: Any = None
+    ok: bool = True
+    problems: list[Problem] = field(default_factory=list)
+    file_comments: list[Comment] | None = None
+    extent: tuple[int, int] = (0, 0)
+    _starts: list[int] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        self.text = self.inner.text
+        starts = [0]
+        text = self.text
+        index = 0
+        while index < len(text):
+            char = text[index]
+            if char in _YAML_BREAKS:
+                if char == "\r" and index + 1 < len(text) and text[index + 1] == "\n":
+                    index += 1
+                starts.append(index + 1)
+            index += 1
+        self._starts = starts
+        self.value = self.inner.value
+        self.ok = self.inner.ok
+        self.problems = [
+            replace(p, span=self.map_span(p.span)) if p.span is not None else p for p in self.inner.problems
+        ]
+
+    @property
+    def lines(self) -> list[str]:
+        """The Python file's lines."""
+        return self.source.lines
+
+    def map_pos(self, pos: Pos) -> Pos:
+        """A position in the embedded text as a position in the Python file."""
+        line = min(pos.line, len(self._starts) - 1)
+        return self.where.at(self._starts[line] + pos.column)
+
+    def map_span(self, span: Span) -> Span:
+        """A span in the embedded text as a span in the Python file."""
+        start = self.map_pos(span.start)
+        end = self.map_pos(span.end)
+        if end < start:
+            end = start
+        return Span(start, end)
+
+    def entry(self, path: KeyPath) -> Location | None:
+        """The embedded document's entry, placed in the Python file."""
+        found = self.inner.entry(path)
+        if found is None:
+            return None
+        key = self.map_span(found.key) if found.key is not None else None
+        return Location(self.map_span(found.value), key, found.scalar)
+
+    def comments(self) -> list[Comment]:
+        """The embedded text's own comments and the Python comments around it."""
+        first, last = self.extent
+        own = [Comment(self.map_span(c.span), c.text) for c in self.inner.comments()]
+        around = [c for c in self.file_comments or () if first <= c.span.start.line <= last]
+        return sorted([*own, *around], key=lambda c: c.span.start)
+
+    def collections(self) -> Iterator[Collection]:
+        """The embedded document's collections, placed in the Python file."""
+        for item in self.inner.collections():
+            yield Collection(self.map_pos(item.owner), self.map_span(item.span))
+
+    def removal(self, path: KeyPath) -> tuple[Edit, ...] | None:
+        """Not offered: a structural edit would have to re-indent the Python string."""
+        return None
+
+    def edit_text(self, path: KeyPath, text: str, *, on_key: bool = False) -> str | None:
+        """*text* when it can go into the Python string as it is: no backslash, no line
+        break, no quote character, and the replaced text written without escapes."""
+        if any(char in text for char in "\\\n\r'\"") and not self._quotes_free(text):
+            return None
+        found = self.inner.entry(path)
+        if found is None:
+            return None
+        span = found.key if on_key and found.key is not None else found.value
+        start = self._starts[min(span.start.line, len(self._starts) - 1)] + span.start.column
+        end = self._starts[min(span.end.line, len(self._starts) - 1)] + span.end.column
+        positions = [self.where.at(i) for i in range(start, end)]
+        for before, after in itertools.pairwise(positions):
+            if after.line != before.line or after.column != before.column + 1:
+                return None
+        return text
+
+    def _quotes_free(self, text: str) -> bool:
+        """Whether *text*'s quotes cannot end the Python literal they go into."""
+        if "\\" in text or "\n" in text or "\r" in text:
+            return False
+        return not any(mark in text for mark in self.where.quotes)
