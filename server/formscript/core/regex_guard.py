@@ -266,13 +266,19 @@ def estimate(
         process.kill()
         process.join(timeout=1)
         parent.close()
-    slow = [(length, seconds) for length, seconds in timed if seconds >= _NOISE_SECONDS]
+    return fit(timed, len(text), at_least)
+
+
+def fit(timed: list[tuple[int, float]], length: int, at_least: float = 0.0) -> Estimate | None:
+    """The estimate for a text of *length* from probes *timed* as (length, seconds), in the
+    order they ran (``estimate``'s measurements; a test gives its own)."""
+    slow = [(size, seconds) for size, seconds in timed if seconds >= _NOISE_SECONDS]
     if not slow:
         return None
     longest, took = slow[-1]
     # the growth over the longest stretch measured (down to a quarter of the longest probe):
     # a least-squares line through log(time) against log(length), steadier than two points
-    fitted = [(math.log(length), math.log(seconds)) for length, seconds in slow if length * 4 >= longest]
+    fitted = [(math.log(size), math.log(seconds)) for size, seconds in slow if size * 4 >= longest]
     if len(fitted) < 2 or max(y for _, y in fitted) - min(y for _, y in fitted) < math.log(4):
         return None  # too little growth to tell it from the noise
     mean_x = sum(x for x, _ in fitted) / len(fitted)
@@ -282,7 +288,7 @@ def estimate(
         return None
     growth = slope
     try:
-        seconds = took * (len(text) / longest) ** growth
+        seconds = took * (length / longest) ** growth
     except OverflowError:
         seconds = math.inf
     return Estimate(max(seconds, at_least), growth)  # never less than the time already seen
