@@ -153,10 +153,10 @@ def _script(
                 return [rules.SC017.problem()], None
         return [], None
     from formscript.core.script import check_script
-    from formscript.lint.script_checks import script_checks
+    from formscript.lint.script_checks import misread_strings, script_checks
 
     result = check_script(doc.value)
-    return result.problems + script_checks(doc, result), result
+    return misread_strings(doc, result.problems) + script_checks(doc, result), result
 
 
 def _rules(doc: Document, paired: PairedForm | None) -> list[Problem]:

@@ -64,19 +64,25 @@ def form_checks(doc: Document, result: GateResult) -> list[Problem]:
     return found
 
 
+def string_surprise(text: str, tag: str, value: Any) -> str | None:
+    """How YAML 1.1 misreads the plain scalar *text* where a string is wanted, or None."""
+    value = printable(value)  # an int too long for decimal is shown in hex
+    if tag == _BOOL:
+        return f"YAML 1.1 reads unquoted {text!r} as the boolean {value!r}, not a string"
+    if tag in (_INT, _FLOAT):
+        return f"YAML 1.1 reads unquoted {text!r} as the number {value!r}, not a string"
+    if tag == _TIMESTAMP:
+        return f"YAML 1.1 reads unquoted {text!r} as a {type_label(value)}, not a string"
+    if tag == _NULL and text == "~":
+        return "YAML reads unquoted '~' as null, not a string"
+    return None
+
+
 def _yaml11_surprise(declaration: Declared, text: str, tag: str, value: Any) -> str | None:
     wanted = declaration.type
-    value = printable(value)  # an int too long for decimal is shown in hex
     if wanted == "str":
-        if tag == _BOOL:
-            return f"YAML 1.1 reads unquoted {text!r} as the boolean {value!r}, not a string"
-        if tag in (_INT, _FLOAT):
-            return f"YAML 1.1 reads unquoted {text!r} as the number {value!r}, not a string"
-        if tag == _TIMESTAMP:
-            return f"YAML 1.1 reads unquoted {text!r} as a {type_label(value)}, not a string"
-        if tag == _NULL and text == "~":
-            return "YAML reads unquoted '~' as null, not a string"
-        return None
+        return string_surprise(text, tag, value)
+    value = printable(value)  # an int too long for decimal is shown in hex
     if wanted in ("int", "float"):
         if tag == _INT and (_OCTAL.match(text) or ":" in text):
             kind = "octal" if _OCTAL.match(text) else "base-60"

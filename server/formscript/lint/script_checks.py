@@ -12,6 +12,47 @@ from formscript.core.verdict import Problem
 from formscript.document import Document
 
 
+def misread_strings(doc: Document, problems: list[Problem]) -> list[Problem]:
+    """*problems* with each invalid-entry-value finding that refuses a plain scalar YAML 1.1
+    reads as a boolean, number, timestamp or null where a string is wanted said as such, with
+    a fix that quotes it."""
+    from formscript.lint.form_checks import string_surprise
+
+    shown = []
+    for problem in problems:
+        reading, scalar = None, None
+        if problem.rule is rules.SC005 and "valid string" in problem.message and len(problem.path) >= 3:
+            entry = doc.entry(problem.path)
+            scalar = entry.scalar if entry is not None else None
+            if scalar is not None and scalar.style == "":
+                reading = string_surprise(scalar.text, scalar.tag, _value_at(doc.value, problem.path))
+        if reading is None or scalar is None:
+            shown.append(problem)
+            continue
+        index = problem.path[1]
+        raw = _value_at(doc.value, problem.path[:2])
+        shown.append(
+            rules.SC005.misread(
+                path=problem.path,
+                index=index if isinstance(index, int) else 0,
+                response_type=str(raw.get("type")) if isinstance(raw, dict) else "?",
+                where=".".join(map(str, problem.path[2:])),
+                reading=reading,
+                text=scalar.text,
+            )
+        )
+    return shown
+
+
+def _value_at(value: object, path: tuple[object, ...]) -> object:
+    for part in path:
+        try:
+            value = value[part]  # type: ignore[index]
+        except (KeyError, IndexError, TypeError):
+            return None
+    return value
+
+
 def script_checks(doc: Document, result: ScriptResult) -> list[Problem]:
     """Matcher conflicts, regex faults, unreachable entries, stream shape and serving faults."""
     data = doc.value if isinstance(doc.value, dict) else {}

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from formscript.core.verdict import KeyPath, Problem
-from formscript.rules.base import Rule
+from formscript.rules.base import QuoteScalar, Rule
 
 
 class InvalidEntryValue(Rule):
@@ -12,7 +12,9 @@ class InvalidEntryValue(Rule):
     ## Why
 
     For example content must be a string and arguments a mapping; the entry models refuse anything
-    else. (A negative `delay_ms` is SC022.)
+    else. (A negative `delay_ms` is SC022.) Where the value is a plain YAML scalar that YAML 1.1
+    reads as something else (`content: yes` is the boolean True, `name: 1.0` a number), the
+    finding says so and its safe fix quotes the scalar, so the entry gets the text as written.
 
     ## Fails
 
@@ -40,6 +42,14 @@ class InvalidEntryValue(Rule):
     ) -> Problem:
         """*where* is the dotted location of the invalid *value* in response #*index*."""
         return self.found(f"response #{index} ({response_type}): {where} {value!r} is invalid ({reason})", path)
+
+    def misread(self, *, path: KeyPath, index: int, response_type: str, where: str, reading: str, text: str) -> Problem:
+        """A string wanted at *where*, and the plain scalar *text* read as something else."""
+        return self.found(
+            f"response #{index} ({response_type}): {where}: {reading}; quote it to keep the text {text!r}",
+            path,
+            fix=QuoteScalar(path, text, True),
+        )
 
 
 SC005 = InvalidEntryValue()
