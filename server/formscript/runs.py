@@ -221,7 +221,7 @@ def dry_run_report(
                 "from_default": key not in given,
             }
     doc = report.document
-    for problem in gate.problems:
+    for problem in _as_lint_says(doc, gate):
         if not problem.rejects:
             continue
         span = doc.locate(problem.path, on_key=problem.on_key) if doc is not None else None
@@ -245,6 +245,17 @@ def dry_run_report(
         result["embedded"] = {"call": report.embedded.call, "line": report.embedded.span.start.line + 1}
         result["sends_prompt"] = _reads_a_file(report)
     return result
+
+
+def _as_lint_says(doc: Document | None, gate: GateResult) -> list[Problem]:
+    """The gate's problems with the code and message lint shows for each: a more specific
+    finding (a YAML 1.1 reading) in the place of the generic one it explains."""
+    if doc is None or not doc.ok:
+        return list(gate.problems)
+    from formscript.lint.form_checks import form_checks
+
+    specific = {(rule.code, p.path): p for p in form_checks(doc, gate) if p.rejects for rule in p.replaces}
+    return [specific.get((p.code, p.path), p) for p in gate.problems]
 
 
 def _rules_error(doc: Document, problem: Problem, rules_path: str | None) -> dict[str, Any]:

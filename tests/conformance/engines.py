@@ -560,6 +560,7 @@ class RunsEngine:
     #: a ruleset that cannot be built: its problems come before the form's).
     CODE_CATEGORY: ClassVar[dict[str, str]] = {
         **FormscriptEngine.CODE_CATEGORY,
+        "FS015": "validation",  # dry-run shows lint's YAML 1.1 finding in the place of FS014/FS013
         "YM001": "load",
         "YM003": "load",
         "RS001": "rules",
@@ -570,7 +571,7 @@ class RunsEngine:
     #: Codes of a script the runtime cannot load (YAML or JSON syntax), not its schema.
     PARSE_CODES = frozenset({"YM001", "YM003", "SC017"})
     #: The ``field`` of an error that is a field's validation failure (not a rule's).
-    FIELD_FAILURE_CODES = frozenset({"FS012", "FS013", "FS014"})
+    FIELD_FAILURE_CODES = frozenset({"FS012", "FS013", "FS014", "FS015"})
 
     def form_outcome(self, path: str, *, rules: str | None = None, prompt: str | None = None) -> FormOutcome:
         """The dry run of *path*, with the ruleset file *rules* and the prompt text *prompt*

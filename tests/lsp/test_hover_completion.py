@@ -95,6 +95,24 @@ async def test_hover_on_form_values_shows_what_the_runtime_sees(client: Client, 
     assert value_key.contents.value.startswith("**value of field `age`** (`int`)")  # type: ignore[union-attr]
 
 
+async def test_hover_on_a_value_whose_declaration_is_misspelt(client: Client, workspace: Path) -> None:
+    """The field is declared, with a misspelt key: not "no field declares it"."""
+    uri = _opened(
+        client,
+        workspace,
+        "misspelt.form.yaml",
+        "fields:\n  age: {tpye: int}\n  n: {type: int}\nvalues:\n  age: 7\n  x: 1\n",
+    )
+    declared = await _hover(client, uri, 4, 3)
+    assert declared is not None and declared.contents.value == (  # type: ignore[union-attr]
+        "**value of field `age`**: the field's declaration does not build (see the problem on it),"
+        " so the gate refuses the form."
+    )
+    undeclared = await _hover(client, uri, 5, 2)
+    assert undeclared is not None
+    assert undeclared.contents.value == "**value `x`**: no field declares it, so the gate refuses the form."  # type: ignore[union-attr]
+
+
 async def test_hover_on_script_keys(client: Client, workspace: Path) -> None:
     uri = _opened(client, workspace, "hover.script.yaml", SCRIPT)
     expectations = {

@@ -92,6 +92,17 @@ async def test_inlay_hints_on_form_values(client: Client, workspace: Path) -> No
     assert [h.label for h in some or []] == ["→ False: bool"]
 
 
+async def test_inlay_hint_on_a_value_whose_declaration_is_misspelt(client: Client, workspace: Path) -> None:
+    uri = _opened(client, workspace, "misspelt.form.yaml", "fields:\n  age: {tpye: int}\nvalues:\n  age: 7\n  x: 1\n")
+    hints = await client.text_document_inlay_hint_async(
+        types.InlayHintParams(text_document=doc_id(uri), range=rng(0, 0, 9, 0))
+    )
+    assert [(h.position, h.label) for h in hints or []] == [
+        (pos(3, 8), "✗ declaration refused"),
+        (pos(4, 6), "✗ undeclared"),
+    ]
+
+
 async def test_inlay_hints_from_the_simulation(client: Client, workspace: Path) -> None:
     write(workspace, "served.calls.yaml", CALLS)
     uri = _opened(client, workspace, "served.script.yaml", SCRIPT)

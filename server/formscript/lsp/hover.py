@@ -113,6 +113,12 @@ def _field_markdown(analysis: Analysis, name: str) -> str:
 def _value_key_markdown(analysis: Analysis, name: str) -> str:
     spec = _declaration(analysis, name)
     if spec is None:
+        fields = analysis.value_at(("fields",))
+        if isinstance(fields, dict) and name in fields:
+            return (
+                f"**value of field `{name}`**: the field's declaration does not build (see the problem"
+                " on it), so the gate refuses the form."
+            )
         return f"**value `{name}`**: no field declares it, so the gate refuses the form."
     return f"**value of field `{name}`** (`{spec.type}`)\n\nThe runtime sees " + _runtime_value(analysis, name)
 

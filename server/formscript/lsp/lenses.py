@@ -152,13 +152,18 @@ def form_hints(analysis: Analysis) -> list[Hint]:
     if gate is None or doc is None or not isinstance(values, dict):
         return []
     form = gate.form
+    fields = analysis.value_at(("fields",))
+    written = fields if isinstance(fields, dict) else {}
     hints = []
     for name, raw in values.items():
         entry = doc.entry(("values", name))
         spec = gate.declarations.get(name)
         if entry is None or entry.key is None:
             continue
-        if spec is None:
+        if spec is None and name in written:
+            label = "✗ declaration refused"
+            tip = f"field {name!r} is declared, but its declaration does not build; the gate refuses the form"
+        elif spec is None:
             label, tip = "✗ undeclared", "no field declares this value; the gate refuses it"
         elif form is not None and any(f.field == name and f.source == "field" for f in form.failures):
             label = f"✗ not {spec.type}" if raw is not None else "✗ missing"
