@@ -60,16 +60,18 @@ def sniff(value: Any) -> str | None:
     calls transcript, and skipped silently otherwise:
 
     - script: ``responses`` is a list, and either one of its items is a mapping whose ``type``
-      names a response type (or nearly: ``txt``), or every key (top-level and of each entry)
-      is a script's own; or, with no responses, only a script's keys and a valid ``mode``;
+      names a response type (or nearly: ``txt``) and at most one top-level key is not a
+      script's, or every key (top-level and of each entry) is a script's own; or, with no
+      responses, only a script's keys and a valid ``mode``;
     - form: ``fields`` is a mapping of declarations, and either one declares a field type
       and at most one top-level key is not a form's, or all are made of a declaration's keys
       (or there are none) and every top-level key is a form's;
     - ruleset: ``rules`` is a list whose mappings each have a ``rule_id``, ``field`` or
       ``check``, one of them a ``check`` the runtime knows or both ``rule_id`` and ``field``;
     - calls transcript: a list with at least one mapping, each mapping a call (with a
-      ``prompt``, ``payload`` or ``chat``); a list of strings alone is any list of strings:
-      name such a file ``*.calls.yaml``.
+      ``prompt``, ``payload`` or ``chat``) and one made of a call's keys alone (an evaluation
+      harness's prompt list has its own keys on every item); a list of strings alone is any
+      list of strings: name such a file ``*.calls.yaml``.
     """
     if isinstance(value, dict):
         if _is_script(value):
@@ -95,8 +97,9 @@ def _is_script(value: dict[Any, Any]) -> bool:
         # a script with no responses yet: nothing but a script's keys and one of its modes
         return "responses" not in value and _own_keys(value, _SCRIPT_KEYS) and isinstance(mode, str) and mode in _MODES
     entries = [item for item in responses if isinstance(item, dict)]
-    if any(_names_entry_type(e.get("type")) for e in entries):
-        return True
+    strangers = sum(1 for k in value if not (isinstance(k, str) and k in _SCRIPT_KEYS))
+    if strangers <= 1 and any(_names_entry_type(e.get("type")) for e in entries):
+        return True  # one stranger is a misspelt key; more, another program's document
     return (
         _own_keys(value, _SCRIPT_KEYS)
         and len(entries) == len(responses)
@@ -143,4 +146,7 @@ def _is_rules(value: dict[Any, Any]) -> bool:
 
 def _is_calls(value: list[Any]) -> bool:
     calls = [item for item in value if isinstance(item, dict)]
-    return bool(calls) and all(set(c) & {"prompt", "payload", "chat"} for c in calls)
+    if not calls or not all(set(c) & {"prompt", "payload", "chat"} for c in calls):
+        return False
+    # another harness's prompt list carries its own keys (id, category, ...) on every item
+    return any(_own_keys(c, _CALL_KEYS) for c in calls)
