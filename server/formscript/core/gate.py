@@ -12,7 +12,7 @@ from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
 from formscript import rules
-from formscript.core.declarations import build_declarations
+from formscript.core.declarations import build_declarations, raw_key
 from formscript.core.expansion import EXPANSION_LIMIT, expanded_size
 from formscript.core.fields import Declared, Failure, FillCrash, FormStatus, check_values, merge_values
 from formscript.core.suggest import closest
@@ -193,7 +193,11 @@ def check_form_spec(spec: Any, spec_path: str, *, ruleset: RuleSet | None = None
         try:
             values, failures = check_values(declarations, merge_values(declarations, to_fill), ruleset)
         except FillCrash as crash:
-            at: KeyPath = ("values", crash.field) if crash.field in values_map else ("fields", crash.field, "default")
+            at: KeyPath = (
+                ("values", crash.field)
+                if crash.field in values_map
+                else ("fields", raw_key(fields_map, crash.field), "default")
+            )
             problems.append(rules.FS025.filling(path=at, field=crash.field, error=crash.error))
             return GateResult(verdict_from(problems), problems, declarations=declarations, title=title)
         status = "error" if failures else "validated"
@@ -206,7 +210,8 @@ def check_form_spec(spec: Any, spec_path: str, *, ruleset: RuleSet | None = None
             if failure.field in values_map:
                 problems.append(rules.FS013.problem(path=("values", failure.field), field=failure.field))
             else:
-                problems.append(rules.FS012.problem(path=("fields", failure.field), field=failure.field))
+                at = ("fields", raw_key(fields_map, failure.field))
+                problems.append(rules.FS012.problem(path=at, field=failure.field))
         else:
             problems.append(rules.FS014.problem(path=("values", failure.field), failure=failure))
 
@@ -221,7 +226,7 @@ def check_form_spec(spec: Any, spec_path: str, *, ruleset: RuleSet | None = None
                 block = render_context_block(title, values)
             except Exception as exc:  # a value whose repr raises: li agent dies rendering it
                 key = _unrenderable_key(values)
-                at = ("values", key) if key in values_map else ("fields", key, "default")
+                at = ("values", key) if key in values_map else ("fields", raw_key(fields_map, key), "default")
                 problems.append(rules.FS025.rendering(path=at, key=key, error=exc))
                 verdict = verdict_from(problems)
             else:

@@ -50,6 +50,10 @@ class CallRaises(Rule):
         names = ", ".join(repr(a) for a in arguments)
         return self.found(f"{call}(...) is given {names} twice; the call raises TypeError")
 
+    def binding(self, *, call: str, reason: str) -> Problem:
+        """Python cannot bind the arguments of *call* to its signature (*reason*)."""
+        return self.found(f"{call}(...) raises TypeError before it reads anything: {reason}")
+
     def missing(self, *, call: str, argument: str, path: KeyPath = ()) -> Problem:
         """*call* lacks its required *argument* (*path*: where the call's arguments are)."""
         return self.found(f"{call} needs {argument}=...; without it the call raises", path)
