@@ -688,7 +688,8 @@ class _Extractor:
     def _add(self, embedded: Embedded) -> Embedded:
         """Record *embedded*, unless nothing of it is written as a literal (all of its
         arguments are built at run time, and the call itself raises nothing)."""
-        if embedded.root is not None and embedded.root.kind == "opaque" and not embedded.problems:
+        root = embedded.root
+        if root is not None and root.kind == "opaque" and not root.raises and not embedded.problems:
             return embedded
         self.found.append(embedded)
         self.by_call[id(embedded.node)] = embedded
@@ -734,14 +735,14 @@ class _Extractor:
         def build() -> PyNode | None:
             listed = self.read(argument)
             if listed.kind == "opaque":
-                return None
+                return listed if listed.raises else None
             pairs = [(_synthetic("responses", listed.span), listed)]
             if extra:
                 rest = [k for k in call.keywords if k.arg != keyword]
                 if rest:
                     more = self.reader().keywords(call, rest)
                     if more.kind != "dict":
-                        return None
+                        return more if more.raises else None
                     pairs.extend(more.pairs)
             return PyNode.mapping(listed.span, pairs)
 
@@ -755,7 +756,7 @@ class _Extractor:
         def build() -> PyNode | None:
             given = self.read(argument)
             if given.kind == "opaque" and not given.str_typed:
-                return None
+                return given if given.raises else None
             if given.kind == "scalar" and not isinstance(given.value, str):
                 self._problems_append(rules.PY002.not_text(call=self.written(call.func), found=given.value), given)
                 return PyNode.opaque(given.span, "a call that raises")
@@ -801,7 +802,7 @@ class _Extractor:
         def build() -> PyNode | None:
             given = self.read(argument)
             if given.kind == "opaque":
-                return None
+                return given if given.raises else None
             if truthy and not given.materialize():
                 return PyNode.mapping(given.span, [])
             if given.kind == "dict":
@@ -827,7 +828,7 @@ class _Extractor:
         def build() -> PyNode | None:
             given = self.read(argument)
             if given.kind == "opaque":
-                return None
+                return given if given.raises else None
             if given.kind != "dict":
                 self._problems_append(rules.SC001.not_a_mapping(found=given.materialize()), given)
                 return PyNode.opaque(given.span, "a call that raises")
@@ -931,7 +932,9 @@ class _Extractor:
             else:
                 _key, value = name
                 rest = PyNode.mapping(node.span, [p for p in node.pairs if p[1] is not value])
-                declaration_key = value if value.kind in ("scalar", "opaque") else PyNode.opaque(value.span, "the name")
+                declaration_key = value
+                if value.kind not in ("scalar", "opaque"):  # a container: never a str, so refused
+                    declaration_key = PyNode.scalar(Written(self.lines.source(value.span)), value.span)
                 fields = PyNode.mapping(node.span, [(declaration_key, rest)])
                 root = PyNode.mapping(node.span, [(_synthetic("fields", node.span), fields)])
         embedded = self._new(call, "FieldSpec", "fieldspec", "form", call, root)
@@ -1267,6 +1270,17 @@ def _argument(call: ast.Call, index: int | None, keyword: str) -> ast.expr | Non
             return None
         return call.args[index]
     return None
+
+
+@dataclass(frozen=True)
+class Written:
+    """A value written as a container where lionagi wants text (a field name), standing as
+    its source: hashable, and shown as written."""
+
+    source: str
+
+    def __repr__(self) -> str:
+        return self.source
 
 
 @dataclass(frozen=True)

@@ -54,6 +54,10 @@ class CallRaises(Rule):
         """Python cannot bind the arguments of *call* to its signature (*reason*)."""
         return self.found(f"{call}(...) raises TypeError before it reads anything: {reason}")
 
+    def unhashable(self, *, path: KeyPath, why: str) -> Problem:
+        """Building the literal at *path* raises TypeError (*why*)."""
+        return self.found(f"{why}, so Python raises TypeError building it; lionagi is never called", path)
+
     def missing(self, *, call: str, argument: str, path: KeyPath = ()) -> Problem:
         """*call* lacks its required *argument* (*path*: where the call's arguments are)."""
         return self.found(f"{call} needs {argument}=...; without it the call raises", path)
