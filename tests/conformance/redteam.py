@@ -37,7 +37,7 @@ from .corpus import (
 )
 
 DEFAULT_SEED = 20260712
-DEFAULT_CASES = 2300
+DEFAULT_CASES = 2500
 
 #: ``lionagi._spec_limits.MAX_SPEC_PROMPT_CHARS`` (written out: the generator runs without lionagi).
 PROMPT_CAP = 256 * 1024
@@ -1714,6 +1714,321 @@ def _binary(r: _R) -> dict[str, Any]:
     return _script_case(r, sdoc, f"{shown} as the {where}", calls(r, words=["hi", "hello", "type"]))
 
 
+# -- merge keys and duplicate keys: what the constructor keeps
+
+#: Values of a ``<<`` key: mappings (one, a list, an alias, nested), and what is not one.
+MERGES = [
+    "{type: str}",
+    "{type: int, required: false}",
+    "[{type: str}, {type: int}]",
+    "[{required: false}, {type: bool}]",
+    "*base",
+    "[*base, {required: false}]",
+    "{}",
+    "[]",
+    "5",
+    "~",
+    "x",
+    "[5]",
+    "[{type: str}, x]",
+    "{<<: {type: float}}",
+    "!!map {type: list}",
+]
+
+
+def _merge_dupes(r: _R) -> dict[str, Any]:
+    how = r.pick(["merge", "merge", "merge", "duplicate", "duplicate", "both"])
+    anchor = ("base", ("s", "&base {type: " + r.pick(["str", "int", "list"]) + ", required: false}"))
+    if r.chance(0.55):
+        doc = form_doc(r, target="name_1", target_type=r.pick(FIELD_TYPES))
+        where = r.pick(["declaration", "declaration", "fields", "values", "top"])
+        merge = r.pick(MERGES)
+        head: list[tuple[str, Node]] = []
+        if "*base" in merge:
+            head.append(anchor)  # an extra top-level key: the closed schema refuses it
+        probe = ""
+        if how in ("merge", "both"):
+            if where == "declaration":
+                decl = doc.declaration("name_1")
+                decl.insert(r.int(0, len(decl)), ("<<", ("s", merge)))
+            elif where == "fields":
+                doc.fields.insert(0, ("<<", [("type", ("s", "str"))]) if merge.startswith("{t") else ("<<", []))
+                doc.fields[0] = ("<<", doc.fields[0][1])
+            elif where == "values":
+                doc.values.insert(
+                    r.int(0, len(doc.values)),
+                    ("<<", ("s", r.pick(["{name_1: merged}", "{}", "[{name_1: a}, {name_1: b}]", "5", "{extra: 1}"]))),
+                )
+            probe = f"<< {merge} in the {where}"
+        if how in ("duplicate", "both"):
+            place = r.pick(["value", "declaration key", "field", "top"])
+            if place == "value" and doc.values:
+                name, _ = r.pick(doc.values)
+                doc.values.insert(
+                    r.int(0, len(doc.values)), (name, ("s", r.pick(ORDINARY["yaml"][r.pick(PLAIN_KINDS)])))
+                )
+            elif place == "declaration key":
+                decl = doc.declaration("name_1")
+                decl.append(("type", r.s(r.pick(FIELD_TYPES))))
+            elif place == "field":
+                doc.fields.append(("name_1", [("type", r.s(r.pick(FIELD_TYPES)))]))
+            else:
+                head.append(("title", r.s(r.pick(["First", "Second"]))))
+            probe += f"; duplicate {place}"
+        node = doc.node()
+        if how in ("merge", "both") and where == "top":
+            head.append(("<<", ("s", r.pick(["{title: merged}", "{fields: {}}", "[{title: a}, {title: b}]", "5"]))))
+        node = ("m", [*head, *node[1]])
+        data = render(node, r).encode("utf-8")
+        return {"kind": "form", "suffix": ".form.yaml", "data": data, "probe": probe.strip("; ")}
+    sdoc = script_doc(r)
+    slot = r.rng.randrange(len(sdoc.entries))
+    probe = ""
+    header = list(sdoc.header)
+    if how in ("merge", "both"):
+        merge = r.pick(
+            [
+                "{type: text, content: merged}",
+                "[{type: text}, {content: two}]",
+                "*entry",
+                "{when: {call_index: 0}}",
+                "5",
+                "{}",
+                "[{type: tool_call, name: f}, {content: x}]",
+            ]
+        )
+        if merge == "*entry":
+            header.append(("defaults", ("s", "&entry {type: text, content: shared}")))
+        base = sdoc.entries[slot]
+        sdoc.entries[slot] = ("m", [("<<", ("s", merge)), *[(k, v) for k, v in base[1] if r.chance(0.6)]])
+        probe = f"<< {merge} in an entry"
+    if how in ("duplicate", "both"):
+        place = r.pick(["entry type", "entry content", "when key", "mode", "responses"])
+        base = sdoc.entries[slot]
+        if place == "entry type":
+            sdoc.entries[slot] = ("m", [*base[1], ("type", ("s", r.pick(["text", "tool_call", "error"])))])
+        elif place == "entry content":
+            sdoc.entries[slot] = ("m", [*base[1], ("content", ("s", "again"))])
+        elif place == "when key":
+            sdoc.entries[slot] = ("m", [*base[1], ("when", ("s", "{call_index: 0, call_index: 1}"))])
+        elif place == "mode":
+            header += [("mode", ("s", "positional")), ("mode", ("s", r.pick(["auto", "when_only", "bogus"])))]
+        else:
+            header.append(("responses", ("s", "[]")))
+        probe += f"; duplicate {place}"
+    node = ("m", [*header[:1], ("responses", ("l", sdoc.entries)), *header[1:]])
+    data = render(node, r).encode("utf-8")
+    return {
+        "kind": "script",
+        "suffix": ".script.yaml",
+        "data": data,
+        "probe": probe.strip("; "),
+        "transcript": calls(r),
+    }
+
+
+# -- YAML 1.1 scalars as keys, and text pydantic or FieldSpec.coerce converts
+
+#: Keys YAML 1.1 reads as something other than text.
+YAML11_KEYS = [
+    "yes",
+    "no",
+    "on",
+    "off",
+    "y",
+    "n",
+    "Y",
+    "true",
+    "~",
+    "null",
+    "1",
+    "0x1F",
+    "017",
+    "0o17",
+    "1_0",
+    "1:30",
+    "1.5",
+    ".inf",
+    ".nan",
+    "2024-01-01",
+    "2001-12-14 21:59:43.10 -5",
+    "=",
+    "<<",
+    "'yes'",
+    '"1"',
+]
+
+
+def _yaml11_keys(r: _R) -> dict[str, Any]:
+    key = r.pick(YAML11_KEYS)
+    if r.chance(0.55):
+        doc = form_doc(r)
+        where = r.pick(["field", "field", "value", "both", "declaration", "top"])
+        if where in ("field", "both"):
+            doc.fields.append(
+                (key, [("type", r.s(r.pick(FIELD_TYPES)))] + ([("required", r.s("false"))] if r.chance(0.5) else []))
+            )
+        if where in ("value", "both"):
+            doc.values.append((key, r.s(r.pick(["x", "5", "yes"]))))
+        if where == "declaration":
+            doc.fields[0][1].append((key, r.s("x")))
+        node = doc.node()
+        if where == "top":
+            node = ("m", [*node[1], (key, r.s("x"))])
+        return {
+            "kind": "form",
+            "suffix": ".form.yaml",
+            "data": render(node, r).encode("utf-8"),
+            "probe": f"key {key} in the {where}",
+        }
+    sdoc = script_doc(r)
+    slot = r.rng.randrange(len(sdoc.entries))
+    where = r.pick(["arguments", "data", "metadata", "when", "entry", "top", "tool_input"])
+    pair = ("m", [(key, r.s("1"))])
+    if where == "arguments":
+        sdoc.entries[slot] = entry(r, "tool_call", arguments=pair)
+    elif where == "data":
+        sdoc.entries[slot] = entry(r, "structured", data=pair)
+    elif where in ("metadata", "tool_input"):
+        chunk = ("m", [("type", ("s", "tool_use")), (where, pair)])
+        sdoc.entries[slot] = entry(r, "stream", chunks=("l", [chunk, ("m", [("type", ("s", "result"))])]))
+    elif where == "when":
+        sdoc.entries.insert(0, entry(r, "text", when=pair))
+    elif where == "entry":
+        sdoc.entries[slot] = ("m", [*sdoc.entries[slot][1], (key, r.s("x"))])
+    else:
+        sdoc.header.append((key, r.s("1")))
+    return _script_case(r, sdoc, f"key {key} in the {where}", calls(r))
+
+
+#: Text spellings of numbers and booleans: what ``int()`` / ``float()`` (FieldSpec.coerce) and
+#: pydantic's lax int, bool and float take, and what they refuse.
+TEXT_NUMBERS = [
+    "' 1 '",
+    "'1e3'",
+    "'1_000'",
+    "'1__0'",
+    "'_1'",
+    "'1.0'",
+    "'1.5'",
+    "'+5'",
+    "'-0'",
+    "'0x1F'",
+    "'0b1'",
+    "'\\u0661\\u0662'",
+    "'\\uff11'",
+    "'1 000'",
+    "'1,5'",
+    "'inf'",
+    "'-Infinity'",
+    "'nan'",
+    "'1e400'",
+    "'1e-400'",
+    "' \\t7\\n'",
+    "'7\\x00'",
+    "'٣.٥'",
+    "'.5'",
+    "'5.'",
+    "'1.0e+3'",
+    "'true'",
+    "'True'",
+    "'yes'",
+    "'on'",
+    "'t'",
+    "'y'",
+    "'1'",
+    "'0'",
+    "'0.0'",
+    "'2'",
+    "'off'",
+    "'no'",
+    "'f'",
+    "'FALSE'",
+    "' true'",
+    "'99999999999999999999'",
+    "1.0",
+    "1.5",
+    "-0.0",
+    "true",
+    "2",
+]
+
+
+def _coerced_text(r: _R) -> dict[str, Any]:
+    text = r.pick(TEXT_NUMBERS)
+    node: Node = ("s", text)
+    if r.chance(0.55):
+        declared = r.pick(["int", "int", "float", "float", "bool", "bool", "str"])
+        doc = form_doc(r, target="score", target_type=declared)
+        where = r.pick(["value", "value", "value", "default", "required"])
+        if where == "value":
+            doc.set_value("score", node)
+        elif where == "default":
+            doc.set_decl("score", "default", node)
+            doc.values = [(n, v) for n, v in doc.values if n != "score"]
+        else:
+            doc.set_decl("score", "required", node)
+        return _form_case(r, doc, f"{text} as the {where} of a {declared} field")
+    sdoc = script_doc(r)
+    slot = r.rng.randrange(len(sdoc.entries))
+    where = r.pick(["call_index", "after_calls", "delay_ms", "version", "is_delta", "is_error"])
+    if where in ("call_index", "after_calls"):
+        sdoc.entries.insert(0, entry(r, "text", when=("m", [(where, node)])))
+    elif where == "delay_ms":
+        sdoc.entries[slot] = entry(r, "error", delay_ms=node)
+    elif where == "version":
+        sdoc.header = [("version", node)]
+    else:
+        chunk = ("m", [("type", ("s", "text")), ("content", ("s", "hi")), (where, node)])
+        sdoc.entries[slot] = entry(r, "stream", chunks=("l", [chunk]))
+    return _script_case(r, sdoc, f"{text} as the {where}", calls(r))
+
+
+# -- documents that are empty, null, falsy or several
+
+EMPTY_DOCUMENTS = [
+    "",
+    "\n",
+    "---\n",
+    "--- ~\n",
+    "~\n",
+    "null\n",
+    "0\n",
+    "false\n",
+    "''\n",
+    "[]\n",
+    "{}\n",
+    "# nothing\n",
+    "...\n",
+    "--- \n...\n",
+    "--- []\n",
+    "--- 0\n--- 1\n",
+]
+
+
+def _empty_documents(r: _R) -> dict[str, Any]:
+    text = r.pick(EMPTY_DOCUMENTS)
+    if r.chance(0.85):  # a comment says what the fixture is (it keeps the document empty)
+        text = f"# {r.pick(PROMPT_WORDS)} fixture {r.int(1, 999)}\n" + text
+    is_form = r.chance(0.5)
+    tail = ""
+    if r.chance(0.3):  # a real document after an empty one
+        body = render(form_doc(r).node() if is_form else script_doc(r).node(), r)
+        tail = "---\n" + body
+    json_text = r.chance(0.2)
+    data = (text + tail).encode("utf-8")
+    if json_text:
+        blank = " " * r.int(0, 3) + "\n" * r.int(0, 40)
+        data = (blank + r.pick(["", "null", "0", "false", '""', "[]", "{}", " ", "{}\n{}"]) + blank).encode()
+    if is_form:
+        suffix = ".form.json" if json_text else r.pick([".form.yaml", ".form.yml"])
+        probe = f"{data[:30]!r}{' then a document' if tail else ''} ({suffix})"
+        return {"kind": "form", "suffix": suffix, "data": data, "probe": probe}
+    suffix = ".script.json" if json_text else r.pick([".script.yaml", ".script.yml"])
+    probe = f"{data[:30]!r}{' then a document' if tail else ''} ({suffix})"
+    return {"kind": "script", "suffix": suffix, "data": data, "probe": probe, "transcript": calls(r, count=r.int(1, 2))}
+
+
 # -- Python documents: literal values in every slot, and calls Python cannot bind
 
 #: Python literals a test may write where lionagi expects text, numbers, mappings or lists.
@@ -1808,12 +2123,14 @@ PY_SCRIPT_SLOTS = [
 
 def _py_entry(r: _R, etype: str) -> dict[str, str]:
     """An ordinary entry of *etype* as Python source, item by item."""
+    word = r.pick(PROMPT_WORDS)
     if etype == "text":
-        return {"type": "'text'", "content": repr(r.pick(["Hello!", "done", "Привет"]))}
+        return {"type": "'text'", "content": repr(r.pick(["Hello!", "done", "Привет", word]))}
     if etype == "tool_call":
-        return {"type": "'tool_call'", "name": "'search'", "arguments": "{'q': 'weather'}"}
+        name = r.pick(["search", "calc", "weather_api"])
+        return {"type": "'tool_call'", "name": repr(name), "arguments": f"{{'q': {word!r}, 'n': {r.int(0, 9)}}}"}
     if etype == "structured":
-        return {"type": "'structured'", "data": "{'answer': 42}"}
+        return {"type": "'structured'", "data": f"{{'answer': {r.int(0, 99)}, 'word': {word!r}}}"}
     if etype == "stream":
         return {"type": "'stream'", "chunks": "[{'type': 'text', 'content': 'Hel'}, {'type': 'result'}]"}
     return {"type": "'error'", "kind": "'rate_limit'", "message": "'slow down'"}
@@ -2003,13 +2320,19 @@ PY_BINDINGS = [
     "validate_form(WorkForm(fields={'age': FieldSpec(name='age', type='int')}), None)",
     "validate_form(WorkForm(fields={'age': FieldSpec(name='age', type='int')}, values={'age': 7}), ruleset=None)",
     "validate_form(form=WorkForm(fields={'age': FieldSpec(name='age', type='int')}), values={})",
+    "scripted_imodel(ENTRIES, 'm')",
+    "scripted_imodel(ENTRIES, model='m')",
+    "scripted_imodel(script=ENTRIES)",
+    "scripted_imodel(ENTRIES, endpoint='chat')",
+    "TestBranch.attach_script(TestBranch.from_text('before'), ENTRIES, True)",
+    "TestBranch.attach_script(TestBranch.from_text('before'), script=ENTRIES)",
 ]
 
 
 def _py_module(call_source: str, imports: set[str], r: _R) -> str:
     lines = ["# generated by tests/conformance/redteam.py"]
-    testing = sorted(n for n in imports if n in ("ScriptModel", "TestBranch"))
-    work = sorted(n for n in imports if n not in ("ScriptModel", "TestBranch"))
+    testing = sorted(n for n in imports if n in ("ScriptModel", "TestBranch", "scripted_imodel"))
+    work = sorted(n for n in imports if n not in ("ScriptModel", "TestBranch", "scripted_imodel"))
     if testing:
         lines.append("from lionagi.testing import " + ", ".join(testing))
     if work:
@@ -2029,7 +2352,17 @@ def _py_module(call_source: str, imports: set[str], r: _R) -> str:
 
 
 def _py_imports(call_source: str) -> set[str]:
-    names = {"ScriptModel", "TestBranch", "FieldSpec", "WorkForm", "fill_form", "validate_form", "RuleSet", "Rule"}
+    names = {
+        "ScriptModel",
+        "TestBranch",
+        "scripted_imodel",
+        "FieldSpec",
+        "WorkForm",
+        "fill_form",
+        "validate_form",
+        "RuleSet",
+        "Rule",
+    }
     return {n for n in names if n + "(" in call_source or n + "." in call_source}
 
 
@@ -2095,6 +2428,10 @@ CLASSES: dict[str, ClassSpec] = {
     "yaml_dialects": ClassSpec(8, _dialect, "where libyaml and the pure-Python loader could differ"),
     "payload_shapes": ClassSpec(4, _payload_shapes, "request payloads of unusual shapes"),
     "branch_chat": ClassSpec(4, _branch_chat, "calls made through branch.chat, against a real TestBranch"),
+    "merge_dupes": ClassSpec(4, _merge_dupes, "merge keys (<<) of mappings, lists and non-mappings; duplicate keys"),
+    "yaml11_keys": ClassSpec(3, _yaml11_keys, "YAML 1.1 scalars (yes, 1:30, 0o17, dates, ~) as keys everywhere"),
+    "coerced_text": ClassSpec(4, _coerced_text, "text int()/float()/pydantic coerce or refuse, in every number slot"),
+    "empty_documents": ClassSpec(3, _empty_documents, "empty, null, falsy and multi-document files"),
     "binary_keys": ClassSpec(3, _binary, "!!binary keys and values: bytes that pydantic's str reads as UTF-8"),
     "python_values": ClassSpec(5, _python_values, "Python literals (tuples, sets, bytes, complex, ...) in every slot"),
     "python_binding": ClassSpec(3, _python_binding, "Python calls whose arguments do not bind to the API's signature"),

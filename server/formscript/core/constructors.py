@@ -220,8 +220,6 @@ def build_rules(given: Any, problems: list[Problem]) -> tuple[RuleSet | None, bo
     if not isinstance(given, list):
         problems.append(rules.RS011.not_a_ruleset(found=given))
         return None, False
-    from formscript.core.rulesets import _validation_problems
-
     ruleset = RuleSet()
     undecidable = False
     seen: dict[str, int] = {}
@@ -231,10 +229,8 @@ def build_rules(given: Any, problems: list[Problem]) -> tuple[RuleSet | None, bo
             continue
         try:
             rule: Rule = Rule.model_validate(raw)
-        except ValidationError as exc:
-            # Rule(...) raises before fill_form is called, so the call never happens.
-            problems.extend(_moved(p, ("rules",), ("ruleset",)) for p in _validation_problems(index, raw, exc))
-            continue
+        except ValidationError:
+            continue  # Rule(...) raises before fill_form is called: its own call reports it
         if rule.rule_id in seen:  # RuleSet.add raises ValueError before fill_form is called
             problem = rules.RS009.problem(
                 path=("ruleset", index, "rule_id"), rule_id=rule.rule_id, first=seen[rule.rule_id]

@@ -1067,6 +1067,7 @@ class _Extractor:
             if chained is not None and chained.root is not None:
                 found = chained.root.child("rules")
                 if found is not None:
+                    found[1].origin = peeled  # the chain is a document of its own: a child of the form's
                     return found[1]
         return PyNode.opaque(self.lines.span(expr), f"the ruleset {self.written(expr)}")
 
@@ -1314,7 +1315,7 @@ class Signature:
             if keyword in self.taken:
                 return f"it passes {keyword!r} on itself, so giving it too raises"
             if self.accepted is not None and keyword not in self.accepted:
-                return f"{keyword!r} is not an argument of what it passes its keywords to"
+                return f"{keyword!r} is not one of its arguments, nor one of Branch(...), which gets the others"
         missing = [p for p in self.positional[: self.required] if p not in bound]
         if missing:
             return f"its required argument {missing[0]!r} is not given"
@@ -1359,6 +1360,7 @@ SIGNATURES: dict[tuple[str, str | None], Signature] = {
         ("responses", "script", "chat_model", "parse_model"),
     ),
     ("TestBranch", "attach_script"): Signature(("branch", "script"), 2),
+    ("scripted_imodel", None): Signature(("script",), 1, ("model",), True, None, ("provider", "endpoint", "script")),
     ("ScriptModel", "from_responses"): Signature(("responses",), 1, (), True, None, ()),
     ("ScriptModel", "coerce"): Signature(("source",), 1),
     ("ScriptModel", "model_validate"): Signature(

@@ -144,6 +144,10 @@ class _FileLinter:
                 notes.append(f"{child.call}(...) at line {line} is rejected")
             elif child_report is None or child_report.verdict is not Verdict.ACCEPTED:
                 open_parts.append(f"{child.call}(...) at line {line} is not decided")
+        chains = [path for path, child in embedded.children if child.semantic == "ruleset"]
+        if embedded.semantic in ("fill_form", "validate_form") and chains:
+            # a RuleSet().add(...) chain reports its own repeated rule_id
+            found = [p for p in found if p.rule is not rules.RS009 or not any(_under(p.path, c) for c in chains)]
         if embedded.semantic == "ruleset" and children:
             found = [
                 p

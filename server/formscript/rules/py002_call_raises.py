@@ -9,7 +9,10 @@ from formscript.rules.base import Rule
 class CallRaises(Rule):
     """lionagi refuses the call itself, before or instead of reading the script or form: a
     model given a positional argument, a `FieldSpec` without a `name`, a value `coerce`
-    cannot take, an argument the model does not accept.
+    cannot take, an argument the model does not accept, arguments Python cannot bind to the
+    function (too many, one given twice, a required one missing, a keyword neither it nor the
+    `Branch(...)` it passes keywords to takes), or a literal Python cannot build (a list, dict
+    or set as a dict key or set member).
 
     ## Why
 
