@@ -230,6 +230,10 @@ def check_form_spec(spec: Any, spec_path: str, *, ruleset: RuleSet | None = None
                 problems.append(rules.FS025.rendering(path=at, key=key, error=exc))
                 verdict = verdict_from(problems)
             else:
+                for key, value in values.items():
+                    if holds_unordered_set(value):
+                        at = ("values", key) if key in values_map else ("fields", raw_key(fields_map, key), "default")
+                        problems.append(rules.FS026.problem(path=at, key=key))
                 if len(block) + 2 > PROMPT_CAP:  # every prompt is refused, even an empty one
                     longest = _longest_line(spec, title, values)
                     problems.append(rules.FS024.prefix_over(path=longest, length=len(block) + 2, cap=PROMPT_CAP))
@@ -246,6 +250,35 @@ def check_form_spec(spec: Any, spec_path: str, *, ruleset: RuleSet | None = None
         failures=failures,
         filled=not gate_failed and to_fill is not None,
     )
+
+
+def holds_unordered_set(value: Any) -> bool:
+    """Whether *value* holds a set of two or more members at least one of which Python hashes
+    with its per-process seed (text, bytes, dates and times, None, or a tuple of one), so that
+    ``repr`` lists the members in an order that changes from run to run."""
+    seen: set[int] = set()
+    todo = [value]
+    while todo:
+        item = todo.pop()
+        kind = type(item)
+        if kind not in (list, tuple, dict, set, frozenset) or id(item) in seen:
+            continue
+        seen.add(id(item))
+        if kind in (set, frozenset) and len(item) > 1 and any(_seeded_hash(m) for m in item):
+            return True
+        todo.extend(item.keys() if kind is dict else ())
+        todo.extend(item.values() if kind is dict else item)
+    return False
+
+
+def _seeded_hash(member: Any) -> bool:
+    import datetime as dt
+
+    if member is None or isinstance(member, str | bytes | dt.date | dt.time):
+        return True
+    if type(member) in (tuple, frozenset):
+        return any(_seeded_hash(m) for m in member)
+    return False
 
 
 def _longest_line(spec: dict[Any, Any], title: str, values: dict[Any, Any]) -> KeyPath:
