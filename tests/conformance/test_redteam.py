@@ -8,7 +8,7 @@ when any layer's outcome differs from lionagi's, or when formscript fails on its
 (``validator_error``, a traceback, output that is not UTF-8 or not JSON) where lionagi
 gives a verdict. One test per class.
 
-* ``FORMSCRIPT_REDTEAM_CASES=<n>`` sets the number of cases (default 2,000; the long mode
+* ``FORMSCRIPT_REDTEAM_CASES=<n>`` sets the number of cases (default 2,500; the long mode
   runs 100,000). Case *i* is the same whatever the number, so a longer run is a superset.
 * ``FORMSCRIPT_REDTEAM_SEED=<n>`` explores another seed.
 * ``FORMSCRIPT_REDTEAM_FULL=1`` compares every case of a known class too (by default a
@@ -369,7 +369,7 @@ def _params() -> list[Any]:
 # ----------------------------------------------------------------------------- the tests
 
 
-@pytest.mark.slow  # 12 s for the 2,000 cases; the generator's own checks below stay in the inner loop
+@pytest.mark.slow  # about 50 s of CPU for the 2,500 cases; the generator's own checks below stay in the inner loop
 @pytest.mark.parametrize("klass", _params())
 def test_redteam_class_agrees_with_lionagi(klass: str, red_root: Path, oracle: LionagiEngine, tally: Tally) -> None:
     """Every case of *klass* agrees with lionagi in every view. A known class (see
@@ -429,7 +429,7 @@ def test_generator_is_seeded_and_prefix_stable() -> None:
         assert list(redteam.class_cases(SEED, name, round_)) == [c for c in short if c.klass == name]
 
 
-@pytest.mark.slow  # generates the CI run's 2,000 cases
+@pytest.mark.slow  # generates the CI run's 2,500 cases
 def test_every_class_is_reached_with_varied_files() -> None:
     """Each class has cases in the CI run, forms and scripts where it applies, and probes of
     more than one kind (a class with one shape hides bugs)."""
