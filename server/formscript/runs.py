@@ -212,7 +212,7 @@ def dry_run_report(
         result["title"] = form.title
         for key, value in form.values.items():
             raw = given.get(key, value)
-            result["values"][str(key)] = {
+            item = {
                 "given": json_safe(raw),
                 "given_type": type_label(raw),
                 "value": json_safe(value),
@@ -220,6 +220,9 @@ def dry_run_report(
                 "repr": printable_repr(value) if not explodes(value) else json_safe(value),
                 "from_default": key not in given,
             }
+            if type(key) is not str:  # a !!binary key: the block writes str(key), b'...'
+                item["key_repr"] = printable_repr(key)
+            result["values"][str(key)] = item
     doc = report.document
     for problem in _as_lint_says(doc, gate):
         if not problem.rejects:

@@ -607,7 +607,7 @@ class RunsEngine:
             category,
             status=dry["status"],
             title=dry["title"],
-            values=tuple((repr(k), info["repr"]) for k, info in dry["values"].items()),
+            values=tuple((info.get("key_repr", repr(k)), info["repr"]) for k, info in dry["values"].items()),
             failing_fields=frozenset(failing),
             error_fields=tuple(failing),
             context_block=block,

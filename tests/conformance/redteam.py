@@ -37,7 +37,7 @@ from .corpus import (
 )
 
 DEFAULT_SEED = 20260712
-DEFAULT_CASES = 2000
+DEFAULT_CASES = 2500
 
 #: ``lionagi._spec_limits.MAX_SPEC_PROMPT_CHARS`` (written out: the generator runs without lionagi).
 PROMPT_CAP = 256 * 1024
@@ -66,6 +66,11 @@ class RedCase:
     prompt: str | None = None
     #: "file" | "directory" | "directory-with-file" | "dangling-symlink" | "symlink-to-directory".
     node: str = "file"
+    #: kind "python": the API call whose verdict is compared (written once in the module), and
+    #: how the runtime's outcome is judged: "raises" (any exception) or "status" (a form's
+    #: status "error").
+    target_call: str | None = None
+    judge: str | None = None
 
     def text(self) -> str | None:
         """The file's text when it is UTF-8 (what formscript's text-level functions take)."""
@@ -1588,6 +1593,815 @@ def _branch_chat(r: _R) -> dict[str, Any]:
     return _script_case(r, sdoc, probe, tuple(transcript))
 
 
+# -- keys and values that are bytes (!!binary): pydantic's str reads them as UTF-8
+
+
+def _b64(text: str) -> str:
+    import base64
+
+    return "!!binary " + base64.b64encode(text.encode("latin-1")).decode("ascii")
+
+
+#: Texts a ``!!binary`` node spells: names, words the runtime knows, bytes that are not UTF-8.
+BINARY_TEXTS = [
+    "hi",
+    "age",
+    "_",
+    "1x",
+    "",
+    "a b",
+    "x\n",
+    "\xff",
+    "\xc3\xa9",
+    "type",
+    "auto",
+    "text",
+    "rate_limit",
+    "1",
+    "true",
+]
+
+
+def _binary(r: _R) -> dict[str, Any]:
+    text = r.pick(BINARY_TEXTS)
+    node: Node = ("s", _b64(text))
+    shown = f"!!binary of {text!r}"
+    if r.chance(0.6):
+        doc = form_doc(r, target="name_1", target_type=r.pick(["str", "str", "int", "list"]))
+        where = r.pick(
+            [
+                "field key",
+                "field key",
+                "both keys",
+                "both keys",
+                "value key",
+                "value",
+                "title",
+                "type",
+                "description",
+                "default",
+                "required",
+            ]
+        )
+        if where in ("field key", "both keys"):
+            decl = [("type", r.s(r.pick(["str", "int"])))]
+            if r.chance(0.5):
+                decl.append(("required", r.s("false")))
+            if r.chance(0.3):
+                decl.append(("default", r.s(r.pick(["3", "x", "'3'"]))))
+            key = node[1]  # a tagged plain scalar is a key like any other
+            doc.fields.append((key, decl))
+            if where == "both keys":
+                doc.values.append((key, r.s(r.pick(["x", "5", "[a]"]))))
+            if r.chance(0.3):  # the same name written as text too
+                doc.fields.append(
+                    (text if text.isidentifier() else "plain", [("type", r.s("str")), ("required", r.s("false"))])
+                )
+        elif where == "value key":
+            doc.values.append((node[1], r.s("x")))
+        elif where == "value":
+            doc.set_value("name_1", node)
+        elif where == "title":
+            doc.title = node
+        elif where == "required":
+            doc.set_decl("name_1", "required", node)
+        else:
+            doc.set_decl("name_1", where, node)
+        return _form_case(r, doc, f"{shown} as the {where}")
+    sdoc = script_doc(r)
+    slot = r.rng.randrange(len(sdoc.entries))
+    where = r.pick(
+        [
+            "content",
+            "entry key",
+            "type",
+            "name",
+            "argument key",
+            "data key",
+            "when key",
+            "prompt_contains",
+            "version",
+            "mode",
+            "kind",
+            "chunk",
+        ]
+    )
+    key = node[1]
+    if where == "content":
+        sdoc.entries[slot] = entry(r, "text", content=node)
+    elif where == "entry key":
+        base = entry(r, r.pick(["text", "tool_call"]))
+        sdoc.entries[slot] = ("m", [*base[1], (key, r.s("x"))])
+    elif where == "type":
+        sdoc.entries[slot] = entry(r, "text", type=node)
+    elif where == "name":
+        sdoc.entries[slot] = entry(r, "tool_call", name=node)
+    elif where == "argument key":
+        sdoc.entries[slot] = entry(r, "tool_call", arguments=("m", [(key, r.s("1"))]))
+    elif where == "data key":
+        sdoc.entries[slot] = entry(r, "structured", data=("m", [(key, r.s("1"))]))
+    elif where == "when key":
+        sdoc.entries.insert(0, entry(r, "text", when=("m", [(key, r.s(r.pick(["hello", "0", "1"])))])))
+    elif where == "prompt_contains":
+        sdoc.entries.insert(0, entry(r, "text", when=("m", [("prompt_contains", node)])))
+    elif where in ("version", "mode"):
+        sdoc.header = [(where, node)]
+    elif where == "kind":
+        sdoc.entries[slot] = entry(r, "error", kind=node)
+    else:
+        chunk = ("m", [("type", ("s", "text")), ("content", node), ("is_delta", node)])
+        sdoc.entries[slot] = entry(r, "stream", chunks=("l", [chunk]))
+    return _script_case(r, sdoc, f"{shown} as the {where}", calls(r, words=["hi", "hello", "type"]))
+
+
+# -- merge keys and duplicate keys: what the constructor keeps
+
+#: Values of a ``<<`` key: mappings (one, a list, an alias, nested), and what is not one.
+MERGES = [
+    "{type: str}",
+    "{type: int, required: false}",
+    "[{type: str}, {type: int}]",
+    "[{required: false}, {type: bool}]",
+    "*base",
+    "[*base, {required: false}]",
+    "{}",
+    "[]",
+    "5",
+    "~",
+    "x",
+    "[5]",
+    "[{type: str}, x]",
+    "{<<: {type: float}}",
+    "!!map {type: list}",
+]
+
+
+def _merge_dupes(r: _R) -> dict[str, Any]:
+    how = r.pick(["merge", "merge", "merge", "duplicate", "duplicate", "both"])
+    anchor = ("base", ("s", "&base {type: " + r.pick(["str", "int", "list"]) + ", required: false}"))
+    if r.chance(0.55):
+        doc = form_doc(r, target="name_1", target_type=r.pick(FIELD_TYPES))
+        where = r.pick(["declaration", "declaration", "fields", "values", "top"])
+        merge = r.pick(MERGES)
+        head: list[tuple[str, Node]] = []
+        if "*base" in merge:
+            head.append(anchor)  # an extra top-level key: the closed schema refuses it
+        probe = ""
+        if how in ("merge", "both"):
+            if where == "declaration":
+                decl = doc.declaration("name_1")
+                decl.insert(r.int(0, len(decl)), ("<<", ("s", merge)))
+            elif where == "fields":
+                doc.fields.insert(0, ("<<", [("type", ("s", "str"))]) if merge.startswith("{t") else ("<<", []))
+                doc.fields[0] = ("<<", doc.fields[0][1])
+            elif where == "values":
+                doc.values.insert(
+                    r.int(0, len(doc.values)),
+                    ("<<", ("s", r.pick(["{name_1: merged}", "{}", "[{name_1: a}, {name_1: b}]", "5", "{extra: 1}"]))),
+                )
+            probe = f"<< {merge} in the {where}"
+        if how in ("duplicate", "both"):
+            place = r.pick(["value", "declaration key", "field", "top"])
+            if place == "value" and doc.values:
+                name, _ = r.pick(doc.values)
+                doc.values.insert(
+                    r.int(0, len(doc.values)), (name, ("s", r.pick(ORDINARY["yaml"][r.pick(PLAIN_KINDS)])))
+                )
+            elif place == "declaration key":
+                decl = doc.declaration("name_1")
+                decl.append(("type", r.s(r.pick(FIELD_TYPES))))
+            elif place == "field":
+                doc.fields.append(("name_1", [("type", r.s(r.pick(FIELD_TYPES)))]))
+            else:
+                head.append(("title", r.s(r.pick(["First", "Second"]))))
+            probe += f"; duplicate {place}"
+        node = doc.node()
+        if how in ("merge", "both") and where == "top":
+            head.append(("<<", ("s", r.pick(["{title: merged}", "{fields: {}}", "[{title: a}, {title: b}]", "5"]))))
+        node = ("m", [*head, *node[1]])
+        data = render(node, r).encode("utf-8")
+        return {"kind": "form", "suffix": ".form.yaml", "data": data, "probe": probe.strip("; ")}
+    sdoc = script_doc(r)
+    slot = r.rng.randrange(len(sdoc.entries))
+    probe = ""
+    header = list(sdoc.header)
+    if how in ("merge", "both"):
+        merge = r.pick(
+            [
+                "{type: text, content: merged}",
+                "[{type: text}, {content: two}]",
+                "*entry",
+                "{when: {call_index: 0}}",
+                "5",
+                "{}",
+                "[{type: tool_call, name: f}, {content: x}]",
+            ]
+        )
+        if merge == "*entry":
+            header.append(("defaults", ("s", "&entry {type: text, content: shared}")))
+        base = sdoc.entries[slot]
+        sdoc.entries[slot] = ("m", [("<<", ("s", merge)), *[(k, v) for k, v in base[1] if r.chance(0.6)]])
+        probe = f"<< {merge} in an entry"
+    if how in ("duplicate", "both"):
+        place = r.pick(["entry type", "entry content", "when key", "mode", "responses"])
+        base = sdoc.entries[slot]
+        if place == "entry type":
+            sdoc.entries[slot] = ("m", [*base[1], ("type", ("s", r.pick(["text", "tool_call", "error"])))])
+        elif place == "entry content":
+            sdoc.entries[slot] = ("m", [*base[1], ("content", ("s", "again"))])
+        elif place == "when key":
+            sdoc.entries[slot] = ("m", [*base[1], ("when", ("s", "{call_index: 0, call_index: 1}"))])
+        elif place == "mode":
+            header += [("mode", ("s", "positional")), ("mode", ("s", r.pick(["auto", "when_only", "bogus"])))]
+        else:
+            header.append(("responses", ("s", "[]")))
+        probe += f"; duplicate {place}"
+    node = ("m", [*header[:1], ("responses", ("l", sdoc.entries)), *header[1:]])
+    data = render(node, r).encode("utf-8")
+    return {
+        "kind": "script",
+        "suffix": ".script.yaml",
+        "data": data,
+        "probe": probe.strip("; "),
+        "transcript": calls(r),
+    }
+
+
+# -- YAML 1.1 scalars as keys, and text pydantic or FieldSpec.coerce converts
+
+#: Keys YAML 1.1 reads as something other than text.
+YAML11_KEYS = [
+    "yes",
+    "no",
+    "on",
+    "off",
+    "y",
+    "n",
+    "Y",
+    "true",
+    "~",
+    "null",
+    "1",
+    "0x1F",
+    "017",
+    "0o17",
+    "1_0",
+    "1:30",
+    "1.5",
+    ".inf",
+    ".nan",
+    "2024-01-01",
+    "2001-12-14 21:59:43.10 -5",
+    "=",
+    "<<",
+    "'yes'",
+    '"1"',
+]
+
+
+def _yaml11_keys(r: _R) -> dict[str, Any]:
+    key = r.pick(YAML11_KEYS)
+    if r.chance(0.55):
+        doc = form_doc(r)
+        where = r.pick(["field", "field", "value", "both", "declaration", "top"])
+        if where in ("field", "both"):
+            doc.fields.append(
+                (key, [("type", r.s(r.pick(FIELD_TYPES)))] + ([("required", r.s("false"))] if r.chance(0.5) else []))
+            )
+        if where in ("value", "both"):
+            doc.values.append((key, r.s(r.pick(["x", "5", "yes"]))))
+        if where == "declaration":
+            doc.fields[0][1].append((key, r.s("x")))
+        node = doc.node()
+        if where == "top":
+            node = ("m", [*node[1], (key, r.s("x"))])
+        return {
+            "kind": "form",
+            "suffix": ".form.yaml",
+            "data": render(node, r).encode("utf-8"),
+            "probe": f"key {key} in the {where}",
+        }
+    sdoc = script_doc(r)
+    slot = r.rng.randrange(len(sdoc.entries))
+    where = r.pick(["arguments", "data", "metadata", "when", "entry", "top", "tool_input"])
+    pair = ("m", [(key, r.s("1"))])
+    if where == "arguments":
+        sdoc.entries[slot] = entry(r, "tool_call", arguments=pair)
+    elif where == "data":
+        sdoc.entries[slot] = entry(r, "structured", data=pair)
+    elif where in ("metadata", "tool_input"):
+        chunk = ("m", [("type", ("s", "tool_use")), (where, pair)])
+        sdoc.entries[slot] = entry(r, "stream", chunks=("l", [chunk, ("m", [("type", ("s", "result"))])]))
+    elif where == "when":
+        sdoc.entries.insert(0, entry(r, "text", when=pair))
+    elif where == "entry":
+        sdoc.entries[slot] = ("m", [*sdoc.entries[slot][1], (key, r.s("x"))])
+    else:
+        sdoc.header.append((key, r.s("1")))
+    return _script_case(r, sdoc, f"key {key} in the {where}", calls(r))
+
+
+#: Text spellings of numbers and booleans: what ``int()`` / ``float()`` (FieldSpec.coerce) and
+#: pydantic's lax int, bool and float take, and what they refuse.
+TEXT_NUMBERS = [
+    "' 1 '",
+    "'1e3'",
+    "'1_000'",
+    "'1__0'",
+    "'_1'",
+    "'1.0'",
+    "'1.5'",
+    "'+5'",
+    "'-0'",
+    "'0x1F'",
+    "'0b1'",
+    "'\\u0661\\u0662'",
+    "'\\uff11'",
+    "'1 000'",
+    "'1,5'",
+    "'inf'",
+    "'-Infinity'",
+    "'nan'",
+    "'1e400'",
+    "'1e-400'",
+    "' \\t7\\n'",
+    "'7\\x00'",
+    "'٣.٥'",
+    "'.5'",
+    "'5.'",
+    "'1.0e+3'",
+    "'true'",
+    "'True'",
+    "'yes'",
+    "'on'",
+    "'t'",
+    "'y'",
+    "'1'",
+    "'0'",
+    "'0.0'",
+    "'2'",
+    "'off'",
+    "'no'",
+    "'f'",
+    "'FALSE'",
+    "' true'",
+    "'99999999999999999999'",
+    "1.0",
+    "1.5",
+    "-0.0",
+    "true",
+    "2",
+]
+
+
+def _coerced_text(r: _R) -> dict[str, Any]:
+    text = r.pick(TEXT_NUMBERS)
+    node: Node = ("s", text)
+    if r.chance(0.55):
+        declared = r.pick(["int", "int", "float", "float", "bool", "bool", "str"])
+        doc = form_doc(r, target="score", target_type=declared)
+        where = r.pick(["value", "value", "value", "default", "required"])
+        if where == "value":
+            doc.set_value("score", node)
+        elif where == "default":
+            doc.set_decl("score", "default", node)
+            doc.values = [(n, v) for n, v in doc.values if n != "score"]
+        else:
+            doc.set_decl("score", "required", node)
+        return _form_case(r, doc, f"{text} as the {where} of a {declared} field")
+    sdoc = script_doc(r)
+    slot = r.rng.randrange(len(sdoc.entries))
+    where = r.pick(["call_index", "after_calls", "delay_ms", "version", "is_delta", "is_error"])
+    if where in ("call_index", "after_calls"):
+        sdoc.entries.insert(0, entry(r, "text", when=("m", [(where, node)])))
+    elif where == "delay_ms":
+        sdoc.entries[slot] = entry(r, "error", delay_ms=node)
+    elif where == "version":
+        sdoc.header = [("version", node)]
+    else:
+        chunk = ("m", [("type", ("s", "text")), ("content", ("s", "hi")), (where, node)])
+        sdoc.entries[slot] = entry(r, "stream", chunks=("l", [chunk]))
+    return _script_case(r, sdoc, f"{text} as the {where}", calls(r))
+
+
+# -- documents that are empty, null, falsy or several
+
+EMPTY_DOCUMENTS = [
+    "",
+    "\n",
+    "---\n",
+    "--- ~\n",
+    "~\n",
+    "null\n",
+    "0\n",
+    "false\n",
+    "''\n",
+    "[]\n",
+    "{}\n",
+    "# nothing\n",
+    "...\n",
+    "--- \n...\n",
+    "--- []\n",
+    "--- 0\n--- 1\n",
+]
+
+
+def _empty_documents(r: _R) -> dict[str, Any]:
+    text = r.pick(EMPTY_DOCUMENTS)
+    if r.chance(0.85):  # a comment says what the fixture is (it keeps the document empty)
+        text = f"# {r.pick(PROMPT_WORDS)} fixture {r.int(1, 999)}\n" + text
+    is_form = r.chance(0.5)
+    tail = ""
+    if r.chance(0.3):  # a real document after an empty one
+        body = render(form_doc(r).node() if is_form else script_doc(r).node(), r)
+        tail = "---\n" + body
+    json_text = r.chance(0.2)
+    data = (text + tail).encode("utf-8")
+    if json_text:
+        blank = " " * r.int(0, 3) + "\n" * r.int(0, 40)
+        data = (blank + r.pick(["", "null", "0", "false", '""', "[]", "{}", " ", "{}\n{}"]) + blank).encode()
+    if is_form:
+        suffix = ".form.json" if json_text else r.pick([".form.yaml", ".form.yml"])
+        probe = f"{data[:30]!r}{' then a document' if tail else ''} ({suffix})"
+        return {"kind": "form", "suffix": suffix, "data": data, "probe": probe}
+    suffix = ".script.json" if json_text else r.pick([".script.yaml", ".script.yml"])
+    probe = f"{data[:30]!r}{' then a document' if tail else ''} ({suffix})"
+    return {"kind": "script", "suffix": suffix, "data": data, "probe": probe, "transcript": calls(r, count=r.int(1, 2))}
+
+
+# -- Python documents: literal values in every slot, and calls Python cannot bind
+
+#: Python literals a test may write where lionagi expects text, numbers, mappings or lists.
+PY_VALUES = [
+    "(1, 2)",
+    "()",
+    "('a',)",
+    "{1, 2}",
+    "{'a'}",
+    "b'hi'",
+    "b''",
+    "b'\\xff'",
+    "b'text'",
+    "b'age'",
+    "-1",
+    "-0.0",
+    "+3",
+    "1e309",
+    "-1e309",
+    "1j",
+    "True",
+    "False",
+    "None",
+    "0",
+    "1",
+    "2",
+    "1.0",
+    "1.5",
+    "' 1 '",
+    "'1e3'",
+    "'1_000'",
+    "'\\u0661\\u0662'",
+    "''",
+    "'yes'",
+    "'auto'",
+    "'text'",
+    "'x' 'y'",
+    "r'\\d+'",
+    "'\\ud83d'",
+    "[]",
+    "[1, (2, 3)]",
+    "{}",
+    "{'a': (1, 2)}",
+    "{1: 'x'}",
+    "{True: 1}",
+    "{None: 1}",
+    "{b'k': 1}",
+    "{'': 1}",
+    "{'a': {'b': b'c'}}",
+    "[b'x']",
+    "99999999999999999999999",
+    "0x1F",
+    "0o17",
+    "1_000",
+    "'hello'",
+    "'age'",
+]
+
+#: A script's slots: (path to the value, entry type). "*" is the whole entry / matcher.
+PY_SCRIPT_SLOTS = [
+    ("content", "text"),
+    ("name", "tool_call"),
+    ("id", "tool_call"),
+    ("arguments", "tool_call"),
+    ("arguments.q", "tool_call"),
+    ("data", "structured"),
+    ("data.answer", "structured"),
+    ("when", "text"),
+    ("when.prompt_contains", "text"),
+    ("when.prompt_regex", "text"),
+    ("when.has_tool", "text"),
+    ("when.call_index", "text"),
+    ("when.after_calls", "text"),
+    ("kind", "error"),
+    ("message", "error"),
+    ("delay_ms", "error"),
+    ("chunks", "stream"),
+    ("chunk.type", "stream"),
+    ("chunk.content", "stream"),
+    ("chunk.is_delta", "stream"),
+    ("chunk.tool_input", "stream"),
+    ("chunk.metadata", "stream"),
+    ("chunk.tool_output", "stream"),
+    ("type", "text"),
+    ("*", "text"),
+    ("version", ""),
+    ("mode", ""),
+    ("responses", ""),
+    ("key", "text"),
+]
+
+
+def _py_entry(r: _R, etype: str) -> dict[str, str]:
+    """An ordinary entry of *etype* as Python source, item by item."""
+    word = r.pick(PROMPT_WORDS)
+    if etype == "text":
+        return {"type": "'text'", "content": repr(r.pick(["Hello!", "done", "Привет", word]))}
+    if etype == "tool_call":
+        name = r.pick(["search", "calc", "weather_api"])
+        return {"type": "'tool_call'", "name": repr(name), "arguments": f"{{'q': {word!r}, 'n': {r.int(0, 9)}}}"}
+    if etype == "structured":
+        return {"type": "'structured'", "data": f"{{'answer': {r.int(0, 99)}, 'word': {word!r}}}"}
+    if etype == "stream":
+        return {"type": "'stream'", "chunks": "[{'type': 'text', 'content': 'Hel'}, {'type': 'result'}]"}
+    return {"type": "'error'", "kind": "'rate_limit'", "message": "'slow down'"}
+
+
+def _py_dict(items: dict[str, str] | list[tuple[str, str]]) -> str:
+    pairs = items.items() if isinstance(items, dict) else items
+    return "{" + ", ".join(f"{k}: {v}" for k, v in pairs) + "}"
+
+
+def _py_script(r: _R, value: str) -> tuple[str, str, str, str]:
+    """A script with *value* in one slot: (API call, the call's source, imports, probe)."""
+    path, etype = r.pick(PY_SCRIPT_SLOTS)
+    header: list[tuple[str, str]] = []
+    entries = [_py_entry(r, r.pick(["text", "text", "tool_call", "structured"])) for _ in range(r.int(0, 2))]
+    if path in ("version", "mode", "responses"):
+        target = _py_entry(r, "text")
+        if path == "responses":
+            listed = value
+        else:
+            header.append((repr(path), value))
+    else:
+        target = _py_entry(r, etype)
+        if path == "*":
+            target = {}
+        elif path == "key":
+            target[value] = "'x'"
+        elif path.startswith("chunk."):
+            target["chunks"] = "[" + _py_dict({"'type'": "'text'", repr(path[6:]): value}) + "]"
+        elif "." in path:
+            outer, inner = path.split(".")
+            target[outer] = _py_dict({repr(inner): value})
+        else:
+            target[path] = value
+    rendered = [(repr(k) if not k.startswith(("'", '"')) and k not in (value,) else k, v) for k, v in target.items()]
+    rendered = [(k if k != repr(value) else value, v) for k, v in rendered]
+    entry_source = value if path == "*" else _py_dict(rendered)
+    all_entries = [_py_dict([(repr(k), v) for k, v in e.items()]) for e in entries]
+    all_entries.insert(r.int(0, len(all_entries)), entry_source)
+    if path != "responses":
+        listed = "[" + ", ".join(all_entries) + "]"
+    api = r.pick(["model_validate", "model_validate", "from_responses", "branch", "constructor", "coerce", "from_text"])
+    if path in ("version", "mode") and api in ("branch", "from_text"):
+        api = "from_responses"
+    if api == "from_text":
+        if path not in ("content", "responses"):
+            api = "model_validate"
+        else:
+            return "TestBranch.from_text", f"TestBranch.from_text({value})", "TestBranch", f"from_text({value})"
+    extra = ", ".join(f"{k[1:-1]}={v}" for k, v in header)
+    if api == "model_validate":
+        call = "ScriptModel.model_validate"
+        source = f"{call}({_py_dict([*header, (repr('responses'), listed)])})"
+    elif api == "coerce":
+        call = "ScriptModel.coerce"
+        source = f"{call}({_py_dict([*header, (repr('responses'), listed)])})"
+    elif api == "constructor":
+        call = "ScriptModel"
+        source = f"ScriptModel(responses={listed}{', ' + extra if extra else ''})"
+    elif api == "from_responses":
+        call = "ScriptModel.from_responses"
+        source = f"{call}({listed}{', ' + extra if extra else ''})"
+    else:
+        call = "TestBranch.from_responses"
+        source = f"{call}({listed})"
+    imports = "TestBranch" if call.startswith("TestBranch") else "ScriptModel"
+    return call, source, imports, f"{value} as the {path} ({call})"
+
+
+#: A form's slots.
+PY_FORM_SLOTS = [
+    "name",
+    "type",
+    "required",
+    "default",
+    "description",
+    "title",
+    "fields key",
+    "value",
+    "value",
+    "value key",
+    "rule_id",
+    "rule field",
+    "check",
+    "params",
+    "params.min",
+    "params.pattern",
+    "message",
+    "enabled",
+]
+
+
+def _py_form(r: _R, value: str) -> tuple[str, str, str, str]:
+    slot = r.pick(PY_FORM_SLOTS)
+    declared = r.pick(FIELD_TYPES)
+    spec = {"name": "'age'", "type": repr(declared)}
+    if r.chance(0.3):
+        spec["required"] = "False"
+    good = {"str": "'seven'", "int": "7", "float": "1.5", "bool": "True", "list": "[1]", "dict": "{'a': 1}"}[declared]
+    values: list[tuple[str, str]] = [("'age'", good)]
+    title = None
+    fields_key = "'age'"
+    rule = {"rule_id": "'r1'", "field": "'age'", "check": "'required'"}
+    if slot in ("name", "type", "required", "default", "description"):
+        spec[slot] = value
+    elif slot == "title":
+        title = value
+    elif slot == "fields key":
+        fields_key = value
+    elif slot == "value":
+        values = [("'age'", value)]
+    elif slot == "value key":
+        values.append((value, "'x'"))
+    elif slot in ("rule_id", "message", "enabled", "check"):
+        rule[slot] = value
+    elif slot == "rule field":
+        rule["field"] = value
+    elif slot == "params":
+        rule["check"], rule["params"] = "'range'", value
+    elif slot == "params.min":
+        rule["check"], rule["params"] = "'range'", _py_dict({"'min'": value})
+    else:
+        rule["check"], rule["params"] = "'pattern'", _py_dict({"'pattern'": value})
+    fieldspec = "FieldSpec(" + ", ".join(f"{k}={v}" for k, v in spec.items()) + ")"
+    form_args = f"fields={{{fields_key}: {fieldspec}}}" + (f", title={title}" if title is not None else "")
+    uses_rule = slot in (
+        "rule_id",
+        "rule field",
+        "check",
+        "params",
+        "params.min",
+        "params.pattern",
+        "message",
+        "enabled",
+    )
+    shape = r.pick(["fill", "fill", "validate", "workform", "fieldspec"])
+    if uses_rule:
+        shape = "fill"
+    if slot in ("value", "value key") and shape in ("workform", "fieldspec"):
+        shape = "fill"
+    if slot in ("title", "fields key") and shape == "fieldspec":
+        shape = "workform"
+    ruleset = ""
+    if uses_rule or r.chance(0.2):
+        ruleset = ", ruleset=RuleSet().add(Rule(" + ", ".join(f"{k}={v}" for k, v in rule.items()) + "))"
+    if shape == "fieldspec":
+        return "FieldSpec", fieldspec, "FieldSpec", f"{value} as the {slot} (FieldSpec)"
+    if shape == "workform":
+        return "WorkForm", f"WorkForm({form_args})", "WorkForm", f"{value} as the {slot} (WorkForm)"
+    if shape == "validate":
+        source = f"validate_form(WorkForm({form_args}, values={_py_dict(values)}){ruleset})"
+        return "validate_form", source, "validate_form", f"{value} as the {slot} (validate_form)"
+    source = f"fill_form(WorkForm({form_args}), {_py_dict(values)}{ruleset})"
+    return "fill_form", source, "fill_form", f"{value} as the {slot} (fill_form)"
+
+
+#: Calls Python refuses to bind (TypeError before lionagi reads anything), and ones it binds.
+PY_BINDINGS = [
+    "ScriptModel.from_responses(ENTRIES, responses=[])",
+    "ScriptModel.from_responses(ENTRIES, [])",
+    "ScriptModel.from_responses(ENTRIES, mode='when_only')",
+    "ScriptModel.from_responses(responses=ENTRIES)",
+    "ScriptModel.coerce(ENTRIES, True)",
+    "ScriptModel.coerce(source=ENTRIES)",
+    "ScriptModel.model_validate({'responses': ENTRIES}, {})",
+    "ScriptModel.model_validate({'responses': ENTRIES}, context={})",
+    "ScriptModel.model_validate(obj={'responses': ENTRIES})",
+    "ScriptModel.model_validate({'responses': ENTRIES}, obj={})",
+    "TestBranch.from_responses(ENTRIES, 'x')",
+    "TestBranch.from_responses(ENTRIES, name='x')",
+    "TestBranch.from_responses(ENTRIES, bogus=1)",
+    "TestBranch.from_responses(ENTRIES, script=[])",
+    "TestBranch.from_responses(ENTRIES, chat_model=None)",
+    "TestBranch.from_responses(ENTRIES, model='m')",
+    "TestBranch.from_responses(responses=ENTRIES, user='u')",
+    "TestBranch.from_text('hi', 'there')",
+    "TestBranch.from_text('hi', responses=[])",
+    "TestBranch.from_text(text='hi', name='b')",
+    "TestBranch.from_script({'responses': ENTRIES}, 'x')",
+    "TestBranch.from_script({'responses': ENTRIES}, parse_model=None)",
+    "TestBranch.from_script({'responses': ENTRIES}, system='be brief')",
+    "TestBranch.from_script(script={'responses': ENTRIES}, metadata={})",
+    "fill_form(WorkForm(fields={'age': FieldSpec(name='age', type='int')}), {'age': 7}, None)",
+    "fill_form(WorkForm(fields={'age': FieldSpec(name='age', type='int')}), values={'age': 7})",
+    "fill_form(WorkForm(fields={'age': FieldSpec(name='age', type='int')}), {'age': 7}, rules=None)",
+    "fill_form(form=WorkForm(fields={'age': FieldSpec(name='age', type='int')}), values={'age': 'x'})",
+    "validate_form(WorkForm(fields={'age': FieldSpec(name='age', type='int')}), None)",
+    "validate_form(WorkForm(fields={'age': FieldSpec(name='age', type='int')}, values={'age': 7}), ruleset=None)",
+    "validate_form(form=WorkForm(fields={'age': FieldSpec(name='age', type='int')}), values={})",
+    "scripted_imodel(ENTRIES, 'm')",
+    "scripted_imodel(ENTRIES, model='m')",
+    "scripted_imodel(script=ENTRIES)",
+    "scripted_imodel(ENTRIES, endpoint='chat')",
+    "TestBranch.attach_script(TestBranch.from_text('before'), ENTRIES, True)",
+    "TestBranch.attach_script(TestBranch.from_text('before'), script=ENTRIES)",
+]
+
+
+def _py_module(call_source: str, imports: set[str], r: _R) -> str:
+    lines = ["# generated by tests/conformance/redteam.py"]
+    testing = sorted(n for n in imports if n in ("ScriptModel", "TestBranch", "scripted_imodel"))
+    work = sorted(n for n in imports if n not in ("ScriptModel", "TestBranch", "scripted_imodel"))
+    if testing:
+        lines.append("from lionagi.testing import " + ", ".join(testing))
+    if work:
+        lines.append("from lionagi.work import " + ", ".join(work))
+    lines.append("")
+    if r.chance(0.5):
+        lines += [
+            "",
+            "class TestGenerated:",
+            "    def test_target(self):",
+            f"        result = {call_source}",
+            "        return result",
+        ]
+    else:
+        lines += ["", "def test_target():", f"    result = {call_source}", "    return result"]
+    return "\n".join(lines) + "\n"
+
+
+def _py_imports(call_source: str) -> set[str]:
+    names = {
+        "ScriptModel",
+        "TestBranch",
+        "scripted_imodel",
+        "FieldSpec",
+        "WorkForm",
+        "fill_form",
+        "validate_form",
+        "RuleSet",
+        "Rule",
+    }
+    return {n for n in names if n + "(" in call_source or n + "." in call_source}
+
+
+def _python_values(r: _R) -> dict[str, Any]:
+    value = r.pick(PY_VALUES)
+    if r.chance(0.5):
+        call, source, _, probe = _py_script(r, value)
+        judge = "raises"
+    else:
+        call, source, _, probe = _py_form(r, value)
+        judge = "status" if call in ("fill_form", "validate_form") else "raises"
+    data = _py_module(source, _py_imports(source), r).encode("utf-8")
+    return {"kind": "python", "suffix": "_test.py", "data": data, "probe": probe, "target_call": call, "judge": judge}
+
+
+def _python_binding(r: _R) -> dict[str, Any]:
+    template = r.pick(PY_BINDINGS)
+    entries = (
+        "["
+        + ", ".join(
+            _py_dict([(repr(k), v) for k, v in _py_entry(r, r.pick(["text", "tool_call"])).items()])
+            for _ in range(r.int(1, 2))
+        )
+        + "]"
+    )
+    source = template.replace("ENTRIES", entries)
+    call = source.split("(", 1)[0]
+    judge = "status" if call in ("fill_form", "validate_form") else "raises"
+    data = _py_module(source, _py_imports(source), r).encode("utf-8")
+    return {
+        "kind": "python",
+        "suffix": "_test.py",
+        "data": data,
+        "probe": template,
+        "target_call": call,
+        "judge": judge,
+    }
+
+
 # ----------------------------------------------------------------------------- the registry
 
 CLASSES: dict[str, ClassSpec] = {
@@ -1614,6 +2428,13 @@ CLASSES: dict[str, ClassSpec] = {
     "yaml_dialects": ClassSpec(8, _dialect, "where libyaml and the pure-Python loader could differ"),
     "payload_shapes": ClassSpec(4, _payload_shapes, "request payloads of unusual shapes"),
     "branch_chat": ClassSpec(4, _branch_chat, "calls made through branch.chat, against a real TestBranch"),
+    "merge_dupes": ClassSpec(4, _merge_dupes, "merge keys (<<) of mappings, lists and non-mappings; duplicate keys"),
+    "yaml11_keys": ClassSpec(3, _yaml11_keys, "YAML 1.1 scalars (yes, 1:30, 0o17, dates, ~) as keys everywhere"),
+    "coerced_text": ClassSpec(4, _coerced_text, "text int()/float()/pydantic coerce or refuse, in every number slot"),
+    "empty_documents": ClassSpec(3, _empty_documents, "empty, null, falsy and multi-document files"),
+    "binary_keys": ClassSpec(3, _binary, "!!binary keys and values: bytes that pydantic's str reads as UTF-8"),
+    "python_values": ClassSpec(5, _python_values, "Python literals (tuples, sets, bytes, complex, ...) in every slot"),
+    "python_binding": ClassSpec(3, _python_binding, "Python calls whose arguments do not bind to the API's signature"),
 }
 
 
@@ -1652,6 +2473,8 @@ def case_at(seed: int, index: int) -> RedCase:
         rules_data=rules,
         prompt=built.get("prompt"),
         node=built.get("node", "file"),
+        target_call=built.get("target_call"),
+        judge=built.get("judge"),
     )
 
 

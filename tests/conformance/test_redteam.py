@@ -8,7 +8,7 @@ when any layer's outcome differs from lionagi's, or when formscript fails on its
 (``validator_error``, a traceback, output that is not UTF-8 or not JSON) where lionagi
 gives a verdict. One test per class.
 
-* ``FORMSCRIPT_REDTEAM_CASES=<n>`` sets the number of cases (default 2,000; the long mode
+* ``FORMSCRIPT_REDTEAM_CASES=<n>`` sets the number of cases (default 2,500; the long mode
   runs 100,000). Case *i* is the same whatever the number, so a longer run is a superset.
 * ``FORMSCRIPT_REDTEAM_SEED=<n>`` explores another seed.
 * ``FORMSCRIPT_REDTEAM_FULL=1`` compares every case of a known class too (by default a
@@ -28,6 +28,7 @@ How the views map onto the contract:
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import dataclasses
 import io
@@ -166,6 +167,10 @@ class _Comparison:
         """Differences by case name (an empty list: the case agrees)."""
         paths = {c.name: redteam.write(self.root, c) for c in cases}
         diffs: dict[str, list[str]] = {c.name: [] for c in cases}
+        modules = [c for c in cases if c.kind == "python"]
+        if modules:
+            diffs.update(self._python_views(modules, paths))
+            cases = [c for c in cases if c.kind != "python"]
         theirs: dict[str, Any] = {}
         for case in cases:
             theirs[case.name], diffs[case.name] = self._oracle_and_core(case, paths[case.name])
@@ -189,6 +194,47 @@ class _Comparison:
                     diffs[case.name] += _cli_diff(outcome, theirs[case.name].verdict)
                 elif outcome.problem is not None or not outcome.listed:
                     diffs[case.name].append(f"cli lint of the ruleset: {outcome.problem or 'not listed'}")
+        return diffs
+
+    def _python_views(self, cases: list[redteam.RedCase], paths: dict[str, str]) -> dict[str, list[str]]:
+        """A Python test module: lionagi runs its test (the target call raises, or returns a
+        form whose status is ``error``: rejected); formscript's core (``lint_python``, nothing
+        run) and ``lint --format json`` must give the target's document that verdict. The
+        modules are fully literal, so ``insufficient_evidence`` or no document disagrees."""
+        from formscript.lint.python_lint import lint_python
+
+        diffs: dict[str, list[str]] = {}
+        theirs = {c.name: _quietly(lambda c=c: _run_module(c, self.root)) for c in cases}
+        for case in cases:
+            source = case.data.decode("utf-8")
+
+            def ours(source: str = source, path: str = paths[case.name]) -> Any:
+                return lint_python(source, path)
+
+            bundle = _guarded(ours, lambda failed: failed)
+            if isinstance(bundle, str):
+                diffs[case.name] = [f"core: {bundle}"]
+                continue
+            verdicts = [
+                p.verdict.value
+                for p in bundle.parts or []
+                if p.embedded is not None and p.verdict is not None and p.embedded.call == case.target_call
+            ]
+            diffs[case.name] = _python_diff("core", verdicts, theirs[case.name])
+        for batch in _batches(cases, LINT_BATCH):
+            code, data, problem = self.cli._run(
+                ["lint", "--no-cache", "--format", "json", *(paths[c.name] for c in batch)]
+            )
+            for case in batch:
+                if problem is not None or not isinstance(data, dict):
+                    diffs[case.name].append(f"cli lint: {problem or 'no JSON'} (exit {code})")
+                    continue
+                verdicts = [
+                    f.get("verdict")
+                    for f in data.get("files", [])
+                    if f.get("path") == paths[case.name] and (f.get("embedded") or {}).get("call") == case.target_call
+                ]
+                diffs[case.name] += _python_diff("cli lint", verdicts, theirs[case.name])
         return diffs
 
     def _oracle_and_core(self, case: redteam.RedCase, path: str) -> tuple[Any, list[str]]:
@@ -267,6 +313,34 @@ class _Comparison:
         return _outcome_diff("runs", ours, theirs) + diffs
 
 
+def _run_module(case: redteam.RedCase, root: Path) -> str:
+    """lionagi's verdict on a generated module's target: its test run once (the module is
+    generated, never a user's file; only the red team executes it)."""
+    import inspect
+
+    namespace: dict[str, Any] = {"__name__": f"redteam_{case.name.replace('-', '_')}"}
+    try:
+        exec(compile(case.data.decode("utf-8"), case.filename, "exec"), namespace)
+        holder = namespace.get("TestGenerated")
+        test = holder().test_target if holder is not None else namespace["test_target"]
+        result = test()
+        if inspect.iscoroutine(result):
+            result = asyncio.run(result)
+    except Exception as exc:
+        return f"rejected ({type(exc).__name__})"
+    if case.judge == "status" and getattr(result, "status", None) == "error":
+        return "rejected (status error)"
+    return "accepted"
+
+
+def _python_diff(view: str, verdicts: list[Any], theirs: str) -> list[str]:
+    if len(verdicts) != 1:
+        return [f"{view}: {len(verdicts)} documents for the target call; lionagi: {theirs}"]
+    if verdicts[0] != theirs.split(" ")[0]:
+        return [f"{view}: {verdicts[0]} / lionagi {theirs}"]
+    return []
+
+
 def _describe(case: redteam.RedCase, diffs: list[str]) -> str:
     text = case.text()
     shown = "\n".join(_short(line) for line in text[:2000].splitlines()[:30]) if text is not None else None
@@ -295,7 +369,7 @@ def _params() -> list[Any]:
 # ----------------------------------------------------------------------------- the tests
 
 
-@pytest.mark.slow  # 12 s for the 2,000 cases; the generator's own checks below stay in the inner loop
+@pytest.mark.slow  # about 50 s of CPU for the 2,500 cases; the generator's own checks below stay in the inner loop
 @pytest.mark.parametrize("klass", _params())
 def test_redteam_class_agrees_with_lionagi(klass: str, red_root: Path, oracle: LionagiEngine, tally: Tally) -> None:
     """Every case of *klass* agrees with lionagi in every view. A known class (see
@@ -345,16 +419,17 @@ def test_known_disagreements_name_classes_and_items() -> None:
 def test_generator_is_seeded_and_prefix_stable() -> None:
     """The same seed gives the same cases; a longer run starts with the shorter one; a class's
     cases are the ones the whole run gives it."""
-    short = redteam.generate(SEED, 111)  # one round of the schedule
-    assert redteam.generate(SEED, 111) == short
-    assert redteam.generate(SEED, 160)[:111] == short
+    round_ = len(redteam.schedule())  # one round of the schedule
+    short = redteam.generate(SEED, round_)
+    assert redteam.generate(SEED, round_) == short
+    assert redteam.generate(SEED, round_ + 50)[:round_] == short
     assert redteam.generate(SEED + 1, 30) != short[:30]
     assert {c.klass for c in short} == set(redteam.CLASSES)
     for name in ("prompt_cap", "not_a_file", "ruleset_build"):
-        assert list(redteam.class_cases(SEED, name, 111)) == [c for c in short if c.klass == name]
+        assert list(redteam.class_cases(SEED, name, round_)) == [c for c in short if c.klass == name]
 
 
-@pytest.mark.slow  # generates the CI run's 2,000 cases
+@pytest.mark.slow  # generates the CI run's 2,500 cases
 def test_every_class_is_reached_with_varied_files() -> None:
     """Each class has cases in the CI run, forms and scripts where it applies, and probes of
     more than one kind (a class with one shape hides bugs)."""

@@ -19,11 +19,14 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from formscript import rules
-from formscript.core.declarations import _build_declaration
+from formscript.core.declarations import _build_declaration, raw_key, workform_key
 from formscript.core.fields import (
     RUNTIME_WORKFORM_CLASS,
     Declared,
     Failure,
+    FillCrash,
+    ValuesView,
+    as_text,
     check_values,
     merge_values,
     plain_field,
@@ -59,7 +62,7 @@ def check_work_form(arguments: dict[Any, Any], built: Collection[Any] = ()) -> l
         else:
             for key, declaration in fields.items():
                 where = ("fields", key)
-                if not isinstance(key, str):
+                if as_text(key) is None:  # a pydantic str key: text, or bytes that are UTF-8
                     problems.append(
                         rules.PY002.invalid(
                             path=where, call="WorkForm", where=f"fields key {key!r}", reason="input should be a string"
@@ -195,10 +198,10 @@ def field_declarations(fields: Any, problems: list[Problem]) -> dict[Any, Declar
         rest = {k: v for k, v in declaration.items() if k != "name"}
         fast = plain_field(declaration["name"], rest)
         if fast is not None:
-            declared[key] = fast
+            declared[workform_key(key)] = fast
             continue
         try:
-            declared[key] = FieldSpec.model_validate(declaration)
+            declared[workform_key(key)] = FieldSpec.model_validate(declaration)
         except (ValidationError, TypeError):
             continue
     return declared
@@ -219,22 +222,39 @@ def build_rules(given: Any, problems: list[Problem]) -> tuple[RuleSet | None, bo
         return None, False
     ruleset = RuleSet()
     undecidable = False
-    for raw in given:
+    seen: dict[str, int] = {}
+    for index, raw in enumerate(given):
         if not isinstance(raw, dict):
             undecidable = True
             continue
         try:
             rule: Rule = Rule.model_validate(raw)
         except ValidationError:
+            continue  # Rule(...) raises before fill_form is called: its own call reports it
+        if rule.rule_id in seen:  # RuleSet.add raises ValueError before fill_form is called
+            problem = rules.RS009.problem(
+                path=("ruleset", index, "rule_id"), rule_id=rule.rule_id, first=seen[rule.rule_id]
+            )
+            problems.append(problem)
             continue
+        seen[rule.rule_id] = index
         if rule.check == "custom" and rule.enabled:
             undecidable = True
             continue
-        try:
-            ruleset.add(rule)
-        except ValueError:
-            continue
+        ruleset.add(rule)
     return ruleset, undecidable
+
+
+_RAISES = "the call raises"
+
+
+def _rule_index(given: Any, rule_id: str) -> int:
+    """The position in the ``ruleset=`` list of the rule with *rule_id*."""
+    if isinstance(given, list):
+        for index, raw in enumerate(given):
+            if isinstance(raw, dict) and raw.get("rule_id") == rule_id:
+                return index
+    return 0
 
 
 @dataclass
@@ -261,7 +281,28 @@ def check_filled(document: dict[Any, Any], *, fill: bool) -> Filled:
         return Filled(problems, declared)
     ruleset, undecidable = build_rules(document.get("ruleset"), problems)
     merged = merge_values(declared, values) if fill else dict(values)
-    coerced, failures = check_values(declared, merged, ruleset)
+    try:
+        coerced, failures = check_values(declared, merged)
+    except FillCrash as crash:  # fill_form / validate_form raise it: the call never returns
+        fields = document.get("fields")
+        at: KeyPath = (
+            ("values", crash.field)
+            if crash.field in values
+            else ("fields", raw_key(fields, crash.field) if isinstance(fields, dict) else crash.field, "default")
+        )
+        problems.append(rules.FS025.filling(path=at, field=crash.field, error=crash.error, stops=_RAISES))
+        return Filled(problems, declared)
+    if ruleset is not None:
+        view = ValuesView(coerced)
+        for rule in ruleset.rules():
+            try:
+                failure = rule.failure(view)
+            except Exception as exc:  # the rule's own exception: the call raises it
+                at = ("ruleset", _rule_index(document.get("ruleset"), rule.rule_id))
+                problems.append(rules.RS101.problem(path=at, rule_id=rule.rule_id, error=exc))
+                return Filled(problems, declared)
+            if failure is not None:
+                failures.append(failure)
     for failure in failures:
         if failure.source == "rule":
             where = ("values", failure.field) if failure.field in values else ("ruleset",)
@@ -270,7 +311,9 @@ def check_filled(document: dict[Any, Any], *, fill: bool) -> Filled:
             if failure.field in values:
                 problems.append(rules.FS013.problem(path=("values", failure.field), field=failure.field))
             else:
-                problems.append(rules.FS012.problem(path=("fields", failure.field), field=failure.field))
+                fields = document.get("fields")
+                at = ("fields", raw_key(fields, failure.field) if isinstance(fields, dict) else failure.field)
+                problems.append(rules.FS012.problem(path=at, field=failure.field))
         else:
             problems.append(rules.FS014.problem(path=("values", failure.field), failure=failure))
     return Filled(problems, declared, coerced, failures, undecidable)

@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from formscript import rules
-from formscript.core.fields import FIELD_NAME_RE, FIELD_TYPES, Declared, default_fits, plain_field
+from formscript.core.fields import FIELD_NAME_RE, FIELD_TYPES, Declared, as_text, default_fits, plain_field
 from formscript.core.suggest import closest
 
 if TYPE_CHECKING:
@@ -24,13 +24,35 @@ ELEMENT_KEYS: tuple[str, ...] = ("id", "created_at", "metadata")
 
 
 def build_declarations(fields: dict[Any, Any], problems: list[Problem]) -> dict[Any, Declared]:
-    """The declarations of *fields* that build, by key; the faults of the others go to *problems*."""
+    """The declarations of *fields* that build, keyed as the runtime's ``WorkForm`` keys them;
+    the faults of the others go to *problems*.
+
+    ``WorkForm.fields`` is a pydantic ``dict[str, FieldSpec]``, so a bytes key (``!!binary``,
+    ``b"..."``) becomes its UTF-8 text; two keys that meet that way keep the first one's place
+    and the last one's declaration, as a dict does.
+    """
     built: dict[Any, Declared] = {}
     for key, declaration in fields.items():
         spec = _build_declaration(key, declaration, problems)
         if spec is not None:
-            built[key] = spec
+            built[workform_key(key)] = spec
     return built
+
+
+def workform_key(key: Any) -> Any:
+    """The key a declaration has in the built form (*key* itself unless pydantic's lax str
+    turns it into other text)."""
+    if type(key) is str:
+        return key
+    text = as_text(key)
+    return key if text is None else text
+
+
+def raw_key(fields: dict[Any, Any], name: Any) -> Any:
+    """The key of *fields* as written for the built form's key *name* (its first spelling)."""
+    if name in fields:
+        return name
+    return next((key for key in fields if workform_key(key) == name), name)
 
 
 def _build_declaration(key: Any, declaration: Any, problems: list[Problem]) -> Declared | None:
@@ -43,7 +65,8 @@ def _build_declaration(key: Any, declaration: Any, problems: list[Problem]) -> D
     if fast is not None:
         return fast
     ok = True
-    if not isinstance(key, str) or not FIELD_NAME_RE.match(key):
+    name = as_text(key)  # FieldSpec's name is a pydantic str: bytes are read as UTF-8
+    if name is None or not FIELD_NAME_RE.match(name):
         problems.append(rules.FS006.problem(path=where, key=key))
         ok = False
     for sub in declaration:
@@ -54,7 +77,7 @@ def _build_declaration(key: Any, declaration: Any, problems: list[Problem]) -> D
             problems.append(rules.FS009.problem(path=(*where, sub), key=key))
             ok = False
     payload = {k: v for k, v in declaration.items() if isinstance(k, str) and k != "name"}
-    payload["name"] = key if isinstance(key, str) and FIELD_NAME_RE.match(key) else "placeholder"
+    payload["name"] = name if name is not None and FIELD_NAME_RE.match(name) else "placeholder"
     from pydantic import ValidationError
 
     from formscript.core.forms import FieldSpec

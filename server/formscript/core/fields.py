@@ -37,6 +37,19 @@ RUNTIME_FIELDSPEC_CLASS = "lionagi.work.form.FieldSpec"
 RUNTIME_WORKFORM_CLASS = "lionagi.work.form.WorkForm"
 
 
+def as_text(value: object) -> str | None:
+    """*value* as a pydantic ``str`` field or key takes it in lax mode: a str as it is, bytes
+    (``!!binary`` in YAML, ``b"..."`` in Python) decoded as UTF-8, else None (refused)."""
+    if isinstance(value, str):
+        return value
+    if isinstance(value, bytes | bytearray):
+        try:
+            return bytes(value).decode("utf-8")
+        except UnicodeDecodeError:
+            return None
+    return None
+
+
 def type_label(value: Any) -> str:
     """The Python type name of *value*, as a user would read it."""
     return type(value).__name__

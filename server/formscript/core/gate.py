@@ -12,7 +12,7 @@ from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
 from formscript import rules
-from formscript.core.declarations import build_declarations
+from formscript.core.declarations import build_declarations, raw_key
 from formscript.core.expansion import EXPANSION_LIMIT, expanded_size
 from formscript.core.fields import Declared, Failure, FillCrash, FormStatus, check_values, merge_values
 from formscript.core.suggest import closest
@@ -193,7 +193,11 @@ def check_form_spec(spec: Any, spec_path: str, *, ruleset: RuleSet | None = None
         try:
             values, failures = check_values(declarations, merge_values(declarations, to_fill), ruleset)
         except FillCrash as crash:
-            at: KeyPath = ("values", crash.field) if crash.field in values_map else ("fields", crash.field, "default")
+            at: KeyPath = (
+                ("values", crash.field)
+                if crash.field in values_map
+                else ("fields", raw_key(fields_map, crash.field), "default")
+            )
             problems.append(rules.FS025.filling(path=at, field=crash.field, error=crash.error))
             return GateResult(verdict_from(problems), problems, declarations=declarations, title=title)
         status = "error" if failures else "validated"
@@ -206,7 +210,8 @@ def check_form_spec(spec: Any, spec_path: str, *, ruleset: RuleSet | None = None
             if failure.field in values_map:
                 problems.append(rules.FS013.problem(path=("values", failure.field), field=failure.field))
             else:
-                problems.append(rules.FS012.problem(path=("fields", failure.field), field=failure.field))
+                at = ("fields", raw_key(fields_map, failure.field))
+                problems.append(rules.FS012.problem(path=at, field=failure.field))
         else:
             problems.append(rules.FS014.problem(path=("values", failure.field), failure=failure))
 
@@ -221,10 +226,14 @@ def check_form_spec(spec: Any, spec_path: str, *, ruleset: RuleSet | None = None
                 block = render_context_block(title, values)
             except Exception as exc:  # a value whose repr raises: li agent dies rendering it
                 key = _unrenderable_key(values)
-                at = ("values", key) if key in values_map else ("fields", key, "default")
+                at = ("values", key) if key in values_map else ("fields", raw_key(fields_map, key), "default")
                 problems.append(rules.FS025.rendering(path=at, key=key, error=exc))
                 verdict = verdict_from(problems)
             else:
+                for key, value in values.items():
+                    if holds_unordered_set(value):
+                        at = ("values", key) if key in values_map else ("fields", raw_key(fields_map, key), "default")
+                        problems.append(rules.FS026.problem(path=at, key=key))
                 if len(block) + 2 > PROMPT_CAP:  # every prompt is refused, even an empty one
                     longest = _longest_line(spec, title, values)
                     problems.append(rules.FS024.prefix_over(path=longest, length=len(block) + 2, cap=PROMPT_CAP))
@@ -241,6 +250,35 @@ def check_form_spec(spec: Any, spec_path: str, *, ruleset: RuleSet | None = None
         failures=failures,
         filled=not gate_failed and to_fill is not None,
     )
+
+
+def holds_unordered_set(value: Any) -> bool:
+    """Whether *value* holds a set of two or more members at least one of which Python hashes
+    with its per-process seed (text, bytes, dates and times, None, or a tuple of one), so that
+    ``repr`` lists the members in an order that changes from run to run."""
+    seen: set[int] = set()
+    todo = [value]
+    while todo:
+        item = todo.pop()
+        kind = type(item)
+        if kind not in (list, tuple, dict, set, frozenset) or id(item) in seen:
+            continue
+        seen.add(id(item))
+        if kind in (set, frozenset) and len(item) > 1 and any(_seeded_hash(m) for m in item):
+            return True
+        todo.extend(item.keys() if kind is dict else ())
+        todo.extend(item.values() if kind is dict else item)
+    return False
+
+
+def _seeded_hash(member: Any) -> bool:
+    import datetime as dt
+
+    if member is None or isinstance(member, str | bytes | dt.date | dt.time):
+        return True
+    if type(member) in (tuple, frozenset):
+        return any(_seeded_hash(m) for m in member)
+    return False
 
 
 def _longest_line(spec: dict[Any, Any], title: str, values: dict[Any, Any]) -> KeyPath:

@@ -659,12 +659,37 @@ class _Extractor:
         name, method = found
         handler = _HANDLERS.get((name, method))
         if handler is not None:
+            if self._binding_fails(call, name, method):
+                return
             handler(self, call)
+
+    def _binding_fails(self, call: ast.Call, name: str, method: str | None) -> bool:
+        """Whether Python refuses to bind *call*'s arguments to the API's signature (too many
+        positional arguments, one given twice, a required one missing, an unknown keyword), so
+        the call raises TypeError before lionagi reads anything; the call is then a document
+        of its own, rejected (call-raises)."""
+        signature = SIGNATURES.get((name, method))
+        if signature is None or any(isinstance(a, ast.Starred) for a in call.args):
+            return False
+        if any(k.arg is None for k in call.keywords):
+            return False  # a ** of a mapping: its keys are known only when it is read
+        reason = signature.refuses(len(call.args), [k.arg for k in call.keywords if k.arg is not None])
+        if reason is None:
+            return False
+        kind = "form" if name in ("fill_form", "validate_form") else "script"
+        semantic = "workform" if kind == "form" else "script"
+        embedded = self._new(call, self.written(call.func), semantic, kind, call, self._raises(call))
+        embedded.problems.append(
+            _at(rules.PY002.binding(call=self.written(call.func), reason=reason), self.lines.span(call))
+        )
+        self._add(embedded)
+        return True
 
     def _add(self, embedded: Embedded) -> Embedded:
         """Record *embedded*, unless nothing of it is written as a literal (all of its
         arguments are built at run time, and the call itself raises nothing)."""
-        if embedded.root is not None and embedded.root.kind == "opaque" and not embedded.problems:
+        root = embedded.root
+        if root is not None and root.kind == "opaque" and not root.raises and not embedded.problems:
             return embedded
         self.found.append(embedded)
         self.by_call[id(embedded.node)] = embedded
@@ -710,14 +735,14 @@ class _Extractor:
         def build() -> PyNode | None:
             listed = self.read(argument)
             if listed.kind == "opaque":
-                return None
+                return listed if listed.raises else None
             pairs = [(_synthetic("responses", listed.span), listed)]
             if extra:
                 rest = [k for k in call.keywords if k.arg != keyword]
                 if rest:
                     more = self.reader().keywords(call, rest)
                     if more.kind != "dict":
-                        return None
+                        return more if more.raises else None
                     pairs.extend(more.pairs)
             return PyNode.mapping(listed.span, pairs)
 
@@ -731,7 +756,7 @@ class _Extractor:
         def build() -> PyNode | None:
             given = self.read(argument)
             if given.kind == "opaque" and not given.str_typed:
-                return None
+                return given if given.raises else None
             if given.kind == "scalar" and not isinstance(given.value, str):
                 self._problems_append(rules.PY002.not_text(call=self.written(call.func), found=given.value), given)
                 return PyNode.opaque(given.span, "a call that raises")
@@ -777,7 +802,7 @@ class _Extractor:
         def build() -> PyNode | None:
             given = self.read(argument)
             if given.kind == "opaque":
-                return None
+                return given if given.raises else None
             if truthy and not given.materialize():
                 return PyNode.mapping(given.span, [])
             if given.kind == "dict":
@@ -796,10 +821,14 @@ class _Extractor:
         if argument is None:
             return
 
+        strict = next((k.value for k in call.keywords if k.arg == "strict"), None)
+        if strict is not None and not (isinstance(strict, ast.Constant) and strict.value in (None, False)):
+            return  # strict validation refuses the lax coercions the core predicts: not checked
+
         def build() -> PyNode | None:
             given = self.read(argument)
             if given.kind == "opaque":
-                return None
+                return given if given.raises else None
             if given.kind != "dict":
                 self._problems_append(rules.SC001.not_a_mapping(found=given.materialize()), given)
                 return PyNode.opaque(given.span, "a call that raises")
@@ -903,7 +932,9 @@ class _Extractor:
             else:
                 _key, value = name
                 rest = PyNode.mapping(node.span, [p for p in node.pairs if p[1] is not value])
-                declaration_key = value if value.kind in ("scalar", "opaque") else PyNode.opaque(value.span, "the name")
+                declaration_key = value
+                if value.kind not in ("scalar", "opaque"):  # a container: never a str, so refused
+                    declaration_key = PyNode.scalar(Written(self.lines.source(value.span)), value.span)
                 fields = PyNode.mapping(node.span, [(declaration_key, rest)])
                 root = PyNode.mapping(node.span, [(_synthetic("fields", node.span), fields)])
         embedded = self._new(call, "FieldSpec", "fieldspec", "form", call, root)
@@ -1036,6 +1067,7 @@ class _Extractor:
             if chained is not None and chained.root is not None:
                 found = chained.root.child("rules")
                 if found is not None:
+                    found[1].origin = peeled  # the chain is a document of its own: a child of the form's
                     return found[1]
         return PyNode.opaque(self.lines.span(expr), f"the ruleset {self.written(expr)}")
 
@@ -1239,6 +1271,104 @@ def _argument(call: ast.Call, index: int | None, keyword: str) -> ast.expr | Non
             return None
         return call.args[index]
     return None
+
+
+@dataclass(frozen=True)
+class Written:
+    """A value written as a container where lionagi wants text (a field name), standing as
+    its source: hashable, and shown as written."""
+
+    source: str
+
+    def __repr__(self) -> str:
+        return self.source
+
+
+@dataclass(frozen=True)
+class Signature:
+    """How an API of lionagi 0.36.0 binds its arguments (``inspect.signature``, as written)."""
+
+    positional: tuple[str, ...]
+    required: int
+    keyword_only: tuple[str, ...] = ()
+    #: Whether it takes ``**kwargs`` (then *taken* are the names the kwargs may not repeat:
+    #: keywords it passes on itself, and *accepted* those the receiver takes).
+    var_keyword: bool = False
+    #: For ``**kwargs`` passed on to a receiver that takes only some names (a ``Branch``).
+    accepted: tuple[str, ...] | None = None
+    taken: tuple[str, ...] = ()
+
+    def refuses(self, positional: int, keywords: list[str]) -> str | None:
+        """Why binding *positional* arguments and *keywords* raises TypeError, or None."""
+        if positional > len(self.positional):
+            return f"it takes {len(self.positional)} positional argument(s), {positional} are given"
+        bound = set(self.positional[:positional])
+        for keyword in keywords:
+            if keyword in bound:
+                return f"{keyword!r} is given twice (by position and by name)"
+            bound.add(keyword)
+            named = keyword in self.positional or keyword in self.keyword_only
+            if named:
+                continue
+            if not self.var_keyword:
+                return f"it takes no argument {keyword!r}"
+            if keyword in self.taken:
+                return f"it passes {keyword!r} on itself, so giving it too raises"
+            if self.accepted is not None and keyword not in self.accepted:
+                return f"{keyword!r} is not one of its arguments, nor one of Branch(...), which gets the others"
+        missing = [p for p in self.positional[: self.required] if p not in bound]
+        if missing:
+            return f"its required argument {missing[0]!r} is not given"
+        return None
+
+
+#: What ``Branch(...)`` takes (its own arguments and its model's fields): what
+#: ``TestBranch.from_script``'s ``**branch_kwargs`` may name; it sets ``chat_model`` and
+#: ``parse_model`` itself.
+_BRANCH_ARGUMENTS = (
+    "user",
+    "name",
+    "messages",
+    "system",
+    "system_sender",
+    "tools",
+    "log_config",
+    "system_datetime",
+    "system_template",
+    "system_template_context",
+    "logs",
+    "use_lion_system_message",
+    "memory",
+    "id",
+    "created_at",
+    "metadata",
+)
+_FROM_SCRIPT = ("model", "name", "user", "tools", "system")
+_BRANCH = Signature(("script",), 1, _FROM_SCRIPT, True, _BRANCH_ARGUMENTS, ("chat_model", "parse_model"))
+#: The signatures whose binding is checked (the others take keywords a model validates).
+SIGNATURES: dict[tuple[str, str | None], Signature] = {
+    ("TestBranch", "from_script"): _BRANCH,
+    ("TestBranch", "from_responses"): Signature(
+        ("responses",), 1, (), True, (*_FROM_SCRIPT, *_BRANCH_ARGUMENTS), ("script", "chat_model", "parse_model")
+    ),
+    ("TestBranch", "from_text"): Signature(
+        ("text",),
+        1,
+        (),
+        True,
+        (*_FROM_SCRIPT, *_BRANCH_ARGUMENTS),
+        ("responses", "script", "chat_model", "parse_model"),
+    ),
+    ("TestBranch", "attach_script"): Signature(("branch", "script"), 2),
+    ("scripted_imodel", None): Signature(("script",), 1, ("model",), True, None, ("provider", "endpoint", "script")),
+    ("ScriptModel", "from_responses"): Signature(("responses",), 1, (), True, None, ()),
+    ("ScriptModel", "coerce"): Signature(("source",), 1),
+    ("ScriptModel", "model_validate"): Signature(
+        ("obj",), 1, ("strict", "extra", "from_attributes", "context", "by_alias", "by_name")
+    ),
+    ("fill_form", None): Signature(("form", "values"), 2, ("ruleset",)),
+    ("validate_form", None): Signature(("form",), 1, ("ruleset",)),
+}
 
 
 _HANDLERS: dict[tuple[str, str | None], Any] = {

@@ -150,6 +150,9 @@ class PyNode:
     standing: Any = None
     #: Keyword arguments given twice (the call raises TypeError).
     repeated: tuple[str, ...] = ()
+    #: Why evaluating this opaque part raises (a dict or set display with an unhashable key
+    #: or member raises TypeError): the code that holds it never reaches lionagi.
+    raises: str = ""
 
     @staticmethod
     def scalar(value: Any, span: Span, text: str = "") -> PyNode:
@@ -276,6 +279,12 @@ class LiteralReader:
         """An opaque node for *node*."""
         return PyNode.opaque(self.lines.span(node), note, str_typed=str_typed)
 
+    def raising(self, node: ast.AST, why: str) -> PyNode:
+        """An opaque node for *node*, whose evaluation raises TypeError (*why*)."""
+        found = self.opaque(node, f"{why}, so building it raises TypeError")
+        found.raises = why
+        return found
+
     def read(self, node: ast.expr, depth: int = 0) -> PyNode:
         """The located value of the expression *node*."""
         if depth > _MAX_DEPTH:
@@ -326,12 +335,19 @@ class LiteralReader:
             if key_node is None:  # ** splat
                 spliced = self.read(value_node, depth + 1)
                 if spliced.kind != "dict":
+                    if spliced.raises:
+                        return spliced
                     return self.opaque(node, f"a dict with ** of {self.source_of(value_node)}")
                 pairs.extend(spliced.pairs)
                 continue
             key = self.read(key_node, depth + 1)
+            frozen = _frozen(key)
             if key.kind == "opaque" and not key.str_typed:
                 pass  # a key known at run time only: the pair is kept, its dict is uncertain
+            elif frozen is not _NOTHING and key.kind == "seq":
+                key = PyNode.scalar(frozen, key.span, self.source_of(key_node, 10_000))  # a tuple key
+            elif _unhashable(key):
+                return self.raising(node, f"the dict's key {self.source_of(key_node)} is unhashable")
             elif key.kind != "scalar" or not _hashable(key.value):
                 return self.opaque(node, f"a dict whose key {self.source_of(key_node)} is not a literal")
             pairs.append((key, self.read(value_node, depth + 1)))
@@ -348,6 +364,11 @@ class LiteralReader:
                 continue
             items.append(self.read(element, depth + 1))
         seq_type: type = list if isinstance(node, ast.List) else tuple if isinstance(node, ast.Tuple) else set
+        if seq_type is set:  # a tuple member of a set is one value, as a tuple key is
+            frozen = [_frozen(i) if i.kind == "seq" else _NOTHING for i in items]
+            items = [i if f is _NOTHING else PyNode.scalar(f, i.span) for i, f in zip(items, frozen, strict=True)]
+        if seq_type is set and any(_unhashable(i) for i in items):
+            return self.raising(node, f"a member of the set {self.source_of(node)} is unhashable")
         if seq_type is set and any(i.kind != "scalar" or not _hashable(i.value) for i in items):
             return self.opaque(node, f"the set {self.source_of(node)}")
         return PyNode.sequence(self.lines.span(node), items, seq_type)
@@ -430,7 +451,11 @@ class LiteralReader:
             if keyword.arg is None:
                 spliced = self.read(keyword.value, depth + 1)
                 if spliced.kind != "dict":
-                    return self.opaque(call, f"the arguments **{self.source_of(keyword.value)}")
+                    return (
+                        spliced
+                        if spliced.raises
+                        else self.opaque(call, f"the arguments **{self.source_of(keyword.value)}")
+                    )
                 pairs.extend(spliced.pairs)
                 continue
             pairs.append((self.keyword_name(keyword), self.read(keyword.value, depth + 1)))
@@ -456,6 +481,24 @@ _STR_METHODS = frozenset({"strip", "lstrip", "rstrip"})
 #: Built-in constructors of containers, read when given nothing or a literal.
 _CONTAINERS: dict[str, type] = {"list": list, "tuple": tuple, "set": set, "frozenset": frozenset}
 _NOTHING = object()
+
+
+def _unhashable(node: PyNode) -> bool:
+    """Whether *node* is a value Python cannot hash: a dict, list or set, or a tuple holding one
+    (an opaque part may be anything)."""
+    if node.kind == "dict" or (node.kind == "seq" and node.seq_type is not tuple):
+        return True
+    return node.kind == "seq" and any(_unhashable(item) for item in node.items)
+
+
+def _frozen(node: PyNode) -> Any:
+    """The value of a tuple of scalars (nested tuples too), or _NOTHING."""
+    if node.kind == "scalar":
+        return node.value if _hashable(node.value) else _NOTHING
+    if node.kind != "seq" or node.seq_type is not tuple:
+        return _NOTHING
+    values = [_frozen(item) for item in node.items]
+    return _NOTHING if any(v is _NOTHING for v in values) else tuple(values)
 
 
 def _hashable(value: Any) -> bool:

@@ -144,6 +144,10 @@ class _FileLinter:
                 notes.append(f"{child.call}(...) at line {line} is rejected")
             elif child_report is None or child_report.verdict is not Verdict.ACCEPTED:
                 open_parts.append(f"{child.call}(...) at line {line} is not decided")
+        chains = [path for path, child in embedded.children if child.semantic == "ruleset"]
+        if embedded.semantic in ("fill_form", "validate_form") and chains:
+            # a RuleSet().add(...) chain reports its own repeated rule_id
+            found = [p for p in found if p.rule is not rules.RS009 or not any(_under(p.path, c) for c in chains)]
         if embedded.semantic == "ruleset" and children:
             found = [
                 p
@@ -158,6 +162,12 @@ class _FileLinter:
                 notes.append(f"the form it is given (line {line}) is rejected")
             elif source_report is None or source_report.verdict is not Verdict.ACCEPTED:
                 open_parts.append(f"the form it is given (line {line}) is not decided")
+        raising = [(path, node) for path, node in doc.opaque if node.raises]
+        if raising:  # evaluating the literal raises: lionagi is never called
+            opaque = [(path, node) for path, node in doc.opaque if not node.raises]
+            found = [p for p in found if not any(_related(path, d) for path, _ in raising for d in _dependencies(p))]
+            found += [rules.PY002.unhashable(path=path, why=node.raises) for path, node in raising]
+            doc.opaque = opaque
         certain, unsure = _sort_out(found, doc.opaque)
         decisive = [path for path, node in doc.opaque if any(node is d for d in embedded.decisive)]
         if embedded.root.kind == "opaque":

@@ -42,6 +42,7 @@ if TYPE_CHECKING:
     from formscript.rules.fs022_alias_bomb_in_values import FS022 as FS022
     from formscript.rules.fs024_prompt_over_cap import FS024 as FS024
     from formscript.rules.fs025_value_crashes_runtime import FS025 as FS025
+    from formscript.rules.fs026_set_order_varies import FS026 as FS026
     from formscript.rules.fsx000_internal_error import FSX000 as FSX000
     from formscript.rules.fsx_suppressions import FSX001 as FSX001
     from formscript.rules.fsx_suppressions import FSX002 as FSX002
@@ -120,6 +121,7 @@ MODULES: dict[str, str] = {
     "FS022": "fs022_alias_bomb_in_values",
     "FS024": "fs024_prompt_over_cap",
     "FS025": "fs025_value_crashes_runtime",
+    "FS026": "fs026_set_order_varies",
     "SC001": "sc001_invalid_script_top_level",
     "SC002": "sc002_unknown_response_type",
     "SC003": "sc003_unknown_entry_key",

@@ -42,10 +42,12 @@ class ValueCrashesRuntime(Rule):
     severity = "error"
     rejects = True
 
-    def filling(self, *, path: KeyPath, field: object, error: Exception) -> Problem:
-        """Coercing *field*'s value raises *error* inside fill_form."""
+    def filling(
+        self, *, path: KeyPath, field: object, error: Exception, stops: str = "li agent stops before the model call"
+    ) -> Problem:
+        """Coercing *field*'s value raises *error* inside fill_form (*stops*: what that stops)."""
         return self.found(
-            f"the runtime raises while it fills field {field!r} ({_what(error)}); li agent stops before the model call",
+            f"the runtime raises while it fills field {field!r} ({_what(error)}); {stops}",
             path,
             field=field if isinstance(field, str) else None,
         )

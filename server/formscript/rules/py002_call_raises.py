@@ -9,7 +9,10 @@ from formscript.rules.base import Rule
 class CallRaises(Rule):
     """lionagi refuses the call itself, before or instead of reading the script or form: a
     model given a positional argument, a `FieldSpec` without a `name`, a value `coerce`
-    cannot take, an argument the model does not accept.
+    cannot take, an argument the model does not accept, arguments Python cannot bind to the
+    function (too many, one given twice, a required one missing, a keyword neither it nor the
+    `Branch(...)` it passes keywords to takes), or a literal Python cannot build (a list, dict
+    or set as a dict key or set member).
 
     ## Why
 
@@ -49,6 +52,14 @@ class CallRaises(Rule):
         """*call* is given the keyword *arguments* twice (directly and through a ``**``)."""
         names = ", ".join(repr(a) for a in arguments)
         return self.found(f"{call}(...) is given {names} twice; the call raises TypeError")
+
+    def binding(self, *, call: str, reason: str) -> Problem:
+        """Python cannot bind the arguments of *call* to its signature (*reason*)."""
+        return self.found(f"{call}(...) raises TypeError before it reads anything: {reason}")
+
+    def unhashable(self, *, path: KeyPath, why: str) -> Problem:
+        """Building the literal at *path* raises TypeError (*why*)."""
+        return self.found(f"{why}, so Python raises TypeError building it; lionagi is never called", path)
 
     def missing(self, *, call: str, argument: str, path: KeyPath = ()) -> Problem:
         """*call* lacks its required *argument* (*path*: where the call's arguments are)."""
