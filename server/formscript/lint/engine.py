@@ -11,7 +11,7 @@ from formscript.core.gate import GateResult, check_form_spec
 from formscript.core.verdict import Problem, Verdict
 from formscript.document import Document, Pos, Span, loads_json, parse_document
 from formscript.lint.config import Settings
-from formscript.lint.diagnostics import Diagnostic, Fix, TextEdit
+from formscript.lint.diagnostics import Change, Diagnostic, Fix, TextEdit
 from formscript.lint.form_checks import form_checks
 from formscript.lint.kinds import kind_from_name, sniff
 from formscript.lint.report import FileReport
@@ -21,7 +21,7 @@ if TYPE_CHECKING:
     from formscript.lint.suppress import Suppression
     from formscript.rules.base import QuoteScalar, RemoveKey, ReplaceWith, Rule
 
-__all__ = ["FileReport", "PairedForm", "finish", "lint_document", "lint_text", "to_diagnostics"]
+__all__ = ["FileReport", "PairedForm", "finish", "lint_document", "lint_text", "realize_fixes", "to_diagnostics"]
 
 
 @dataclass(frozen=True)
@@ -119,12 +119,24 @@ def _lint(
         from formscript.lint.checks import calls_checks
 
         problems = calls_checks(doc.value) if doc.ok else []
-    parse_problems = [_to_diagnostic(doc, p, fixes) for p in doc.problems]
+    parse_problems = [_to_diagnostic(doc, p, False) for p in doc.problems]
     rejected = any(p.rejects for p in problems) or any(p.rejects for p in doc.problems)
     report.verdict = Verdict.REJECTED if rejected else Verdict.ACCEPTED
-    diagnostics = parse_problems + [_to_diagnostic(doc, p, fixes) for p in _dedupe(problems)]
-    report.diagnostics = finish(diagnostics, doc, settings, path, suppress=suppress)
+    diagnostics = parse_problems + [_to_diagnostic(doc, p, False) for p in _dedupe(problems)]
+    report.diagnostics = realize_fixes(finish(diagnostics, doc, settings, path, suppress=suppress), doc, fixes)
     return report
+
+
+def realize_fixes(diagnostics: list[Diagnostic], doc: Document, fixes: bool = True) -> list[Diagnostic]:
+    """*diagnostics* with the fixes still pending built on *doc* (when *fixes*) or dropped:
+    lint builds a fix only for a diagnostic it keeps (selected, not suppressed)."""
+    realized = []
+    for diagnostic in diagnostics:
+        if diagnostic.pending is not None:
+            fix = _fix(doc, diagnostic.pending) if fixes else None
+            diagnostic = replace(diagnostic, fix=fix, pending=None)
+        realized.append(diagnostic)
+    return realized
 
 
 def _form(doc: Document, text: str, path: str) -> tuple[list[Problem], GateResult | None]:
@@ -206,9 +218,13 @@ def to_diagnostics(doc: Document, problems: list[Problem], fixes: bool = True) -
 
 
 def _to_diagnostic(doc: Document, problem: Problem, fixes: bool = True) -> Diagnostic:
+    """*problem* located on *doc*, its fix built (*fixes*) or left pending for ``realize_fixes``."""
     span = problem.span if problem.span is not None else doc.locate(problem.path, on_key=problem.on_key)
-    fix = _fix(doc, problem) if fixes and problem.fix is not None else None
-    return Diagnostic(problem.code, problem.rule.severity, problem.message, span, fix)
+    if problem.fix is None:
+        return Diagnostic(problem.code, problem.rule.severity, problem.message, span)
+    if fixes:
+        return Diagnostic(problem.code, problem.rule.severity, problem.message, span, _fix(doc, problem))
+    return Diagnostic(problem.code, problem.rule.severity, problem.message, span, pending=problem)
 
 
 def _fix(doc: Document, problem: Problem) -> Fix | None:
@@ -226,34 +242,45 @@ def _fix(doc: Document, problem: Problem) -> Fix | None:
 
 
 def _quote_fix(doc: Document, plan: QuoteScalar) -> Fix | None:
-    entry = doc.entry(tuple(plan.path))
-    if entry is None:
+    path = tuple(plan.path)
+    edit = doc.replacement(path, plan.text, quoted=True)
+    if edit is None:
         return None
-    quoted = doc.edit_text(tuple(plan.path), "'" + plan.text.replace("'", "''") + "'")
-    if quoted is None:
-        return None
-    return Fix(f"quote {plan.text!r} so it stays a string", (TextEdit(entry.value, quoted),), safe=plan.safe)
+    change = Change("set", path, plan.text)
+    return Fix(
+        f"quote {plan.text!r} so it stays a string",
+        (TextEdit(edit.span, edit.new_text),),
+        safe=plan.safe,
+        change=change,
+    )
 
 
 def _replace_fix(doc: Document, problem: Problem, plan: ReplaceWith) -> Fix | None:
-    entry = doc.entry(tuple(problem.path))
+    path = tuple(problem.path)
+    entry = doc.entry(path)
     if entry is None:
         return None
     on_key = problem.on_key and entry.key is not None
-    target = entry.key if on_key and entry.key is not None else entry.value
-    if entry.scalar is None and not problem.on_key:
+    if entry.scalar is None and not on_key:
         return None
-    written = doc.edit_text(tuple(problem.path), plan.text, on_key=on_key)
-    if written is None:
+    edit = doc.replacement(path, plan.text, on_key=on_key)
+    if edit is None:
         return None
-    return Fix(f"replace with {plan.text!r}", (TextEdit(target, written),), safe=False)
+    change = Change("rename" if on_key else "set", path, plan.text)
+    return Fix(f"replace with {plan.text!r}", (TextEdit(edit.span, edit.new_text),), safe=False, change=change)
 
 
 def _remove_key_fix(doc: Document, plan: RemoveKey) -> Fix | None:
-    edits = doc.removal(tuple(plan.path))
+    path = tuple(plan.path)
+    edits = doc.removal(path)
     if edits is None:
         return None
-    return Fix(plan.description, tuple(TextEdit(edit.span, edit.new_text) for edit in edits), safe=plan.safe)
+    return Fix(
+        plan.description,
+        tuple(TextEdit(edit.span, edit.new_text) for edit in edits),
+        safe=plan.safe,
+        change=Change("remove", path),
+    )
 
 
 def finish(
@@ -278,9 +305,7 @@ def finish(
             continue
         severity = settings.severity_of(diagnostic.code, diagnostic.severity)
         if severity != diagnostic.severity:
-            diagnostic = Diagnostic(
-                diagnostic.code, severity, diagnostic.message, diagnostic.span, diagnostic.fix, diagnostic.related
-            )
+            diagnostic = replace(diagnostic, severity=severity)
         kept.append(diagnostic)
     kept.extend(suppression_findings(suppressions, settings, path))
     return in_order(kept)
