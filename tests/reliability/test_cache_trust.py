@@ -153,7 +153,7 @@ def test_links_planted_in_the_cache_folder_are_not_followed(
     code, _ = _run(capsys, "--cache-dir", str(cache), "a.form.yaml")
     assert code == 1 and victim.read_text(encoding="utf-8") == "precious\n"
     assert not (cache / probe.file).is_symlink()  # the link was replaced by the cache file itself
-    code, out = _run(capsys, "--cache-dir", str(cache), "a.form.yaml")
+    code, _ = _run(capsys, "--cache-dir", str(cache), "a.form.yaml")
     assert code == 1 and victim.read_text(encoding="utf-8") == "precious\n"
 
 
