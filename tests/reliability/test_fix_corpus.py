@@ -14,11 +14,12 @@ import os
 from pathlib import Path
 
 import pytest
-from tests.reliability.generate import Case, cases, settle, unfixed
 
 from formscript.cli import main
 from formscript.document import parse_document
 from formscript.document.positions import line_breaks
+
+from .generate import Case, cases, settle, unfixed
 
 FILES = int(os.environ.get("FORMSCRIPT_RELIABILITY_FILES", "1000"))
 SEED = int(os.environ.get("FORMSCRIPT_RELIABILITY_SEED", "20261201"))
