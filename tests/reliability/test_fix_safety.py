@@ -189,3 +189,15 @@ def test_empty_matchers_cost_no_round_trip(monkeypatch: pytest.MonkeyPatch) -> N
     unfixed = lint_text(text, "s.script.yaml", fixes=False)
     assert len(unfixed.diagnostics) == 400 and removals == []
     assert all(d.fix is None and d.pending is None for d in unfixed.diagnostics)
+
+
+def test_the_server_builds_a_fix_only_for_a_code_action() -> None:
+    from formscript.lint.config import Settings
+    from formscript.lsp.analysis import analyse
+
+    text = "responses:\n" + "".join(f"  - type: text\n    content: r{i}\n    when: {{}}\n" for i in range(50))
+    found = analyse("file:///w/s.script.yaml", text, 1, Settings(), "utf-16", 0)
+    assert all(d.fix is None and d.pending is not None for d in found.report.diagnostics)
+    fix = found.fix_of(found.report.diagnostics[0])
+    assert fix is not None and fix.change is not None and fix.change.op == "remove"
+    assert sum(1 for d in found.report.diagnostics if d.fix is not None) == 0  # the others stay pending

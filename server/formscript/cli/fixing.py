@@ -26,7 +26,7 @@ from formscript.cli.pool import lint_one
 if TYPE_CHECKING:
     from formscript.document.positions import Breaks
     from formscript.lint.config import Settings
-    from formscript.lint.diagnostics import Change, Fix
+    from formscript.lint.diagnostics import Fix
     from formscript.lint.report import FileReport
 
 #: Overlapping fixes need another pass; this many at most.
@@ -126,36 +126,11 @@ def _identity(fix: Fix) -> tuple[str, str, str]:
     return (repr(change.path) if change else "", fix.description, change.op if change else "")
 
 
-def _changes(report: FileReport, fixes: list[Fix]) -> dict[int, list[Change]] | None:
-    """The fixes' changes by document (see ``lint.fixes.documents``); None when one has none."""
-    from formscript.lint.fixes import documents
-
-    wanted = {id(f) for f in fixes}
-    found: dict[int, list[Change]] = {}
-    for number, part in enumerate(documents(report)):
-        for diagnostic in part.diagnostics:
-            fix = diagnostic.fix
-            if fix is not None and id(fix) in wanted:
-                if fix.change is None:
-                    return None
-                found.setdefault(number, []).append(fix.change)
-                wanted.discard(id(fix))
-    return found if not wanted else None
-
-
 def _attempt(fixing: _Fixing, fixes: list[Fix]) -> tuple[str, FileReport] | str:
     """The fixed text and its report, or why the fixes together fail the check."""
-    from formscript.lint.fixes import apply_edits, verify
+    from formscript.lint.fixes import checked
 
-    changes = _changes(fixing.report, fixes)
-    if changes is None:
-        return "the fix does not say what it changes"
-    candidate = apply_edits(fixing.text, [e for f in fixes for e in f.edits], fixing.breaks)
-    if candidate == fixing.text:
-        return "the fix changes nothing"
-    after = fixing.lint(candidate)
-    reason = verify(fixing.report, after, changes, fixing.breaks)
-    return reason if reason is not None else (candidate, after)
+    return checked(fixing.report, fixing.text, fixes, fixing.lint, fixing.breaks)
 
 
 def _apply(fixing: _Fixing, fixes: list[Fix]) -> bool:

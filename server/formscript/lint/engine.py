@@ -21,7 +21,16 @@ if TYPE_CHECKING:
     from formscript.lint.suppress import Suppression
     from formscript.rules.base import QuoteScalar, RemoveKey, ReplaceWith, Rule
 
-__all__ = ["FileReport", "PairedForm", "finish", "lint_document", "lint_text", "realize_fixes", "to_diagnostics"]
+__all__ = [
+    "FileReport",
+    "PairedForm",
+    "finish",
+    "fix_for",
+    "lint_document",
+    "lint_text",
+    "realize_fixes",
+    "to_diagnostics",
+]
 
 
 @dataclass(frozen=True)
@@ -39,11 +48,12 @@ def lint_text(
     settings: Settings | None = None,
     kind: str | None = None,
     paired_form: PairedForm | None = None,
-    fixes: bool = True,
+    fixes: bool | None = True,
 ) -> FileReport:
     """Lint *text* as the file *path* (the path as given decides the title and the loader).
 
-    ``fixes=False`` skips building fixes, for callers that only want the verdict and findings.
+    ``fixes=False`` skips building fixes, for callers that only want the verdict and findings;
+    ``fixes=None`` leaves them pending, each built when asked for (``fix_for``).
     """
     settings = settings or Settings()
     try:
@@ -61,7 +71,7 @@ def lint_document(
     settings: Settings | None = None,
     kind: str | None = None,
     paired_form: PairedForm | None = None,
-    fixes: bool = True,
+    fixes: bool | None = True,
     suppress: bool = True,
 ) -> FileReport:
     """Lint an already located *doc* (of any syntax) as the file *path*; see ``lint_text``.
@@ -82,7 +92,7 @@ def _lint(
     settings: Settings,
     kind: str | None,
     paired: PairedForm | None,
-    fixes: bool = True,
+    fixes: bool | None = True,
     given: Document | None = None,
     suppress: bool = True,
 ) -> FileReport:
@@ -119,17 +129,20 @@ def _lint(
         from formscript.lint.checks import calls_checks
 
         problems = calls_checks(doc.value) if doc.ok else []
-    parse_problems = [_to_diagnostic(doc, p, False) for p in doc.problems]
+    parse_problems = [_to_diagnostic(doc, p, None) for p in doc.problems]
     rejected = any(p.rejects for p in problems) or any(p.rejects for p in doc.problems)
     report.verdict = Verdict.REJECTED if rejected else Verdict.ACCEPTED
-    diagnostics = parse_problems + [_to_diagnostic(doc, p, False) for p in _dedupe(problems)]
+    diagnostics = parse_problems + [_to_diagnostic(doc, p, None) for p in _dedupe(problems)]
     report.diagnostics = realize_fixes(finish(diagnostics, doc, settings, path, suppress=suppress), doc, fixes)
     return report
 
 
-def realize_fixes(diagnostics: list[Diagnostic], doc: Document, fixes: bool = True) -> list[Diagnostic]:
-    """*diagnostics* with the fixes still pending built on *doc* (when *fixes*) or dropped:
-    lint builds a fix only for a diagnostic it keeps (selected, not suppressed)."""
+def realize_fixes(diagnostics: list[Diagnostic], doc: Document, fixes: bool | None = True) -> list[Diagnostic]:
+    """*diagnostics* with the fixes still pending built on *doc* (when *fixes*), dropped (not
+    *fixes*) or left pending (None): lint builds a fix only for a diagnostic it keeps
+    (selected, not suppressed)."""
+    if fixes is None:
+        return diagnostics
     realized = []
     for diagnostic in diagnostics:
         if diagnostic.pending is not None:
@@ -211,16 +224,24 @@ def _located(rule: Rule, message: str, span: Span) -> Diagnostic:
     return Diagnostic(rule.code, rule.severity, message, span)
 
 
-def to_diagnostics(doc: Document, problems: list[Problem], fixes: bool = True) -> list[Diagnostic]:
+def fix_for(diagnostic: Diagnostic, doc: Document) -> Fix | None:
+    """The fix of *diagnostic* (made on *doc*), built now if it was left pending."""
+    if diagnostic.fix is not None or diagnostic.pending is None:
+        return diagnostic.fix
+    return _fix(doc, diagnostic.pending)
+
+
+def to_diagnostics(doc: Document, problems: list[Problem], fixes: bool | None = True) -> list[Diagnostic]:
     """*problems* located on *doc* (a more specific problem replacing a generic one), with
     their fixes realized as text edits when *fixes*."""
     return [_to_diagnostic(doc, p, fixes) for p in _dedupe(problems)]
 
 
-def _to_diagnostic(doc: Document, problem: Problem, fixes: bool = True) -> Diagnostic:
-    """*problem* located on *doc*, its fix built (*fixes*) or left pending for ``realize_fixes``."""
+def _to_diagnostic(doc: Document, problem: Problem, fixes: bool | None = True) -> Diagnostic:
+    """*problem* located on *doc*, its fix built (*fixes*), left out (False) or left pending
+    (None: see ``realize_fixes`` and ``fix_for``)."""
     span = problem.span if problem.span is not None else doc.locate(problem.path, on_key=problem.on_key)
-    if problem.fix is None:
+    if problem.fix is None or fixes is False:
         return Diagnostic(problem.code, problem.rule.severity, problem.message, span)
     if fixes:
         return Diagnostic(problem.code, problem.rule.severity, problem.message, span, _fix(doc, problem))

@@ -12,7 +12,7 @@ from __future__ import annotations
 import bisect
 import difflib
 import math
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 from formscript.document.model import Pos
@@ -208,3 +208,42 @@ def verify(before: FileReport, after: FileReport, changes: dict[int, list[Change
     if not breaks_kept(old_text, new_text, breaks):
         return "the fixed text would mix line-break styles"
     return None
+
+
+def changes_by_document(report: FileReport, fixes: Sequence[Fix]) -> dict[int, list[Change]] | None:
+    """The *fixes*' changes by document of *report* (see ``documents``); None when a fix says
+    nothing of what it changes or belongs to none of its documents."""
+    wanted = {id(f): f for f in fixes}
+    found: dict[int, list[Change]] = {}
+    for number, part in enumerate(documents(report)):
+        for diagnostic in part.diagnostics:
+            fix = diagnostic.fix
+            if fix is not None and id(fix) in wanted:
+                if fix.change is None:
+                    return None
+                found.setdefault(number, []).append(fix.change)
+                del wanted[id(fix)]
+    return found if not wanted else None
+
+
+def checked(
+    report: FileReport,
+    text: str,
+    fixes: Sequence[Fix],
+    relint: Callable[[str], FileReport],
+    breaks: Breaks,
+    changes: dict[int, list[Change]] | None = None,
+) -> tuple[str, FileReport] | str:
+    """*text* (linted as *report*) with *fixes* applied, and its report from *relint*, when
+    the result passes ``verify``; else why not. *changes* (by document) default to the
+    fixes' own, found among *report*'s diagnostics."""
+    if changes is None:
+        changes = changes_by_document(report, fixes)
+    if changes is None:
+        return "the fix does not say what it changes"
+    candidate = apply_edits(text, [e for f in fixes for e in f.edits], breaks)
+    if candidate == text:
+        return "the fix changes nothing"
+    after = relint(candidate)
+    reason = verify(report, after, changes, breaks)
+    return reason if reason is not None else (candidate, after)
