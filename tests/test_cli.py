@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import json
+import os
 import sys
 import xml.etree.ElementTree as ET
 from pathlib import Path
@@ -178,7 +179,8 @@ def test_cache_serves_unchanged_files_and_misses_changed_ones(
     project: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     _, first, _ = lint(capsys, "--format", "text", ".")
-    assert (project / ".formscript_cache" / "lint-v1.json").is_file()
+    assert list(Path(os.environ["FORMSCRIPT_CACHE_DIR"]).glob("lint-v2-*.json"))
+    assert not (project / ".formscript_cache").exists()  # outside the repository
     _, second, _ = lint(capsys, "--format", "text", ".")
     assert second == first
     (project / "bad.form.yaml").write_text(BAD_FORM.replace("country: no", "country: 'no'"), encoding="utf-8")

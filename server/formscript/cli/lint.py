@@ -45,10 +45,11 @@ def lint(args: argparse.Namespace) -> int:
             print(f"formscript: --form {args.form}: cannot read ({exc})", file=sys.stderr)
             return 2
     reports = lint_files(files, settings, args, paired)
+    not_written = 0
     if args.fix or args.diff or args.unsafe_fixes:
         from formscript.cli.fixing import apply_fixes
 
-        reports = apply_fixes(reports, settings, args, paired)
+        reports, not_written = apply_fixes(reports, settings, args, paired)
     from formscript.lint.formats import render
     from formscript.lint.report import flatten
 
@@ -59,7 +60,17 @@ def lint(args: argparse.Namespace) -> int:
     if args.exit_zero:
         return 0
     failing = {"error"} if args.fail_on == "error" else {"error", "warning"}
-    return 1 if any(d.severity in failing for r in reports for d in r.diagnostics) else 0
+    return 1 if not_written or any(d.severity in failing for r in reports for d in r.diagnostics) else 0
+
+
+#: The formats that show fixes (the JSON contract's ``fix`` and ``fixable``, the text
+#: format's ``= fix:`` lines and count); the others never pay for building them.
+FORMATS_SHOWING_FIXES = ("text", "json")
+
+
+def wants_fixes(args: argparse.Namespace) -> bool:
+    """Whether this run builds fixes: to apply them, or because its format shows them."""
+    return bool(args.fix or args.diff or args.unsafe_fixes) or args.format in FORMATS_SHOWING_FIXES
 
 
 def _split_codes(values: list[str] | None) -> list[str] | None:
@@ -119,12 +130,14 @@ def lint_files(files: list[str], settings: Settings, args: argparse.Namespace, p
     from formscript.cli.pool import Job, run_jobs, wants_progress
     from formscript.lint.reading import read_report_or_text
 
+    fixes = wants_fixes(args)
     cache = None
     if not args.no_cache:
-        from formscript.lint.cache import LintCache, code_fingerprint
+        from formscript.lint.cache import LintCache, code_fingerprint, default_cache_dir
 
-        salt = code_fingerprint() + repr(settings)
-        cache = LintCache(Path(args.cache_dir), salt)
+        salt = f"{code_fingerprint()}\0{settings!r}\0fixes={fixes}"
+        directory = Path(args.cache_dir) if args.cache_dir else default_cache_dir()
+        cache = LintCache(directory, salt, project=os.path.realpath(os.getcwd()))
     reports: list[FileReport | None] = []
     pending: list[tuple[int, str, Job]] = []
     stdin_text = sys.stdin.read() if "-" in files else None
@@ -142,11 +155,11 @@ def lint_files(files: list[str], settings: Settings, args: argparse.Namespace, p
         reports.append(hit)
         if hit is None:
             pending.append((len(reports) - 1, key, (path, text, settings, args.kind, paired)))
-    done = run_jobs([job for _, _, job in pending], args.jobs, progress=wants_progress(len(pending)))
+    done = run_jobs([job for _, _, job in pending], args.jobs, progress=wants_progress(len(pending)), fixes=fixes)
     for (slot, key, _), report in zip(pending, done, strict=True):
         reports[slot] = report
         if cache is not None:
             cache.put(key, report)
     if cache is not None:
-        cache.save()
+        cache.save(gitignore=bool(args.cache_dir))
     return [r for r in reports if r is not None]

@@ -46,7 +46,12 @@ def build_parser() -> argparse.ArgumentParser:
     lint.add_argument("--color", choices=("auto", "always", "never"), default="auto")
     lint.add_argument("--output", "-o", help="write the report to this file")
     lint.add_argument("--no-cache", action="store_true", help="neither read nor write the cache")
-    lint.add_argument("--cache-dir", default=".formscript_cache", help="where results are cached")
+    lint.add_argument(
+        "--cache-dir",
+        default=None,
+        help="where results are cached (default: $FORMSCRIPT_CACHE_DIR, else $XDG_CACHE_HOME/formscript, "
+        "else ~/.cache/formscript)",
+    )
 
     rule = sub.add_parser("rule", help="show the documentation of a rule")
     rule.add_argument("code", nargs="?")

@@ -22,27 +22,27 @@ PARALLEL_THRESHOLD = 1500
 PROGRESS_THRESHOLD = 200
 
 
-def lint_one(job: Job) -> FileReport:
-    """The full report of one file."""
+def lint_one(job: Job, *, fixes: bool = True) -> FileReport:
+    """The full report of one file (with its fixes built when *fixes*)."""
     path, text, settings, kind, paired = job
     from formscript.lint.python_lint import is_python
 
     if is_python(path):
         from formscript.lint.python_lint import lint_python
 
-        return lint_python(text, path, settings=settings)
+        return lint_python(text, path, settings=settings, fixes=fixes)
     from formscript.lint.engine import PairedForm, lint_text
 
     pair = PairedForm(paired[1], paired[0]) if paired else None
-    return lint_text(text, path, settings=settings, kind=kind, paired_form=pair)
+    return lint_text(text, path, settings=settings, kind=kind, paired_form=pair, fixes=fixes)
 
 
-def lint_one_light(job: Job) -> FileReport:
+def lint_one_light(job: Job, *, fixes: bool = True) -> FileReport:
     """``lint_one`` keeping only what the CLI needs: no parse tree is held for thousands of
     files, and from a worker process only that crosses back."""
     from formscript.document import TextDocument
 
-    report = lint_one(job)
+    report = lint_one(job, fixes=fixes)
     _lighten(report, TextDocument(job[1]) if report.parts is None else report.document)
     return report
 
@@ -61,18 +61,18 @@ def wants_progress(count: int) -> bool:
     return count >= PROGRESS_THRESHOLD and sys.stderr.isatty() and not os.environ.get("CI")
 
 
-def run_jobs(jobs: list[Job], workers: int, *, progress: bool = False) -> list[FileReport]:
-    """The reports of *jobs*, in order (``workers`` 0: one per core)."""
+def run_jobs(jobs: list[Job], workers: int, *, progress: bool = False, fixes: bool = True) -> list[FileReport]:
+    """The reports of *jobs*, in order (``workers`` 0: one per core; fixes built when *fixes*)."""
     if workers == 0:
         workers = os.cpu_count() or 1
     if workers <= 1 or len(jobs) < PARALLEL_THRESHOLD:
-        results: Any = (lint_one_light(job) for job in jobs)
+        results: Any = (lint_one_light(job, fixes=fixes) for job in jobs)
         return _with_progress(results, len(jobs)) if progress else list(results)
     from concurrent.futures import ProcessPoolExecutor
 
     # Settings and the paired form go to each worker once; a job is its path and text, and
     # the report comes back without the text (the main process still has it).
-    shared = (jobs[0][2], jobs[0][3], jobs[0][4])
+    shared = (jobs[0][2], jobs[0][3], jobs[0][4], fixes)
     small = [(job[0], job[1]) for job in jobs]
     chunk = max(1, len(jobs) // (workers * 4))
     with ProcessPoolExecutor(max_workers=workers, initializer=_worker_init, initargs=shared) as pool:
@@ -89,12 +89,13 @@ def run_jobs(jobs: list[Job], workers: int, *, progress: bool = False) -> list[F
 _WORKER: dict[str, Any] = {}
 
 
-def _worker_init(settings: Settings, kind: str | None, paired: tuple[str, str] | None) -> None:
-    _WORKER.update(settings=settings, kind=kind, paired=paired)
+def _worker_init(settings: Settings, kind: str | None, paired: tuple[str, str] | None, fixes: bool) -> None:
+    _WORKER.update(settings=settings, kind=kind, paired=paired, fixes=fixes)
 
 
 def _lint_in_worker(item: tuple[str, str]) -> FileReport:
-    report = lint_one((item[0], item[1], _WORKER["settings"], _WORKER["kind"], _WORKER["paired"]))
+    job = (item[0], item[1], _WORKER["settings"], _WORKER["kind"], _WORKER["paired"])
+    report = lint_one(job, fixes=_WORKER["fixes"])
     _lighten(report, None)
     return report
 

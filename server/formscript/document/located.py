@@ -33,6 +33,8 @@ from formscript.document.model import (
     Syntax,
     split_lines,
 )
+from formscript.document.positions import YAML_BREAKS, LineIndex
+from formscript.document.writing import json_source, scalar_source
 
 __all__ = ["MAX_DEPTH", "YamlDocument", "loads_json", "parse_document", "position_of"]
 
@@ -53,6 +55,9 @@ class YamlDocument(Document):
     root: yaml.Node | None = None
     _lines: list[str] | None = None
     _children: dict[int, dict[Any, tuple[yaml.Node | None, yaml.Node]]] = field(default_factory=dict)
+    _index: LineIndex | None = None
+    _shared: set[int] | None = None
+    _comment_starts: list[int] | None = None
 
     def entry(self, path: KeyPath) -> Location | None:
         """The located entry at *path*, walking only the mappings on the way."""
@@ -105,19 +110,240 @@ class YamlDocument(Document):
             return []
         return _comments(self.text)
 
-    def removal(self, path: KeyPath) -> tuple[Edit, ...] | None:
-        """Edits deleting the mapping member at *path* through ruamel.yaml's round trip,
-        offered only when they stay on the member's own lines and the result loads to the
-        old value without it."""
-        entry = self.entry(path)
-        if entry is None or entry.key is None or not self.ok:
-            return None
-        from formscript.document.edits import remove_key_edits
+    # -- editing: every edit is exact or not offered ------------------------------------
 
-        end_line = entry.value.end.line - (1 if entry.value.end.column == 0 else 0)
-        return remove_key_edits(
-            self.text, path, self.value, (entry.key.start.line, max(end_line, entry.key.start.line))
-        )
+    @property
+    def index(self) -> LineIndex:
+        """The text's offset/position mapping (the one edits are applied with)."""
+        if self._index is None:
+            self._index = LineIndex(self.text)
+        return self._index
+
+    def edit_text(self, path: KeyPath, text: str, *, on_key: bool = False) -> str | None:
+        """*text* as a JSON string, or as a YAML scalar that loads to exactly *text*."""
+        return json_source(text) if self.syntax == "json" else scalar_source(text)
+
+    def replacement(self, path: KeyPath, text: str, *, on_key: bool = False, quoted: bool = False) -> Edit | None:
+        """The edit writing the string *text* over the scalar key or value at *path*: only the
+        scalar itself (an anchor or tag before it stays), and only where it is written at
+        *path* and nowhere else (not reached through an alias, not aliased elsewhere)."""
+        chain = self._written(path)
+        if chain is None or not chain:
+            return None
+        key_node, node = chain[-1][1], chain[-1][2]
+        target = key_node if on_key else node
+        if not isinstance(target, yaml.ScalarNode):
+            return None
+        span = self._scalar_span(target)
+        if span is None:
+            return None
+        written = json_source(text) if self.syntax == "json" else scalar_source(text, quoted=quoted)
+        return Edit(span, written)
+
+    def removal(self, path: KeyPath) -> tuple[Edit, ...] | None:
+        """Edits deleting the mapping member at *path* and nothing else: its own lines in block
+        style (a comment after it stays), the member and one comma in flow style. Not offered
+        where the member is reached through an alias or holds an anchor used elsewhere, where
+        a comment sits inside it, or where the layout leaves no exact deletion."""
+        if not self.ok or not path:
+            return None
+        chain = self._written(path[:-1])
+        if chain is None:
+            return None
+        parent = chain[-1][2] if chain else self.root
+        if not isinstance(parent, yaml.MappingNode):
+            return None
+        found = self._children_of(parent)
+        pair = found.get(path[-1]) if found is not None else None
+        if pair is None or pair[0] is None:
+            return None
+        key_node: yaml.Node = pair[0]
+        value_node = pair[1]
+        position = next((i for i, (k, _) in enumerate(parent.value) if k is key_node), None)
+        if position is None or not self._at_home(parent, position):
+            return None
+        if self._anchors_used_elsewhere(key_node, value_node):
+            return None
+        span = self._flow_removal(parent, position) if parent.flow_style else self._block_removal(parent, position)
+        if span is None:
+            return None
+        return (Edit(Span(self.index.pos(span[0]), self.index.pos(span[1])), ""),)
+
+    def _offset(self, mark: Any) -> int:
+        return self.index.offset(Pos(mark.line, mark.column))
+
+    def _shared_nodes(self) -> set[int]:
+        """The nodes reached from more than one place (through aliases or merge keys)."""
+        if self._shared is None:
+            shared: set[int] = set()
+            counts: dict[int, int] = {}
+            stack = [self.root] if self.root is not None else []
+            if self.root is not None:
+                counts[id(self.root)] = 1
+            while stack:
+                node = stack.pop()
+                if isinstance(node, yaml.MappingNode):
+                    children = [child for pair in node.value for child in pair]
+                elif isinstance(node, yaml.SequenceNode):
+                    children = list(node.value)
+                else:
+                    continue
+                for child in children:
+                    count = counts.get(id(child), 0) + 1
+                    counts[id(child)] = count
+                    if count == 2:
+                        shared.add(id(child))
+                    elif count == 1:
+                        stack.append(child)
+            self._shared = shared
+        return self._shared
+
+    def _at_home(self, parent: yaml.Node, position: int) -> bool:
+        """Whether child *position* of *parent* is written inside it, in order (a merged or
+        aliased child was written elsewhere, earlier)."""
+        start = _start(parent)
+        if isinstance(parent, yaml.MappingNode):
+            key, value = parent.value[position]
+            previous = _end(parent.value[position - 1][1]) if position > 0 else start
+            return _start(key) >= max(start, previous) and _start(value) >= _end(key)
+        if isinstance(parent, yaml.SequenceNode):
+            item = parent.value[position]
+            previous = _end(parent.value[position - 1]) if position > 0 else start
+            return _start(item) >= max(start, previous)
+        return False
+
+    def _written(self, path: KeyPath) -> list[tuple[yaml.Node, yaml.Node | None, yaml.Node]] | None:
+        """The (parent, key node, node) hops to *path*, each written where the path says and
+        used nowhere else; None when a hop is shared, aliased, merged or missing."""
+        if self.root is None:
+            return None
+        shared = self._shared_nodes()
+        node = self.root
+        chain: list[tuple[yaml.Node, yaml.Node | None, yaml.Node]] = []
+        for part in path:
+            if isinstance(node, yaml.MappingNode):
+                children = self._children_of(node)
+                try:
+                    found = children.get(part) if children is not None else None
+                except TypeError:
+                    return None
+                if found is None:
+                    return None
+                key_node, child = found
+                position = next((i for i, (k, _) in enumerate(node.value) if k is key_node), None)
+            elif isinstance(node, yaml.SequenceNode) and isinstance(part, int) and 0 <= part < len(node.value):
+                key_node, child, position = None, node.value[part], part
+            else:
+                return None
+            if position is None or not self._at_home(node, position):
+                return None
+            if id(child) in shared or (key_node is not None and id(key_node) in shared):
+                return None
+            chain.append((node, key_node, child))
+            node = child
+        return chain
+
+    def _anchors_used_elsewhere(self, key_node: yaml.Node, value_node: yaml.Node) -> bool:
+        """Whether deleting the member (its text from the key to the value's end) would delete
+        an anchor that an alias elsewhere uses. The value itself may be an alias: deleting it
+        leaves its anchor where it is."""
+        shared = self._shared_nodes()
+        if not shared:
+            return False
+        start, end = _start(key_node), _end(value_node)
+        stack = [key_node, value_node]
+        seen: set[int] = set()
+        while stack:
+            node = stack.pop()
+            if id(node) in seen:
+                continue
+            seen.add(id(node))
+            if id(node) in shared:
+                if start <= _start(node) < end:
+                    return True
+                continue  # an alias: what it refers to is written elsewhere
+            if isinstance(node, yaml.MappingNode):
+                stack.extend(child for pair in node.value for child in pair)
+            elif isinstance(node, yaml.SequenceNode):
+                stack.extend(node.value)
+        return False
+
+    def _scalar_span(self, node: yaml.ScalarNode) -> Span | None:
+        """The scalar's own text: past an anchor or tag written before it on its line."""
+        span = _span(node)
+        begin = self._offset(node.start_mark)
+        match = _PROPERTIES.match(self.text, begin)
+        if match is None or match.end() == begin:
+            return span
+        after = match.end()
+        if after >= len(self.text) or self.text[after] in _BREAKS or self.text[after] == "#":
+            return None  # the scalar starts on a later line: not worth the risk
+        return Span(self.index.pos(after), span.end)
+
+    def _has_comment(self, start: int, end: int) -> bool:
+        if "#" not in self.text[start:end]:
+            return False
+        if self._comment_starts is None:
+            index = self.index
+            self._comment_starts = [index.offset(c.span.start) for c in self.comments()]
+        low = bisect.bisect_left(self._comment_starts, start)
+        return low < len(self._comment_starts) and self._comment_starts[low] < end
+
+    def _block_removal(self, parent: yaml.MappingNode, position: int) -> tuple[int, int] | None:
+        text = self.text
+        key_node, value_node = parent.value[position]
+        key, end = self._offset(key_node.start_mark), self._offset(value_node.end_mark)
+        if len(parent.value) < 2 or self._has_comment(key, end):
+            return None
+        line = key_node.start_mark.line
+        line_start = self.index.offset(Pos(line, 0))
+        before = text[line_start:key]
+        if before.strip(" ") == "":
+            if value_node.end_mark.column == 0 and value_node.end_mark.line > line:
+                return line_start, end  # a block scalar ends at the start of the next line
+            rest_end = _line_end(text, end)
+            rest = text[end:rest_end].lstrip(" \t")
+            if rest == "":
+                following = value_node.end_mark.line + 1
+                stop = self.index.offset(Pos(following, 0)) if following < len(self.index.starts) else len(text)
+                return line_start, stop
+            if rest.startswith("#"):
+                return key, rest_end - len(rest)  # the comment after it stays, on its own line
+            return None
+        if position == 0 and _ITEM_PREFIX.fullmatch(before):
+            # "- when: {}\n  type: text": the next member moves up to the item's line
+            next_key = parent.value[1][0]
+            following = self._offset(next_key.start_mark)
+            if next_key.start_mark.column != key_node.start_mark.column:
+                return None
+            if not self._has_comment(end, following) and text[end:following].strip(" \n\r\x85\u2028\u2029") == "":
+                return key, following
+            # comments in between stay: the item's mapping then starts on a later line
+            rest_end = _line_end(text, end)
+            rest = text[end:rest_end].lstrip(" \t")
+            if rest == "" or rest.startswith("#"):
+                return key, rest_end - len(rest)
+        return None
+
+    def _flow_removal(self, parent: yaml.MappingNode, position: int) -> tuple[int, int] | None:
+        text = self.text
+        key_node, value_node = parent.value[position]
+        key, end = self._offset(key_node.start_mark), self._offset(value_node.end_mark)
+        count = len(parent.value)
+        if count == 1:
+            opening = self._offset(parent.start_mark)
+            if text[opening : opening + 1] != "{" or self._has_comment(key, end):
+                return None
+            return key, end
+        if position > 0:
+            previous = self._offset(parent.value[position - 1][1].end_mark)
+            if not _one_comma(text[previous:key]) or self._has_comment(previous, end):
+                return None
+            return previous, end
+        following = self._offset(parent.value[1][0].start_mark)
+        if not _one_comma(text[end:following]) or self._has_comment(key, following):
+            return None
+        return key, following
 
     def collections(self) -> Iterator[Collection]:
         """Every mapping and sequence below the root, walking the node graph once."""
@@ -143,6 +369,22 @@ class YamlDocument(Document):
 
 def _start(node: yaml.Node) -> Pos:
     return Pos(node.start_mark.line, node.start_mark.column)
+
+
+def _end(node: yaml.Node) -> Pos:
+    return Pos(node.end_mark.line, node.end_mark.column)
+
+
+#: An anchor or tag (and the blanks after it) written before a node.
+_PROPERTIES = re.compile(r"(?:[&!][^\s,\[\]{}]*[ \t]+)*")
+
+#: What may stand before a block sequence item's first key on its line.
+_ITEM_PREFIX = re.compile(r" *(?:- +)+")
+
+
+def _one_comma(gap: str) -> bool:
+    """Whether *gap* is blanks and line breaks around exactly one comma."""
+    return gap.count(",") == 1 and gap.replace(",", "").strip(" \t\n\r\x85\u2028\u2029") == ""
 
 
 def _span(node: yaml.Node) -> Span:
@@ -173,7 +415,7 @@ def _char_span(text: str, index: int) -> Span:
 def position_of(text: str, index: int) -> Pos:
     """The line and column of character *index* of *text* (``len(text)``: just past its
     end), with line breaks counted as the YAML scanner counts them."""
-    return _Positions(text).of(index)
+    return LineIndex(text).pos(index)
 
 
 class _Constructor(yaml.SafeLoader):
@@ -571,14 +813,14 @@ def _huge_int_span(text: str) -> Span:
     """The first integer too long for json.loads, or the origin."""
     for match in _HUGE_JSON_INT.finditer(text):
         if match.group(1) is not None:
-            positions = _Positions(text)
-            return Span(positions.of(match.start(1)), positions.of(match.end(1)))
+            positions = LineIndex(text)
+            return Span(positions.pos(match.start(1)), positions.pos(match.end(1)))
     return _ORIGIN
 
 
 # ------------------------------------------------------------------------------ comments
 
-_BREAKS = "\n\r\x85\u2028\u2029"
+_BREAKS = YAML_BREAKS
 _BLOCK_HEADER = re.compile(r"[|>][-+0-9]*[ \t]*")
 
 
@@ -593,7 +835,7 @@ def _comments(text: str) -> list[Comment]:
     """
     covered, known = _token_ranges(text)
     found: list[Comment] = []
-    position = _Positions(text)
+    position = LineIndex(text)
     index = text.find("#", 0, known)
     block = 0
     while index >= 0:
@@ -603,7 +845,7 @@ def _comments(text: str) -> list[Comment]:
             index = text.find("#", covered[block][1], known)
             continue
         end = _line_end(text, index)
-        found.append(Comment(Span(position.of(index), position.of(end)), text[index:end]))
+        found.append(Comment(Span(position.pos(index), position.pos(end)), text[index:end]))
         index = text.find("#", end, known)
     return found
 
@@ -657,25 +899,3 @@ def _line_end(text: str, index: int) -> int:
     while index < len(text) and text[index] not in _BREAKS:
         index += 1
     return index
-
-
-class _Positions:
-    """Character offsets to (line, column) as the YAML scanner counts them: ``\\r\\n``,
-    ``\\r``, ``\\n``, NEL, LS and PS end a line."""
-
-    def __init__(self, text: str) -> None:
-        self.starts = [0]
-        index = 0
-        length = len(text)
-        while index < length:
-            char = text[index]
-            if char in _BREAKS:
-                if char == "\r" and index + 1 < length and text[index + 1] == "\n":
-                    index += 1
-                self.starts.append(index + 1)
-            index += 1
-
-    def of(self, index: int) -> Pos:
-        """The position of character *index*."""
-        line = bisect.bisect_right(self.starts, index) - 1
-        return Pos(line, index - self.starts[line])

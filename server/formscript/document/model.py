@@ -130,10 +130,22 @@ class Document(Protocol):
         return locate(self, path, on_key=on_key)
 
     def edit_text(self, path: KeyPath, text: str, *, on_key: bool = False) -> str | None:
-        """The source that writes *text* in place of the key (*on_key*) or the scalar value at
-        *path*, or None when it cannot be written there. YAML and JSON write it as given; a
-        document embedded in another language's literal quotes or refuses it."""
+        """The source that writes the string *text* in place of the key (*on_key*) or the
+        scalar value at *path* so that it loads as exactly that string (quoted where the
+        syntax needs it), or None when it cannot be written there."""
         return text
+
+    def replacement(self, path: KeyPath, text: str, *, on_key: bool = False, quoted: bool = False) -> Edit | None:
+        """The edit writing the string *text* in place of the key (*on_key*) or the scalar
+        value at *path* (*quoted*: in quotes even where plain would do), or None when that
+        cannot be done exactly (the place is reached through an alias, say)."""
+        entry = self.entry(path)
+        if entry is None or (on_key and entry.key is None):
+            return None
+        written = self.edit_text(path, text, on_key=on_key)
+        if written is None:
+            return None
+        return Edit(entry.key if on_key and entry.key is not None else entry.value, written)
 
 
 def locate(doc: Document, path: KeyPath, *, on_key: bool = False) -> Span:

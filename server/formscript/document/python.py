@@ -21,6 +21,7 @@ from typing import Any
 
 from formscript.core.verdict import KeyPath, Problem
 from formscript.document.model import Collection, Comment, Document, Edit, Location, Pos, Scalar, Span
+from formscript.document.positions import LineIndex
 from formscript.document.pyliteral import PyNode, SourceLines, TextPositions, quote_of
 
 __all__ = ["EmbeddedDocument", "PyDocument", "python_comments"]
@@ -155,8 +156,6 @@ def _opaque_parts(root: PyNode) -> Iterator[tuple[KeyPath, PyNode]]:
 
 # ------------------------------------------------------------------- embedded texts
 
-_YAML_BREAKS = "\n\r\x85\u2028\u2029"
-
 
 @dataclass(eq=False)
 class EmbeddedDocument(Document):
@@ -174,21 +173,11 @@ class EmbeddedDocument(Document):
     problems: list[Problem] = field(default_factory=list)
     file_comments: list[Comment] | None = None
     extent: tuple[int, int] = (0, 0)
-    _starts: list[int] = field(default_factory=list)
+    _index: LineIndex = field(default_factory=lambda: LineIndex(""))
 
     def __post_init__(self) -> None:
         self.text = self.inner.text
-        starts = [0]
-        text = self.text
-        index = 0
-        while index < len(text):
-            char = text[index]
-            if char in _YAML_BREAKS:
-                if char == "\r" and index + 1 < len(text) and text[index + 1] == "\n":
-                    index += 1
-                starts.append(index + 1)
-            index += 1
-        self._starts = starts
+        self._index = LineIndex(self.text)
         self.value = self.inner.value
         self.ok = self.inner.ok
         self.problems = [
@@ -202,8 +191,7 @@ class EmbeddedDocument(Document):
 
     def map_pos(self, pos: Pos) -> Pos:
         """A position in the embedded text as a position in the Python file."""
-        line = min(pos.line, len(self._starts) - 1)
-        return self.where.at(self._starts[line] + pos.column)
+        return self.where.at(self._index.offset(pos))
 
     def map_span(self, span: Span) -> Span:
         """A span in the embedded text as a span in the Python file."""
@@ -238,21 +226,28 @@ class EmbeddedDocument(Document):
         return None
 
     def edit_text(self, path: KeyPath, text: str, *, on_key: bool = False) -> str | None:
-        """*text* when it can go into the Python string as it is: no backslash, no line
-        break, no quote character, and the replaced text written without escapes."""
-        if any(char in text for char in "\\\n\r'\"") and not self._quotes_free(text):
-            return None
-        found = self.inner.entry(path)
+        """The embedded syntax's source for the string *text* (see ``replacement``)."""
+        found = self.replacement(path, text, on_key=on_key)
+        return found.new_text if found is not None else None
+
+    def replacement(self, path: KeyPath, text: str, *, on_key: bool = False, quoted: bool = False) -> Edit | None:
+        """The embedded document's own edit, placed in the Python file, when its source can
+        go into the Python string as it is: no backslash, no line break, no quote character
+        of the literal, and the replaced text written without escapes."""
+        found = self.inner.replacement(path, text, on_key=on_key, quoted=quoted)
         if found is None:
             return None
-        span = found.key if on_key and found.key is not None else found.value
-        start = self._starts[min(span.start.line, len(self._starts) - 1)] + span.start.column
-        end = self._starts[min(span.end.line, len(self._starts) - 1)] + span.end.column
+        source = found.new_text
+        if any(char in source for char in "\\\n\r'\"") and not self._quotes_free(source):
+            return None
+        span = found.span
+        start = self._index.offset(span.start)
+        end = self._index.offset(span.end)
         positions = [self.where.at(i) for i in range(start, end)]
         for before, after in itertools.pairwise(positions):
             if after.line != before.line or after.column != before.column + 1:
                 return None
-        return text
+        return Edit(self.map_span(span), source)
 
     def _quotes_free(self, text: str) -> bool:
         """Whether *text*'s quotes cannot end the Python literal they go into."""

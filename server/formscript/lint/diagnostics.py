@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any, Literal
 
-from formscript.core.verdict import Severity
+from formscript.core.verdict import KeyPath, Severity
 from formscript.document import Span
 
 
@@ -17,12 +18,26 @@ class TextEdit:
 
 
 @dataclass(frozen=True)
+class Change:
+    """What a fix does to the loaded value, so the fixed text can be checked against it:
+    ``set`` the value at *path* to *value*, ``rename`` the key at *path* to *value*, or
+    ``remove`` the mapping member at *path*."""
+
+    op: Literal["set", "rename", "remove"]
+    path: KeyPath
+    value: Any = None
+
+
+@dataclass(frozen=True)
 class Fix:
-    """A change that resolves a diagnostic; ``safe`` fixes apply with ``--fix``."""
+    """A change that resolves a diagnostic; ``safe`` fixes apply with ``--fix``. ``change``
+    says what the edits do to the value (None for a fix read back from the cache, which is
+    shown but never applied)."""
 
     description: str
     edits: tuple[TextEdit, ...]
     safe: bool = True
+    change: Change | None = field(default=None, compare=False)
 
 
 @dataclass(frozen=True)
@@ -35,6 +50,9 @@ class Diagnostic:
     span: Span
     fix: Fix | None = None
     related: tuple[tuple[str, Span], ...] = field(default=())
+    #: The finding whose fix is still to be built (lint builds fixes only for the diagnostics
+    #: it keeps, and only when they are wanted).
+    pending: Any = field(default=None, compare=False, repr=False)
 
     def sort_key(self) -> tuple[int, int, str, str]:
         """Order by position, then code, then message."""

@@ -11,7 +11,7 @@ from formscript.core.gate import GateResult, check_form_spec
 from formscript.core.verdict import Problem, Verdict
 from formscript.document import Document, Pos, Span, loads_json, parse_document
 from formscript.lint.config import Settings
-from formscript.lint.diagnostics import Diagnostic, Fix, TextEdit
+from formscript.lint.diagnostics import Change, Diagnostic, Fix, TextEdit
 from formscript.lint.form_checks import form_checks
 from formscript.lint.kinds import kind_from_name, sniff
 from formscript.lint.report import FileReport
@@ -21,7 +21,16 @@ if TYPE_CHECKING:
     from formscript.lint.suppress import Suppression
     from formscript.rules.base import QuoteScalar, RemoveKey, ReplaceWith, Rule
 
-__all__ = ["FileReport", "PairedForm", "finish", "lint_document", "lint_text", "to_diagnostics"]
+__all__ = [
+    "FileReport",
+    "PairedForm",
+    "finish",
+    "fix_for",
+    "lint_document",
+    "lint_text",
+    "realize_fixes",
+    "to_diagnostics",
+]
 
 
 @dataclass(frozen=True)
@@ -39,11 +48,12 @@ def lint_text(
     settings: Settings | None = None,
     kind: str | None = None,
     paired_form: PairedForm | None = None,
-    fixes: bool = True,
+    fixes: bool | None = True,
 ) -> FileReport:
     """Lint *text* as the file *path* (the path as given decides the title and the loader).
 
-    ``fixes=False`` skips building fixes, for callers that only want the verdict and findings.
+    ``fixes=False`` skips building fixes, for callers that only want the verdict and findings;
+    ``fixes=None`` leaves them pending, each built when asked for (``fix_for``).
     """
     settings = settings or Settings()
     try:
@@ -61,7 +71,7 @@ def lint_document(
     settings: Settings | None = None,
     kind: str | None = None,
     paired_form: PairedForm | None = None,
-    fixes: bool = True,
+    fixes: bool | None = True,
     suppress: bool = True,
 ) -> FileReport:
     """Lint an already located *doc* (of any syntax) as the file *path*; see ``lint_text``.
@@ -82,7 +92,7 @@ def _lint(
     settings: Settings,
     kind: str | None,
     paired: PairedForm | None,
-    fixes: bool = True,
+    fixes: bool | None = True,
     given: Document | None = None,
     suppress: bool = True,
 ) -> FileReport:
@@ -119,12 +129,27 @@ def _lint(
         from formscript.lint.checks import calls_checks
 
         problems = calls_checks(doc.value) if doc.ok else []
-    parse_problems = [_to_diagnostic(doc, p, fixes) for p in doc.problems]
+    parse_problems = [_to_diagnostic(doc, p, None) for p in doc.problems]
     rejected = any(p.rejects for p in problems) or any(p.rejects for p in doc.problems)
     report.verdict = Verdict.REJECTED if rejected else Verdict.ACCEPTED
-    diagnostics = parse_problems + [_to_diagnostic(doc, p, fixes) for p in _dedupe(problems)]
-    report.diagnostics = finish(diagnostics, doc, settings, path, suppress=suppress)
+    diagnostics = parse_problems + [_to_diagnostic(doc, p, None) for p in _dedupe(problems)]
+    report.diagnostics = realize_fixes(finish(diagnostics, doc, settings, path, suppress=suppress), doc, fixes)
     return report
+
+
+def realize_fixes(diagnostics: list[Diagnostic], doc: Document, fixes: bool | None = True) -> list[Diagnostic]:
+    """*diagnostics* with the fixes still pending built on *doc* (when *fixes*), dropped (not
+    *fixes*) or left pending (None): lint builds a fix only for a diagnostic it keeps
+    (selected, not suppressed)."""
+    if fixes is None:
+        return diagnostics
+    realized = []
+    for diagnostic in diagnostics:
+        if diagnostic.pending is not None:
+            fix = _fix(doc, diagnostic.pending) if fixes else None
+            diagnostic = replace(diagnostic, fix=fix, pending=None)
+        realized.append(diagnostic)
+    return realized
 
 
 def _form(doc: Document, text: str, path: str) -> tuple[list[Problem], GateResult | None]:
@@ -199,16 +224,28 @@ def _located(rule: Rule, message: str, span: Span) -> Diagnostic:
     return Diagnostic(rule.code, rule.severity, message, span)
 
 
-def to_diagnostics(doc: Document, problems: list[Problem], fixes: bool = True) -> list[Diagnostic]:
+def fix_for(diagnostic: Diagnostic, doc: Document) -> Fix | None:
+    """The fix of *diagnostic* (made on *doc*), built now if it was left pending."""
+    if diagnostic.fix is not None or diagnostic.pending is None:
+        return diagnostic.fix
+    return _fix(doc, diagnostic.pending)
+
+
+def to_diagnostics(doc: Document, problems: list[Problem], fixes: bool | None = True) -> list[Diagnostic]:
     """*problems* located on *doc* (a more specific problem replacing a generic one), with
     their fixes realized as text edits when *fixes*."""
     return [_to_diagnostic(doc, p, fixes) for p in _dedupe(problems)]
 
 
-def _to_diagnostic(doc: Document, problem: Problem, fixes: bool = True) -> Diagnostic:
+def _to_diagnostic(doc: Document, problem: Problem, fixes: bool | None = True) -> Diagnostic:
+    """*problem* located on *doc*, its fix built (*fixes*), left out (False) or left pending
+    (None: see ``realize_fixes`` and ``fix_for``)."""
     span = problem.span if problem.span is not None else doc.locate(problem.path, on_key=problem.on_key)
-    fix = _fix(doc, problem) if fixes and problem.fix is not None else None
-    return Diagnostic(problem.code, problem.rule.severity, problem.message, span, fix)
+    if problem.fix is None or fixes is False:
+        return Diagnostic(problem.code, problem.rule.severity, problem.message, span)
+    if fixes:
+        return Diagnostic(problem.code, problem.rule.severity, problem.message, span, _fix(doc, problem))
+    return Diagnostic(problem.code, problem.rule.severity, problem.message, span, pending=problem)
 
 
 def _fix(doc: Document, problem: Problem) -> Fix | None:
@@ -226,34 +263,45 @@ def _fix(doc: Document, problem: Problem) -> Fix | None:
 
 
 def _quote_fix(doc: Document, plan: QuoteScalar) -> Fix | None:
-    entry = doc.entry(tuple(plan.path))
-    if entry is None:
+    path = tuple(plan.path)
+    edit = doc.replacement(path, plan.text, quoted=True)
+    if edit is None:
         return None
-    quoted = doc.edit_text(tuple(plan.path), "'" + plan.text.replace("'", "''") + "'")
-    if quoted is None:
-        return None
-    return Fix(f"quote {plan.text!r} so it stays a string", (TextEdit(entry.value, quoted),), safe=plan.safe)
+    change = Change("set", path, plan.text)
+    return Fix(
+        f"quote {plan.text!r} so it stays a string",
+        (TextEdit(edit.span, edit.new_text),),
+        safe=plan.safe,
+        change=change,
+    )
 
 
 def _replace_fix(doc: Document, problem: Problem, plan: ReplaceWith) -> Fix | None:
-    entry = doc.entry(tuple(problem.path))
+    path = tuple(problem.path)
+    entry = doc.entry(path)
     if entry is None:
         return None
     on_key = problem.on_key and entry.key is not None
-    target = entry.key if on_key and entry.key is not None else entry.value
-    if entry.scalar is None and not problem.on_key:
+    if entry.scalar is None and not on_key:
         return None
-    written = doc.edit_text(tuple(problem.path), plan.text, on_key=on_key)
-    if written is None:
+    edit = doc.replacement(path, plan.text, on_key=on_key)
+    if edit is None:
         return None
-    return Fix(f"replace with {plan.text!r}", (TextEdit(target, written),), safe=False)
+    change = Change("rename" if on_key else "set", path, plan.text)
+    return Fix(f"replace with {plan.text!r}", (TextEdit(edit.span, edit.new_text),), safe=False, change=change)
 
 
 def _remove_key_fix(doc: Document, plan: RemoveKey) -> Fix | None:
-    edits = doc.removal(tuple(plan.path))
+    path = tuple(plan.path)
+    edits = doc.removal(path)
     if edits is None:
         return None
-    return Fix(plan.description, tuple(TextEdit(edit.span, edit.new_text) for edit in edits), safe=plan.safe)
+    return Fix(
+        plan.description,
+        tuple(TextEdit(edit.span, edit.new_text) for edit in edits),
+        safe=plan.safe,
+        change=Change("remove", path),
+    )
 
 
 def finish(
@@ -278,9 +326,7 @@ def finish(
             continue
         severity = settings.severity_of(diagnostic.code, diagnostic.severity)
         if severity != diagnostic.severity:
-            diagnostic = Diagnostic(
-                diagnostic.code, severity, diagnostic.message, diagnostic.span, diagnostic.fix, diagnostic.related
-            )
+            diagnostic = replace(diagnostic, severity=severity)
         kept.append(diagnostic)
     kept.extend(suppression_findings(suppressions, settings, path))
     return in_order(kept)

@@ -58,7 +58,7 @@ class PythonText(TextDocument):
         return self._lines
 
 
-def lint_python(text: str, path: str, *, settings: Settings | None = None, fixes: bool = True) -> FileReport:
+def lint_python(text: str, path: str, *, settings: Settings | None = None, fixes: bool | None = True) -> FileReport:
     """The report of the Python file *path*: one part per script or form it hands to lionagi
     (``parts``, in source order; none when it hands none), their diagnostics together."""
     settings = settings or Settings()
@@ -93,7 +93,7 @@ def _failed(path: str, exc: Exception) -> FileReport:
 
 
 class _FileLinter:
-    def __init__(self, text: str, path: str, settings: Settings, fixes: bool) -> None:
+    def __init__(self, text: str, path: str, settings: Settings, fixes: bool | None) -> None:
         self.text = text
         self.path = path
         self.settings = settings

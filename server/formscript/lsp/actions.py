@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from formscript import rules
 from formscript.document import Pos, Span
@@ -34,8 +34,10 @@ def quick_fixes(analysis: Analysis, span: Span) -> list[Action]:
     """The fix of every diagnostic at *span* that has one."""
     found = []
     for diagnostic in analysis.report.diagnostics:
-        fix = diagnostic.fix
-        if fix is None or not touches(diagnostic.span, span):
+        if (diagnostic.fix is None and diagnostic.pending is None) or not touches(diagnostic.span, span):
+            continue
+        fix = analysis.fix_of(diagnostic)
+        if fix is None:
             continue
         found.append(
             Action(f"{fix.description} ({diagnostic.code})", QUICK_FIX, fix.edits, (diagnostic,), preferred=fix.safe)
@@ -58,14 +60,24 @@ def suppressions(analysis: Analysis, span: Span) -> list[Action]:
         if rule is not None and not rule.offer_suppression:
             continue  # e.g. suppressions cannot silence themselves or a file that does not load
         seen.add((diagnostic.code, line))
-        edit = _suppression_edit(lines, line, diagnostic.code, existing)
+        edit = _suppression_edit(lines, line, diagnostic.code, existing, _line_break(analysis.text))
         found.append(
             Action(f"Suppress {diagnostic.code} on this line (with a reason)", QUICK_FIX, (edit,), (diagnostic,))
         )
     return found
 
 
-def _suppression_edit(lines: list[str], line: int, code: str, existing: list[Suppression]) -> TextEdit:
+def _line_break(text: str) -> str:
+    """The line break a new line in *text* gets: the one the text uses (of those an LSP client
+    counts), so a file written with ``\\r\\n`` does not get a lone ``\\n``."""
+    if "\r\n" in text:
+        return "\r\n"
+    return "\r" if "\r" in text and "\n" not in text else "\n"
+
+
+def _suppression_edit(
+    lines: list[str], line: int, code: str, existing: list[Suppression], newline: str = "\n"
+) -> TextEdit:
     above = line - 1
     comment = next((s for s in existing if s.line == above and not s.whole_file), None)
     if comment is not None and 0 <= above < len(lines):
@@ -73,22 +85,27 @@ def _suppression_edit(lines: list[str], line: int, code: str, existing: list[Sup
         return TextEdit(Span(Pos(above, close), Pos(above, close)), f", {code}")
     text = lines[line] if line < len(lines) else ""
     indent = text[: len(text) - len(text.lstrip(" \t"))]
-    return TextEdit(Span(Pos(line, 0), Pos(line, 0)), f"{indent}# formscript: ignore[{code}] reason\n")
+    return TextEdit(Span(Pos(line, 0), Pos(line, 0)), f"{indent}# formscript: ignore[{code}] reason{newline}")
 
 
 def fix_all(analysis: Analysis) -> Action | None:
-    """Every safe fix in the document, without overlapping edits; None when there is none."""
-    edits: list[TextEdit] = []
-    resolved: list[Diagnostic] = []
-    for diagnostic in analysis.report.diagnostics:
-        fix = diagnostic.fix
-        if fix is None or not fix.safe:
-            continue
-        if any(touches(e.span, mine.span) for e in fix.edits for mine in edits):
-            continue
-        edits.extend(fix.edits)
-        resolved.append(diagnostic)
-    if not edits:
+    """Every safe fix in the document, without overlapping edits, when together they pass the
+    check ``formscript lint --fix`` applies; None when there is none."""
+    from formscript.lint.fixes import applicable
+
+    candidates = [d for d in analysis.report.diagnostics if d.fix is not None or d.pending is not None]
+    fixes: dict[int, Diagnostic] = {}
+    realized = []
+    for diagnostic in candidates:
+        fix = analysis.fix_of(diagnostic)
+        if fix is not None and fix.safe:
+            fixes[id(fix)] = diagnostic
+            realized.append(replace(diagnostic, fix=fix, pending=None))
+    chosen = applicable(realized, unsafe=False)
+    if chosen and analysis.check(chosen) is not None:
+        chosen = chosen[:1]  # each passed alone; together they do not
+    if not chosen:
         return None
-    edits.sort(key=lambda e: (e.span.start, e.span.end))
-    return Action("Fix all safe formscript problems", FIX_ALL, tuple(edits), tuple(resolved))
+    edits = sorted((e for f in chosen for e in f.edits), key=lambda e: (e.span.start, e.span.end))
+    resolved = tuple(fixes[id(f)] for f in chosen)
+    return Action("Fix all safe formscript problems", FIX_ALL, tuple(edits), resolved)

@@ -8,8 +8,10 @@ from typing import Any
 from urllib.parse import unquote, urlparse
 
 from formscript.document import Document, Location, Pos
+from formscript.document.positions import Breaks
 from formscript.lint.config import Settings
-from formscript.lint.engine import FileReport, lint_text
+from formscript.lint.diagnostics import Change, Diagnostic, Fix
+from formscript.lint.engine import FileReport, fix_for, lint_text
 from formscript.lint.python_lint import is_python, lint_python
 from formscript.lsp.convert import Positions
 from formscript.lsp.facade import KeyPath
@@ -46,6 +48,47 @@ class Analysis:
     generation: int
     #: The settings the report was made with.
     settings: Settings = field(default_factory=Settings)
+    #: Fixes built for code actions, and whether each passed the check: by diagnostic.
+    _fixes: dict[int, Fix | None] = field(default_factory=dict, repr=False, compare=False)
+    _numbers: dict[int, int] = field(default_factory=dict, repr=False, compare=False)
+
+    def fix_of(self, diagnostic: Diagnostic) -> Fix | None:
+        """*diagnostic*'s fix, built now and offered only when the fixed text passes the
+        check ``formscript lint --fix`` applies (``lint.fixes.verify``)."""
+        key = id(diagnostic)
+        if key not in self._fixes:
+            number, document = self._document_of(diagnostic)
+            fix = fix_for(diagnostic, document) if document is not None else None
+            if fix is not None:
+                self._numbers[id(fix)] = number
+                if self.check([fix]) is not None:
+                    fix = None
+            self._fixes[key] = fix
+        return self._fixes[key]
+
+    def check(self, fixes: list[Fix]) -> str | None:
+        """Why *fixes* (made by ``fix_of``) applied together fail the check, or None."""
+        from formscript.lint.fixes import checked
+
+        def relint(text: str) -> FileReport:
+            lint = lint_python if is_python(self.path) else lint_text
+            return lint(text, self.path, settings=self.settings, fixes=False)
+
+        changes: dict[int, list[Change]] = {}
+        for fix in fixes:
+            if fix.change is None:
+                return "the fix does not say what it changes"
+            changes.setdefault(self._numbers.get(id(fix), 0), []).append(fix.change)
+        breaks: Breaks = "python" if is_python(self.path) else "yaml"
+        outcome = checked(self.report, self.text, fixes, relint, breaks, changes)
+        return outcome if isinstance(outcome, str) else None
+
+    def _document_of(self, diagnostic: Diagnostic) -> tuple[int, Document | None]:
+        """The number (see ``lint.fixes.documents``) and document *diagnostic* was made on."""
+        for number, part in enumerate(self.report.parts or ()):
+            if any(d is diagnostic for d in part.diagnostics):
+                return number, part.document
+        return 0, self.report.document
 
     @property
     def kind(self) -> str | None:
@@ -109,5 +152,5 @@ def analyse(
     lionagi, each a part of the report)."""
     path = uri_to_path(uri)
     lint = lint_python if is_python(path) else lint_text
-    report = lint(text, path, settings=settings)
+    report = lint(text, path, settings=settings, fixes=None)  # fixes are built when a code action asks
     return Analysis(uri, path, version, text, report, Positions(text, encoding), generation, settings)

@@ -71,7 +71,7 @@ class QuoteScalar:
 
 @dataclass(frozen=True)
 class RemoveKey:
-    """Delete the mapping entry at *path* (through ruamel's round trip, only when safe)."""
+    """Delete the mapping entry at *path* (exact text edits, checked before they are written)."""
 
     path: KeyPath
     description: str

@@ -41,7 +41,11 @@ class InvalidEntryValue(Rule):
         self, *, path: KeyPath, index: int, response_type: str, where: str, value: object, reason: str
     ) -> Problem:
         """*where* is the dotted location of the invalid *value* in response #*index*."""
-        return self.found(f"response #{index} ({response_type}): {where} {value!r} is invalid ({reason})", path)
+        from formscript.core.expansion import explodes
+
+        # an alias bomb is named, not printed (its repr would expand every alias)
+        shown = f"<{type(value).__name__} of more than 10,000 values>" if explodes(value, 10_000) else repr(value)
+        return self.found(f"response #{index} ({response_type}): {where} {shown} is invalid ({reason})", path)
 
     def misread(self, *, path: KeyPath, index: int, response_type: str, where: str, reading: str, text: str) -> Problem:
         """A string wanted at *where*, and the plain scalar *text* read as something else."""

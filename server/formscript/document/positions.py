@@ -1,0 +1,58 @@
+"""The one mapping between character offsets and (line, column) positions.
+
+A position is a 0-based line and a code-point column, with lines broken as the parser of the
+text breaks them: the YAML scanner ends a line at ``\\r\\n``, ``\\r``, ``\\n``, NEL, LS and PS
+and does not count a leading byte order mark in the first line's columns; Python ends one at
+``\\r\\n``, ``\\r`` and ``\\n`` only. Locating (parse marks, comments) and editing (fixes) both
+go through ``LineIndex``, so an edit lands exactly where its position was found.
+"""
+
+from __future__ import annotations
+
+import bisect
+import re
+from collections import Counter
+from typing import Literal
+
+from formscript.document.model import Pos
+
+Breaks = Literal["yaml", "python"]
+
+#: The characters that break a YAML line (``\r\n`` counts as one break).
+YAML_BREAKS = "\n\r\x85\u2028\u2029"
+
+_BREAK = {
+    "yaml": re.compile("\r\n|[\n\r\x85\u2028\u2029]"),
+    "python": re.compile("\r\n|[\n\r]"),
+}
+
+
+class LineIndex:
+    """Offsets to positions and back for one text."""
+
+    def __init__(self, text: str, breaks: Breaks = "yaml") -> None:
+        self.length = len(text)
+        #: A leading BOM is no column of the first line (YAML only: Python has none).
+        self.bom = 1 if breaks == "yaml" and text.startswith("\ufeff") else 0
+        self.starts = [0, *(m.end() for m in _BREAK[breaks].finditer(text))]
+
+    def pos(self, offset: int) -> Pos:
+        """The position of the character at *offset* (``len(text)``: just past the end)."""
+        offset = min(max(offset, 0), self.length)
+        line = bisect.bisect_right(self.starts, offset) - 1
+        column = offset - self.starts[line]
+        if line == 0:
+            column = max(column - self.bom, 0)
+        return Pos(line, column)
+
+    def offset(self, pos: Pos) -> int:
+        """The offset of *pos*, clamped to the text (a line past the last: the end)."""
+        if pos.line >= len(self.starts):
+            return self.length
+        start = self.starts[pos.line] + (self.bom if pos.line == 0 else 0)
+        return min(start + max(pos.column, 0), self.length)
+
+
+def line_breaks(text: str, breaks: Breaks = "yaml") -> Counter[str]:
+    """How many of each kind of line break *text* holds."""
+    return Counter(match.group() for match in _BREAK[breaks].finditer(text))
