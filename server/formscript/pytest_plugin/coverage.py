@@ -182,8 +182,9 @@ class Coverage:
             ],
         }
 
-    def transcripts(self) -> dict[str, str]:
-        """Per recorded session, the calls transcript: {relative file name: text}."""
+    def transcripts(self, directory: str = ".") -> dict[str, str]:
+        """Per recorded session, the calls transcript: {file name relative to *directory*
+        (the record directory as given, which the replay command in each header names): text}."""
         by_source: dict[str, list[dict[str, Any]]] = {}
         for session in self.sessions:
             by_source.setdefault(session["source"], []).append(session)
@@ -195,7 +196,7 @@ class Coverage:
             sessions = sorted(by_source[key], key=lambda s: (s["test"], s["seq"]))
             for number, session in enumerate(sessions, start=1):
                 name = transcript_name(source, number)
-                out[name] = _transcript_text(source, session, name)
+                out[name] = _transcript_text(source, session, str(PurePosixPath(directory) / name))
         return out
 
 
@@ -265,7 +266,7 @@ def call_item(payload: Any) -> Any:
     return {"payload": reduced}
 
 
-def _transcript_text(source: dict[str, Any], session: dict[str, Any], name: str) -> str:
+def _transcript_text(source: dict[str, Any], session: dict[str, Any], written_as: str) -> str:
     import yaml
 
     calls = session["calls"]
@@ -274,8 +275,11 @@ def _transcript_text(source: dict[str, Any], session: dict[str, Any], name: str)
     head = [
         f"# Calls made to {target} by {session['test']}",
         "# (recorded by formscript's pytest plugin; replay them with:",
-        f"#   formscript simulate {target} --calls <this file>)",
+        f"#   formscript simulate {target} --calls {written_as})",
     ]
+    if not session.get("fresh", True):
+        head.append("# The script had served calls before this session's first one (a copy of a used script);")
+        head.append("# a replay starts from a fresh script.")
     if session.get("more"):
         head.append(f"# The test made {session['more']} more call(s) after the one that raised; a replay stops there.")
     if any(c["call_index"] != c["replay_index"] for c in calls):

@@ -116,6 +116,7 @@ class Observer:
         func = _lookup(model, name).__func__
 
         def loader(cls: type, *args: Any, **kwargs: Any) -> Any:
+            __tracebackhide__ = True  # pytest shows the test's and lionagi's frames, not ours
             if _DEPTH.get():
                 return func(cls, *args, **kwargs)
             token = _DEPTH.set(1)
@@ -137,6 +138,7 @@ class Observer:
 
     def _init_wrapper(self, init: Any) -> Any:
         def __init__(instance: Any, /, **data: Any) -> None:
+            __tracebackhide__ = True
             if _DEPTH.get():
                 init(instance, **data)
                 return
@@ -155,6 +157,7 @@ class Observer:
 
     def _next_wrapper(self, original: Any) -> Any:
         def next(instance: Any, payload: dict[str, Any], call_index: int) -> Any:  # noqa: A001 - the runtime's name
+            __tracebackhide__ = True
             try:
                 entry, matched_by = original(instance, payload, call_index)
             except BaseException as exc:
@@ -170,6 +173,7 @@ class Observer:
 
     def _reset_wrapper(self, original: Any) -> Any:
         def reset(instance: Any) -> None:
+            __tracebackhide__ = True
             original(instance)
             tracked = self._tracked.get(id(instance))
             if tracked is not None and tracked.ref() is instance:
@@ -180,6 +184,7 @@ class Observer:
 
     def _copy_wrapper(self, original: Any) -> Any:
         def copy(instance: Any, *args: Any) -> Any:
+            __tracebackhide__ = True
             result = original(instance, *args)
             tracked = self._tracked.get(id(instance))
             if tracked is not None and tracked.ref() is instance:
@@ -277,7 +282,10 @@ class Observer:
 
     def _failure_text(self, checked: Checked, exc: BaseException) -> str:
         errors = sum(1 for d in checked.diagnostics if d.severity == "error")
-        what = checked.path if checked.kind == "file" else f"{checked.call or 'the script'}(...) at {checked.key}"
+        if checked.kind == "file":
+            what = checked.path
+        else:
+            what = f"{checked.call or 'the script'}(...) at {checked.path}:{checked.line}"
         first = (str(exc).splitlines() or [""])[0]
         name = type(exc).__module__ + "." + type(exc).__qualname__
         return (

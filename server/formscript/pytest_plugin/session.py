@@ -88,7 +88,7 @@ class FormscriptSession:
             self.written.append(f"SARIF: {sarif}")
         record = self.config.getoption("formscript_record_calls")
         if record:
-            files = write_all(self.coverage.transcripts(), Path(record))
+            files = write_all(self.coverage.transcripts(record), Path(record))
             self.written.append(f"{len(files)} calls transcript(s) under {record}")
         threshold = self.config.getoption("formscript_fail_under")
         percent = self.coverage.percent()
