@@ -30,7 +30,7 @@ ROOT = Path(__file__).resolve().parents[1]
 SERVER = ROOT / "server"
 
 pytest.importorskip("lionagi", reason="the plugin observes lionagi 0.36.0 (the conformance extra)")
-import lionagi.testing  # noqa: E402  (imported once here: pytester's in-process runs keep it)
+import lionagi.testing  # noqa: E402, F401  (imported once here: pytester's in-process runs keep it)
 
 
 def _import_what_the_plugin_loads() -> None:
@@ -105,7 +105,7 @@ def chat(branch, *prompts):
     return replies
 '''
 
-TESTS = '''\
+TESTS = """\
 from pathlib import Path
 
 import pytest
@@ -141,7 +141,7 @@ def test_exhausted_positional():
     with pytest.raises(Exception) as info:
         chat(branch, "c")
     assert "exhausted" in str(info.value) or isinstance(info.value, ScriptExhaustedError)
-'''
+"""
 
 #: pytester's in-process runs import the plugin module again: pytest cannot rewrite it (harmless).
 INI = """\
@@ -285,7 +285,8 @@ def test_a_rejected_fixture_fails_with_located_diagnostics(project: pytest.Pytes
     )
     result = run(project, "--formscript", "test_reject.py")
     result.assert_outcomes(passed=1, failed=1)
-    expect(result, 
+    expect(
+        result,
         [
             "*_ test_broken_file _*",
             "formscript: lionagi rejects the script fixtures/broken.script.yaml (1 error(s)):",
@@ -294,7 +295,7 @@ def test_a_rejected_fixture_fails_with_located_diagnostics(project: pytest.Pytes
             "   4 |     when: {prompt_contians: hello}",
             "*^^^^^^^^^^^^^^^",
             "lionagi raised pydantic_core._pydantic_core.ValidationError: 1 validation error for ScriptModel",
-        ]
+        ],
     )
     out = result.stdout.str()
     assert "site-packages" not in out and "Traceback" not in out  # the pydantic traceback is replaced
@@ -330,12 +331,13 @@ def test_a_rejected_literal_is_located_in_the_test_file(project: pytest.Pytester
     )
     result = run(project, "--formscript", "test_literal_reject.py")
     result.assert_outcomes(failed=1)
-    expect(result, 
+    expect(
+        result,
         [
             "formscript: lionagi rejects the script ScriptModel.from_responses(...) at test_literal_reject.py:5 *",
             "test_literal_reject.py:7:22: error[SC002] response #1 has unknown type 'txt'; * did you mean 'text'?",
             '   7 |             {"type": "txt", "content": "b"},',
-        ]
+        ],
     )
 
 
@@ -353,26 +355,28 @@ def test_a_value_built_at_run_time_is_checked_at_its_call(project: pytest.Pytest
     )
     result = run(project, "--formscript", "test_built.py")
     result.assert_outcomes(failed=1)
-    expect(result, 
+    expect(
+        result,
         [
             "formscript: lionagi rejects the script TestBranch.from_responses(...) at test_built.py:4 (1 error(s)):",
             "test_built.py:4:12: error[SC002] response #0 has unknown type 'txt'; *",
             '   4 |     return TestBranch.from_responses([{"type": kind, "content": "x"}])',
-        ]
+        ],
     )
 
 
 def test_an_unreachable_entry_is_a_located_warning(project: pytest.Pytester) -> None:
     result = run(project, "--formscript", "test_bot.py", "-k", "hello_only or greets")
     result.assert_outcomes(passed=2)
-    expect(result, 
+    expect(
+        result,
         [
             "*warnings summary*",
             "test_bot.py::test_greets_and_orders",
             "  fixtures/support.script.yaml:17: FormscriptWarning: fixtures/support.script.yaml:17:24:"
             " warning[SC011] response #5 waits for call_index -1, and call indexes start at 0",
             "    when: {call_index: -1}",
-        ]
+        ],
     )
     assert result.stdout.str().count("warning[SC011]") == 1  # once per session, at its place
 
@@ -418,7 +422,8 @@ def test_coverage_counts_what_lionagi_served(project: pytest.Pytester) -> None:
     assert literal["call"] == "TestBranch.from_responses"
     assert [(e["line"], e["served"]) for e in literal["entries"]] == [(23, 1), (24, 1), (25, 0)]
     assert report["summary"] == {"sources": 3, "entries": 11, "served": 7, "never_served": 4, "percent": 63.64}
-    expect(result, 
+    expect(
+        result,
         [
             "*formscript: scripted entries served*",
             "fixtures/support.script.yaml: 3 of 6 entries served, 50.0%",
@@ -432,7 +437,7 @@ def test_coverage_counts_what_lionagi_served(project: pytest.Pytester) -> None:
             "*",
             "  #2   text       test_bot.py:25 * never served",
             "TOTAL: 7 of 11 entries served in 3 script(s), 63.6%",
-        ]
+        ],
     )
 
 
@@ -456,10 +461,8 @@ def test_sarif_annotates_the_never_served_entries(project: pytest.Pytester) -> N
     run(project, "--formscript", "test_bot.py", "--formscript-sarif=out/formscript.sarif")
     data = json.loads((project.path / "out" / "formscript.sarif").read_text(encoding="utf-8"))
     assert Sarif.model_validate(data).version == "2.1.0"
-    found = [
-        (r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"], r["locations"][0]["physicalLocation"]["region"]["startLine"])
-        for r in data["runs"][0]["results"]
-    ]  # fmt: skip
+    places = [r["locations"][0]["physicalLocation"] for r in data["runs"][0]["results"]]
+    found = [(p["artifactLocation"]["uri"], p["region"]["startLine"]) for p in places]
     assert found == [
         ("fixtures/support.script.yaml", 8),
         ("fixtures/support.script.yaml", 13),
@@ -524,7 +527,8 @@ def test_recorded_calls_replay_to_the_served_sequence(
         assert header[0] == f"# Calls made to {script} by {test}"
         assert header[2] == f"#   formscript simulate {script} --calls {calls})"
         simulated = _simulated(capsys, project.path, script, "--calls", calls)
-        replies = [c["response"]["choices"][0]["message"]["content"] for c in simulated["calls"] if c["outcome"] == "served"]
+        served_calls = [c for c in simulated["calls"] if c["outcome"] == "served"]
+        replies = [c["response"]["choices"][0]["message"]["content"] for c in served_calls]
         assert replies == by_test[test], (script, calls)
     exhausted = _simulated(capsys, project.path, "fixtures/two.script.yaml", "--calls", "calls/fixtures/two.calls.yaml")
     assert [c["outcome"] for c in exhausted["calls"]] == ["served", "served", "exhausted"]
@@ -625,9 +629,9 @@ def test_the_sample_project_is_linted_like_any_test_suite(capsys: pytest.Capture
         code = main(["lint", "--no-cache", "--format", "json", "tests"])
     finally:
         os.chdir(before)
-    files = {(f["path"], (f.get("embedded") or {}).get("call")): f["verdict"] for f in json.loads(capsys.readouterr().out)["files"]}
+    reported = json.loads(capsys.readouterr().out)["files"]
+    files = {(f["path"], (f.get("embedded") or {}).get("call")): f["verdict"] for f in reported}
     assert code == 1
     assert files[("tests/fixtures/broken.script.yaml", None)] == "rejected"
     assert files[("tests/fixtures/support.script.yaml", None)] == "accepted"
     assert files[("tests/test_support.py", "TestBranch.from_responses")] == "accepted"
-

@@ -65,4 +65,3 @@ def pytest_configure(config: pytest.Config) -> None:
     from formscript.pytest_plugin.session import FormscriptSession
 
     config.pluginmanager.register(FormscriptSession(config), "formscript-session")
-

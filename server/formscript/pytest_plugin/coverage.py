@@ -239,10 +239,10 @@ def call_item(payload: Any) -> Any:
     deciding: dict[str, Any] | None = None
     if isinstance(messages, list):
         for message in reversed(messages):
-            if isinstance(message, dict) and message.get("role") == "user":
-                if isinstance(message.get("content"), str | list):
-                    deciding = {"role": "user", "content": message["content"]}
-                    break
+            deciding_message = isinstance(message, dict) and message.get("role") == "user"
+            if deciding_message and isinstance(message.get("content"), str | list):
+                deciding = {"role": "user", "content": message["content"]}
+                break
     tools = payload.get("tools") or []
     names: list[Any] = []
     tools_plain = isinstance(tools, list)
@@ -251,11 +251,11 @@ def call_item(payload: Any) -> Any:
             if not isinstance(tool, dict):
                 continue
             names.append((tool.get("function") or {}).get("name") or tool.get("name"))
-    if deciding is not None and isinstance(deciding["content"], str) and tools_plain:
-        if all(isinstance(n, str) for n in names):
-            if not names:
-                return deciding["content"]
-            return {"prompt": deciding["content"], "tools": names}
+    named = tools_plain and all(isinstance(n, str) for n in names)
+    if deciding is not None and isinstance(deciding["content"], str) and named:
+        if not names:
+            return deciding["content"]
+        return {"prompt": deciding["content"], "tools": names}
     reduced: dict[str, Any] = {}
     if deciding is not None:
         reduced["messages"] = [deciding]

@@ -156,16 +156,17 @@ class Observer:
         return __init__
 
     def _next_wrapper(self, original: Any) -> Any:
-        def next(instance: Any, payload: dict[str, Any], call_index: int) -> Any:  # noqa: A001 - the runtime's name
+        def next(instance: Any, payload: dict[str, Any], call_index: int) -> Any:
             __tracebackhide__ = True
+            fresh = _is_fresh(instance)
             try:
                 entry, matched_by = original(instance, payload, call_index)
             except BaseException as exc:
                 outcome = "exhausted" if isinstance(exc, self._exhausted) else "raised"
-                self._guarded(self._served, instance, payload, call_index, None, outcome)
+                self._guarded(self._served, instance, payload, call_index, None, outcome, fresh)
                 raise
             index = next_index(instance.responses, entry)
-            self._guarded(self._served, instance, payload, call_index, index, matched_by)
+            self._guarded(self._served, instance, payload, call_index, index, matched_by, fresh)
             return entry, matched_by
 
         next.__wrapped__ = original  # type: ignore[attr-defined]
@@ -317,7 +318,9 @@ class Observer:
             line, column = d.span.start.line + 1, d.span.start.column + 1
             self._warn(checked, (d.code, line, column, d.message), line, f"{d.severity}[{d.code}] {d.message}", column)
 
-    def _warn(self, checked: Checked, what: tuple[Any, ...], line: int, message: str, column: int | None = None) -> None:
+    def _warn(
+        self, checked: Checked, what: tuple[Any, ...], line: int, message: str, column: int | None = None
+    ) -> None:
         key = (checked.key, *what)
         if key in self._warned:
             return
@@ -356,7 +359,7 @@ class Observer:
             }
         )
 
-    def _served(self, instance: Any, payload: Any, call_index: int, index: int | None, how: str) -> None:
+    def _served(self, instance: Any, payload: Any, call_index: int, index: int | None, how: str, fresh: bool) -> None:
         tracked = self._tracked.get(id(instance))
         if tracked is None or tracked.ref() is not instance or tracked.key not in self.coverage.sources:
             return
@@ -364,14 +367,11 @@ class Observer:
         if tracked.session is None:
             seq = self._seq.get(self.current_test, 0)
             self._seq[self.current_test] = seq + 1
-            fresh = instance.cursor == 0 and not getattr(instance, "_served_by_when", [])
-            if outcome != "served":
-                fresh = instance.cursor == 0
             tracked.session = {
                 "source": tracked.key,
                 "test": self.current_test,
                 "seq": seq,
-                "fresh": bool(fresh),
+                "fresh": fresh,
                 "calls": [],
                 "more": 0,
                 "stopped": False,
@@ -408,6 +408,15 @@ def _lookup(owner: type, name: str) -> Any:
         if name in klass.__dict__:
             return klass.__dict__[name]
     raise AttributeError(name)
+
+
+def _is_fresh(instance: Any) -> bool:
+    """Whether the script has served nothing yet (its cursor and its when-served list are at
+    their start)."""
+    try:
+        return bool(instance.cursor == 0 and not instance._served_by_when)
+    except AttributeError:
+        return True
 
 
 def next_index(responses: Any, entry: Any) -> int | None:

@@ -115,7 +115,8 @@ class FormscriptSession:
         if self.failed_under is not None:
             percent = self.coverage.percent()
             write(
-                f"FAIL: formscript coverage of {self.failed_under:g}% not reached: {percent:.1f}% of the entries served",
+                f"FAIL: formscript coverage of {self.failed_under:g}% not reached: "
+                f"{percent:.1f}% of the entries served",
                 red=True,
                 bold=True,
             )
