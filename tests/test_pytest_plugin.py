@@ -373,8 +373,8 @@ def test_an_unreachable_entry_is_a_located_warning(project: pytest.Pytester) -> 
         [
             "*warnings summary*",
             "test_bot.py::test_greets_and_orders",
-            "  fixtures/support.script.yaml:17: FormscriptWarning: fixtures/support.script.yaml:17:24:"
-            " warning[SC011] response #5 waits for call_index -1, and call indexes start at 0",
+            "  fixtures/support.script.yaml:17: FormscriptWarning: warning[SC011] response #5 waits for"
+            " call_index -1, and call indexes start at 0 (column 24)",
             "    when: {call_index: -1}",
         ],
     )
@@ -635,3 +635,22 @@ def test_the_sample_project_is_linted_like_any_test_suite(capsys: pytest.Capture
     assert files[("tests/fixtures/broken.script.yaml", None)] == "rejected"
     assert files[("tests/fixtures/support.script.yaml", None)] == "accepted"
     assert files[("tests/test_support.py", "TestBranch.from_responses")] == "accepted"
+
+
+def test_warnings_can_be_made_errors_and_configured(project: pytest.Pytester) -> None:
+    """``-W error::...FormscriptWarning`` fails the loading test; ``[tool.formscript]`` ignores apply."""
+    strict = run(
+        project,
+        "--formscript",
+        "test_bot.py",
+        "-k",
+        "hello_only",
+        "-W",
+        "error::formscript.pytest_plugin.FormscriptWarning",
+    )
+    strict.assert_outcomes(failed=1)
+    expect(strict, ["*FormscriptWarning: warning[SC011] response #5 waits for call_index -1*"])
+    (project.path / "pyproject.toml").write_text('[tool.formscript]\nignore = ["SC011"]\n', encoding="utf-8")
+    quiet = run(project, "--formscript", "test_bot.py", "-k", "hello_only")
+    quiet.assert_outcomes(passed=1)
+    assert "SC011" not in quiet.stdout.str()

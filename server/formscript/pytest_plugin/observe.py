@@ -199,6 +199,8 @@ class Observer:
         """Run *action*; a failure of formscript's own is a warning, never the test's problem."""
         try:
             action(*args)
+        except FormscriptWarning:  # -W error::FormscriptWarning: the user wants it raised
+            raise
         except Exception as exc:  # a bug of ours: the test goes on as lionagi decides
             warnings.warn(
                 FormscriptWarning(f"formscript failed while observing lionagi: {type(exc).__name__}: {exc}"),
@@ -325,8 +327,9 @@ class Observer:
         if key in self._warned:
             return
         self._warned.add(key)
-        where = f"{checked.path}:{line}" + (f":{column}" if column is not None else "")
-        warnings.warn_explicit(FormscriptWarning(f"{where}: {message}"), FormscriptWarning, checked.path, line)
+        # pytest shows the file and line before the message: the column goes after it
+        text = message + (f" (column {column})" if column is not None else "")
+        warnings.warn_explicit(FormscriptWarning(text), FormscriptWarning, checked.path, line)
 
     # -- coverage
 
