@@ -673,3 +673,58 @@ def test_warnings_can_be_made_errors_and_configured(project: pytest.Pytester) ->
     quiet = run(project, "--formscript", "test_bot.py", "-k", "hello_only")
     quiet.assert_outcomes(passed=1)
     assert "SC011" not in quiet.stdout.str()
+
+
+@pytest.mark.slow
+def test_a_form_spec_li_agent_refuses_is_located(project: pytest.Pytester) -> None:
+    """``li agent --form`` run in-process returns 1 for a spec it refuses; the failing test
+    carries formscript's report of the spec."""
+    (project.path / "bad.form.yaml").write_text(
+        "fields:\n  country: {type: str}\nvalues:\n  country: no\n", encoding="utf-8"
+    )
+    project.makepyfile(
+        test_form="""
+        from lionagi.cli.main import main
+
+        def test_bad(monkeypatch):
+            monkeypatch.setenv("LIONAGI_CHAT_PROVIDER", "scripted")
+            assert main(["agent", "--form", "bad.form.yaml", "hello"]) == 0
+        """
+    )
+    result = run(project, "--formscript", "test_form.py")
+    result.assert_outcomes(failed=1)
+    expect(
+        result,
+        [
+            "*assert 1 == 0*",
+            "*- formscript -*",
+            "formscript: li agent --form refuses the form spec bad.form.yaml:",
+            "bad.form.yaml:4:12: error[FS015] YAML 1.1 reads unquoted 'no' as the boolean False, not a string; *",
+            "   4 |   country: no",
+            "lionagi said: Field 'country' expects type 'str', got 'bool' with value False.",
+        ],
+    )
+
+
+@pytest.mark.slow
+def test_a_module_that_loads_a_rejected_script_fails_to_collect_with_the_report(project: pytest.Pytester) -> None:
+    project.makepyfile(
+        test_module_level="""
+        from lionagi.testing import ScriptModel
+
+        SCRIPT = ScriptModel.coerce("fixtures/broken.script.yaml")
+
+        def test_never_runs():
+            pass
+        """
+    )
+    result = run(project, "--formscript", "test_module_level.py")
+    result.assert_outcomes(errors=1)
+    expect(
+        result,
+        [
+            "*ERROR collecting test_module_level.py*",
+            "formscript: lionagi rejects the script fixtures/broken.script.yaml (1 error(s)):",
+            "fixtures/broken.script.yaml:4:12: error[SC003] *",
+        ],
+    )

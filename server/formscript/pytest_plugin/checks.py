@@ -87,22 +87,23 @@ def _entry_lines(report: FileReport) -> list[int | None]:
     return lines
 
 
-def check_file(path: str, shown: str, *, as_yaml: bool | None, settings: Settings) -> Checked:
-    """Lint the script file *path* (shown as *shown*). *as_yaml* forces the loader the runtime
-    uses (``from_yaml`` reads YAML whatever the suffix, ``from_json`` JSON); None lets the
-    suffix decide, as ``ScriptModel.coerce`` does."""
+def check_file(path: str, shown: str, *, as_yaml: bool | None, settings: Settings, kind: str = "script") -> Checked:
+    """Lint the script (or, with *kind* ``form``, the form spec) file *path*, shown as *shown*.
+    *as_yaml* forces the loader the runtime uses for a script (``from_yaml`` reads YAML whatever
+    the suffix, ``from_json`` JSON); None lets the suffix decide, as ``ScriptModel.coerce``
+    does (``li agent --form`` reads YAML, then JSON, whatever the name)."""
     from formscript.core.script import loads_as_yaml
     from formscript.lint.engine import lint_text
     from formscript.lint.reading import read_report_or_text
 
-    text, unread = read_report_or_text(path, "script", settings)
+    text, unread = read_report_or_text(path, kind, settings)
     if unread is not None:
         unread.path = shown
         return Checked(shown, "file", shown, None, None, unread.verdict, unread)
     lint_as = shown
-    if as_yaml is not None and as_yaml != loads_as_yaml(shown):
+    if kind == "script" and as_yaml is not None and as_yaml != loads_as_yaml(shown):
         lint_as = shown + (".yaml" if as_yaml else ".json")  # the loader the runtime picks
-    report = lint_text(text or "", lint_as, settings=settings, kind="script", fixes=True)
+    report = lint_text(text or "", lint_as, settings=settings, kind=kind, fixes=True)
     report.path = shown
     return Checked(shown, "file", shown, None, None, report.verdict, report, _entry_lines(report))
 

@@ -65,7 +65,9 @@ class Observer:
         self._checked: dict[tuple[Any, ...], Checked] = {}
         self._warned: set[tuple[Any, ...]] = set()
         self._rejections: dict[int, tuple[BaseException, str]] = {}
-        self._restore: list[tuple[type, str, Any]] = []
+        #: formscript's reports of what lionagi refused during the current test, in order.
+        self._pending: list[str] = []
+        self._restore: list[tuple[Any, str, Any]] = []
         self._skip: tuple[str, ...] = ()
         self._model: Any = None
         self._exhausted: type[BaseException] = RuntimeError
@@ -97,6 +99,13 @@ class Observer:
         self._patch(model, "reset", self._reset_wrapper(_lookup(model, "reset")))
         self._patch(model, "__copy__", self._copy_wrapper(_lookup(model, "__copy__")))
         self._patch(model, "__deepcopy__", self._copy_wrapper(_lookup(model, "__deepcopy__")))
+        try:
+            agent = importlib.import_module("lionagi.cli.agent")
+        except ImportError:  # pragma: no cover - part of lionagi 0.36.0
+            agent = None
+        if agent is not None and hasattr(agent, "_load_form_spec") and hasattr(agent, "_build_work_form"):
+            self._patch_module(agent, "_load_form_spec", self._form_wrapper(agent._load_form_spec, "load"))
+            self._patch_module(agent, "_build_work_form", self._form_wrapper(agent._build_work_form, "build"))
         return True
 
     def uninstall(self) -> None:
@@ -108,9 +117,65 @@ class Observer:
                 setattr(owner, name, before)
         self._restore.clear()
 
-    def _patch(self, owner: type, name: str, value: Any) -> None:
+    def _patch(self, owner: Any, name: str, value: Any) -> None:
         self._restore.append((owner, name, owner.__dict__.get(name, _ABSENT)))
         setattr(owner, name, value)
+
+    def _patch_module(self, module: Any, name: str, value: Any) -> None:
+        self._patch(module, name, value)
+
+    def _form_wrapper(self, original: Any, step: str) -> Any:
+        """``li agent --form``'s loading (``_load_form_spec(path)``) and building
+        (``_build_work_form(spec, path)``): when either refuses the spec, the test's failure
+        (the command returns 1) carries formscript's located report of the spec file."""
+
+        def form_step(*args: Any, **kwargs: Any) -> Any:
+            __tracebackhide__ = True
+            path = args[-1] if args else kwargs.get("path", kwargs.get("spec_path"))
+            try:
+                result = original(*args, **kwargs)
+            except BaseException as exc:
+                self._guarded(self._form_after, path, exc, None)
+                raise
+            if step == "build":
+                self._guarded(self._form_after, path, None, result)
+            return result
+
+        form_step.__wrapped__ = original  # type: ignore[attr-defined]
+        form_step.__name__ = getattr(original, "__name__", "form_step")
+        return form_step
+
+    def _form_after(self, path: Any, exc: BaseException | None, form: Any) -> None:
+        if not isinstance(path, str | os.PathLike):
+            return
+        resolved = Path(path).resolve()
+        try:
+            info = resolved.stat()
+            stamp: tuple[Any, ...] = (info.st_mtime_ns, info.st_size)
+        except OSError:
+            stamp = ()
+        key = ("form", str(resolved), *stamp)
+        if key not in self._checked:
+            shown = self._shown(resolved)
+            self._checked[key] = check_file(os.fspath(path), shown, as_yaml=None, settings=self.settings, kind="form")
+        checked = self._checked[key]
+        refused = exc is not None or getattr(form, "status", None) == "error"
+        if not refused:
+            self._warn_findings(checked)
+            return
+        if checked.verdict is not Verdict.REJECTED:
+            return
+        if exc is not None:
+            why = f"{type(exc).__module__}.{type(exc).__qualname__}: {(str(exc).splitlines() or [''])[0]}"
+        else:
+            why = "; ".join(str(e) for e in getattr(form, "validation_errors", []) or []) or "status error"
+        text = (
+            f"formscript: li agent --form refuses the form spec {checked.path}:\n"
+            f"{checked.render()}\nlionagi said: {why}\n"
+        )
+        if exc is not None:
+            self._rejections[id(exc)] = (exc, text)
+        self._pending.append(text)
 
     def _wrap_loader(self, model: type, name: str) -> None:
         func = _lookup(model, name).__func__
@@ -225,7 +290,9 @@ class Observer:
             checked = self._check_value(source, site)
         if exc is not None:
             if checked.verdict is Verdict.REJECTED and any(d.severity == "error" for d in checked.diagnostics):
-                self._rejections[id(exc)] = (exc, self._failure_text(checked, exc))
+                text = self._failure_text(checked, exc)
+                self._rejections[id(exc)] = (exc, text)
+                self._pending.append(text)
             return
         self._warn_findings(checked)
         if checked.verdict is Verdict.REJECTED:
@@ -309,9 +376,14 @@ class Observer:
             exc = exc.__cause__ or exc.__context__
         return None
 
+    def pending(self) -> list[str]:
+        """formscript's reports of everything lionagi refused since the last ``forget_rejections``."""
+        return list(self._pending)
+
     def forget_rejections(self) -> None:
-        """Drop what was kept for the test that just finished."""
+        """Drop what was kept for the test (or collection) that just finished."""
         self._rejections.clear()
+        self._pending.clear()
 
     def _warn_findings(self, checked: Checked) -> None:
         for d in checked.diagnostics:

@@ -60,6 +60,21 @@ class FormscriptSession:
                     report.sections.append(("formscript", text))
                 else:
                     report.longrepr = text
+            elif self.observer.pending():
+                # lionagi refused something during the test that is not what failed it (a form
+                # whose command returned 1, an exception caught and replaced): say what it was
+                report.sections.append(("formscript", "\n".join(self.observer.pending())))
+        return report
+
+    @pytest.hookimpl(wrapper=True)
+    def pytest_make_collect_report(self, collector: pytest.Collector) -> Generator[None, Any, Any]:
+        """A test module that loads a script lionagi rejects while it is imported."""
+        self.observer.forget_rejections()
+        report = yield
+        pending = self.observer.pending()
+        if report.failed and pending:
+            report.longrepr = "\n".join(pending) + "\n" + str(report.longrepr)
+        self.observer.forget_rejections()
         return report
 
     # -- the end of the session
