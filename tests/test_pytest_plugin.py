@@ -728,3 +728,52 @@ def test_a_module_that_loads_a_rejected_script_fails_to_collect_with_the_report(
             "fixtures/broken.script.yaml:4:12: error[SC003] *",
         ],
     )
+
+
+def test_without_lionagi_an_active_session_says_so(project: pytest.Pytester) -> None:
+    project.makeconftest(
+        "import sys\nsys.modules['lionagi.testing._script'] = None  # as if lionagi were not installed\n"
+    )
+    project.makepyfile(test_plain="def test_plain():\n    assert True\n")
+    result = run(project, "--formscript", "test_plain.py")
+    result.assert_outcomes(passed=1)
+    expect(result, ["*formscript: scripted entries served*", "lionagi is not importable here: no script was observed"])
+
+
+PAYLOADS: list[dict[str, Any]] = [
+    {"messages": [{"role": "system", "content": "hello"}, {"role": "user", "content": "my order please"}]},
+    {"messages": [{"role": "user", "content": [{"type": "text", "text": "hel"}, {"type": "text", "text": "lo"}]}]},
+    {"messages": [{"role": "user", "content": "a refund"}, {"role": "user", "content": None}]},
+    {"messages": [{"role": "user", "content": [1, 2]}], "input": "hello"},
+    {"messages": [{"role": "assistant", "content": "order"}], "input": "hello there"},
+    {"input": "refund now"},
+    {"messages": [{"role": "user", "content": "x"}], "tools": [{"type": "function", "function": {"name": "lookup"}}]},
+    {"messages": [{"role": "user", "content": "x"}], "tools": [{"name": "lookup"}, "junk"]},
+    {"messages": [{"role": "user", "content": "x"}], "tools": [{"function": {}, "name": 7}]},
+    {"messages": [], "tools": []},
+    {},
+]
+
+
+@pytest.mark.parametrize("payload", PAYLOADS, ids=range(len(PAYLOADS)))
+def test_a_recorded_call_is_matched_as_the_call_itself(payload: dict[str, Any]) -> None:
+    """lionagi's own matching picks the same entry for a recorded item's payload as for the
+    request it was recorded from."""
+    from lionagi.testing import ScriptModel
+
+    from formscript.core.calls import read_calls
+    from formscript.pytest_plugin.coverage import call_item
+
+    responses = [
+        {"type": "text", "content": "hello", "when": {"prompt_contains": "hello"}},
+        {"type": "text", "content": "order", "when": {"prompt_contains": "order"}},
+        {"type": "text", "content": "tool", "when": {"has_tool": "lookup"}},
+        {"type": "text", "content": "refund", "when": {"prompt_contains": "refund"}},
+        {"type": "text", "content": "fallback"},
+    ]
+    import yaml
+
+    item = yaml.safe_load(yaml.safe_dump([call_item(payload)]))[0]  # as written and read back
+    (replayed,) = read_calls([item]).calls
+    original = ScriptModel.from_responses(responses).next(payload, 0)[0].content
+    assert ScriptModel.from_responses(responses).next(replayed.payload, 0)[0].content == original
