@@ -135,7 +135,8 @@ class Observer:
             try:
                 result = original(*args, **kwargs)
             except BaseException as exc:
-                self._guarded(self._form_after, path, exc, None)
+                if isinstance(exc, Exception):
+                    self._guarded(self._form_after, path, exc, None)
                 raise
             if step == "build":
                 self._guarded(self._form_after, path, None, result)
@@ -189,7 +190,8 @@ class Observer:
                 result = func(cls, *args, **kwargs)
             except BaseException as exc:
                 _DEPTH.reset(token)
-                self._guarded(self._after, name, args, kwargs, None, exc)
+                if isinstance(exc, Exception):  # not for KeyboardInterrupt and its kind
+                    self._guarded(self._after, name, args, kwargs, None, exc)
                 raise
             _DEPTH.reset(token)
             self._guarded(self._after, name, args, kwargs, result, None)
@@ -212,7 +214,8 @@ class Observer:
                 init(instance, **data)
             except BaseException as exc:
                 _DEPTH.reset(token)
-                self._guarded(self._after, "__init__", (data,), {}, None, exc)
+                if isinstance(exc, Exception):
+                    self._guarded(self._after, "__init__", (data,), {}, None, exc)
                 raise
             _DEPTH.reset(token)
             self._guarded(self._after, "__init__", (data,), {}, instance, None)
