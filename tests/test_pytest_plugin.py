@@ -777,3 +777,55 @@ def test_a_recorded_call_is_matched_as_the_call_itself(payload: dict[str, Any]) 
     (replayed,) = read_calls([item]).calls
     original = ScriptModel.from_responses(responses).next(payload, 0)[0].content
     assert ScriptModel.from_responses(responses).next(replayed.payload, 0)[0].content == original
+
+
+@pytest.mark.slow
+def test_a_script_written_to_tmp_path_is_the_literal_that_wrote_it(
+    project: pytest.Pytester, capsys: pytest.CaptureFixture[str]
+) -> None:
+    project.makepyfile(
+        test_written='''
+        import asyncio
+        import textwrap
+        from lionagi.testing import ScriptModel, TestBranch
+
+        def test_broken(tmp_path):
+            path = tmp_path / "bot.script.yaml"
+            path.write_text(textwrap.dedent("""
+                responses:
+                  - type: text
+                    content: hi
+                    when: {prompt_contians: hello}
+            """))
+            ScriptModel.coerce(path)
+
+        def test_served(tmp_path):
+            path = tmp_path / "ok.script.yaml"
+            path.write_text("responses:\\n  - {type: text, content: one}\\n  - {type: text, content: two}\\n")
+            branch = TestBranch.from_yaml(path)
+
+            async def go():
+                return await branch.chat("x")
+
+            assert asyncio.run(go()) == "one"
+        '''
+    )
+    result = run(
+        project, "--formscript", "test_written.py", "--formscript-report=report.json", "--formscript-record-calls=c"
+    )
+    result.assert_outcomes(passed=1, failed=1)
+    expect(
+        result,
+        [
+            "formscript: lionagi rejects the script path.write_text(...) at test_written.py:7 (1 error(s)):",
+            "test_written.py:11:20: error[SC003] response #0 (text): unknown key 'prompt_contians' in when; *",
+        ],
+    )
+    (row,) = report_of(project)["sources"]
+    assert (row["source"], row["call"], [e["served"] for e in row["entries"]]) == (
+        "test_written.py:17",
+        "path.write_text",
+        [1, 0],
+    )
+    simulated = _simulated(capsys, project.path, "test_written.py:17", "--calls", "c/test_written.L17.calls.yaml")
+    assert [c["entry"] for c in simulated["calls"]] == [0]

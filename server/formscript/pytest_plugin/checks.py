@@ -23,7 +23,7 @@ from formscript.lint.diagnostics import Diagnostic
 from formscript.lint.formats import render_text
 from formscript.lint.report import FileReport
 
-__all__ = ["CallSite", "Checked", "check_file", "check_value", "clear_cache", "is_plain", "read_python"]
+__all__ = ["CallSite", "Checked", "check_file", "check_value", "clear_cache", "is_plain", "read_python", "written_at"]
 
 
 @dataclass(frozen=True)
@@ -155,6 +155,38 @@ def check_value(data: Any, site: CallSite, text: str | None, *, settings: Settin
 
         report.document = PythonText(text)
     return Checked(key, "runtime", site.shown, site.line, call, result.verdict, report)
+
+
+def written_at(file_text: str, site: CallSite, text: str, *, kind: str, settings: Settings) -> Checked | None:
+    """The text the caller's file writes (``write_text``, ``json.dump``, ...) that a file
+    outside the project holds: a test that writes a script to ``tmp_path`` and loads it is
+    reported at the literal it wrote. The nearest such text above the call; None when none
+    has exactly this content."""
+    from formscript.document.python import EmbeddedDocument
+
+    bundle = _cached_python(text, site.shown, settings, _lint_python())
+    found = [
+        p
+        for p in bundle.parts or []
+        if p.kind == kind
+        and p.embedded is not None
+        and isinstance(p.document, EmbeddedDocument)
+        and p.document.text == file_text
+    ]
+    if not found:
+        return None
+    above = [p for p in found if p.embedded is not None and p.embedded.span.start.line < site.line]
+    part = (above or found)[-1]
+    assert part.embedded is not None
+    line = part.embedded.span.start.line + 1
+    key = f"{site.shown}:{line}"
+    return Checked(key, "literal", site.shown, line, part.embedded.call, part.verdict, part, _entry_lines(part))
+
+
+def _lint_python() -> Any:
+    from formscript.lint.python_lint import lint_python
+
+    return lint_python
 
 
 def _part_at(text: str, site: CallSite, settings: Settings) -> FileReport | None:

@@ -30,7 +30,7 @@ from typing import Any
 
 from formscript.core.verdict import Verdict
 from formscript.lint.config import Settings
-from formscript.pytest_plugin.checks import CallSite, Checked, check_file, check_value, read_python
+from formscript.pytest_plugin.checks import CallSite, Checked, check_file, check_value, read_python, written_at
 from formscript.pytest_plugin.coverage import Coverage, call_item
 from formscript.pytest_plugin.warning import FormscriptWarning
 
@@ -160,6 +160,8 @@ class Observer:
             shown = self._shown(resolved)
             self._checked[key] = check_file(os.fspath(path), shown, as_yaml=None, settings=self.settings, kind="form")
         checked = self._checked[key]
+        if not self._inside(checked.path):
+            checked = self._written(checked, "form") or checked
         refused = exc is not None or getattr(form, "status", None) == "error"
         if not refused:
             self._warn_findings(checked)
@@ -286,6 +288,8 @@ class Observer:
             return  # a copy: it keeps its source (see _copy_wrapper)
         if paths and isinstance(source, str | os.PathLike):
             checked = self._check_file(os.fspath(source), as_yaml)
+            if not self._inside(checked.path):
+                checked = self._written(checked, "script") or checked
         else:
             site = self._call_site()
             if site is None:
@@ -319,6 +323,21 @@ class Observer:
         if key not in self._checked:
             self._checked[key] = check_file(path, self._shown(resolved), as_yaml=as_yaml, settings=self.settings)
         return self._checked[key]
+
+    def _written(self, checked: Checked, kind: str) -> Checked | None:
+        """The literal the test wrote to a file outside the project (``tmp_path``), if the
+        caller's file writes exactly this text."""
+        document = checked.report.document if checked.report is not None else None
+        site = self._call_site()
+        if document is None or site is None:
+            return None
+        text = read_python(site.path)
+        if text is None:
+            return None
+        found = written_at(document.text, site, text, kind=kind, settings=self.settings)
+        if found is None:
+            return None
+        return self._checked.setdefault(("written", found.key, document.text), found)
 
     def _check_value(self, data: Any, site: CallSite) -> Checked:
         text = read_python(site.path)
