@@ -61,6 +61,8 @@ def _installed_entry_point() -> metadata.EntryPoint | None:
 
 
 PLUGIN = [] if _installed_entry_point() is not None else ["-p", "formscript.pytest_plugin"]
+#: What the subprocesses keep of this process's PYTHONPATH (where the metadata may come from).
+PYTHONPATH = [p for p in os.environ.get("PYTHONPATH", "").split(os.pathsep) if p]
 
 SUPPORT = """\
 responses:
@@ -169,7 +171,7 @@ _import_what_the_plugin_loads()
 def project(pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch) -> pytest.Pytester:
     """A test project: a YAML fixture with a never-served and an unreachable entry, a
     positional one the tests exhaust, a literal, and the log of what lionagi served."""
-    monkeypatch.setenv("PYTHONPATH", os.pathsep.join([str(SERVER), str(pytester.path)]))
+    monkeypatch.setenv("PYTHONPATH", os.pathsep.join([str(SERVER), str(pytester.path), *PYTHONPATH]))
     monkeypatch.setenv("SERVED_LOG", str(pytester.path / "served.jsonl"))
     monkeypatch.syspath_prepend(str(pytester.path))
     fixtures = pytester.mkdir("fixtures")
@@ -613,7 +615,7 @@ def test_the_readme_commands_do_what_it_shows(tmp_path: Path) -> None:
 
     sample = tmp_path / "pytest-plugin"
     shutil.copytree(ROOT / "examples" / "pytest-plugin", sample)
-    env = {**os.environ, "PYTHONPATH": str(SERVER), "PYTEST_ADDOPTS": " ".join(PLUGIN)}
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(SERVER), *PYTHONPATH]), "PYTEST_ADDOPTS": " ".join(PLUGIN)}
     env.pop("PYTEST_XDIST_WORKER", None)
     bin_dir = Path(sys.executable).parent
     env["PATH"] = os.pathsep.join([str(bin_dir), env.get("PATH", "")])
