@@ -93,8 +93,28 @@ responses:
 
 CONFTEST = '''\
 import asyncio
+import atexit
 import json
 import os
+
+from lionagi.protocols.generic.log import DataLogger
+
+_init = DataLogger.__init__
+
+
+def _no_log_at_exit(self, *args, **kwargs):
+    """lionagi saves every Branch's log under ./data/logs when the process exits; these runs
+    share the outer test process, so their throwaway branches save nothing."""
+    _init(self, *args, **kwargs)
+    atexit.unregister(self.save_at_exit)
+
+
+def pytest_configure(config):
+    DataLogger.__init__ = _no_log_at_exit
+
+
+def pytest_unconfigure(config):
+    DataLogger.__init__ = _init
 
 
 def chat(branch, *prompts):
