@@ -10,7 +10,12 @@ absolute. Imports made with ``importlib`` are not seen (formscript makes none).
   lint`` never loads the language server's stack);
 - ``lsp`` reaches ``core`` only through ``formscript.lsp.facade``, a module of re-exports;
 - the CLI is the top: only ``formscript.__main__`` imports it, and of its modules only
-  ``formscript.cli.serve`` imports the server.
+  ``formscript.cli.serve`` imports the server;
+- ``pytest_plugin`` (loaded by pytest, through the ``pytest11`` entry point) sits beside the
+  CLI: it imports neither the server, the CLI nor pygls/lsprotocol, no other module imports
+  it, and it is the only one that imports pytest;
+- no module imports lionagi: only ``formscript.pytest_plugin.observe`` loads it, with
+  ``importlib`` when the plugin is active (checked from the string it names).
 
 A package that does not exist yet (``rules`` while it is being written) has no modules, so
 its rules hold trivially until it does.
@@ -34,7 +39,11 @@ FORBIDDEN: dict[str, tuple[str, ...]] = {
     "formscript.rules": ("formscript.lint", "formscript.lsp", "formscript.cli", "formscript.runs", *LSP_STACK),
     "formscript.lint": ("formscript.lsp", "formscript.cli", *LSP_STACK),
     "formscript.runs": ("formscript.lsp", "formscript.cli", *LSP_STACK),
+    "formscript.pytest_plugin": ("formscript.lsp", "formscript.cli", *LSP_STACK),
 }
+PLUGIN = "formscript.pytest_plugin"
+#: The one module that may load lionagi (with importlib, at run time).
+OBSERVER = "formscript.pytest_plugin.observe"
 FACADE = "formscript.lsp.facade"
 SERVE = "formscript.cli.serve"
 MAIN = "formscript.__main__"
@@ -86,6 +95,12 @@ def reasons(importer: str, target: str) -> list[str]:
         found.append(f"lsp reaches core through {FACADE}")
     if within(target, "formscript.cli") and not within(importer, "formscript.cli") and importer != MAIN:
         found.append("the CLI is the top")
+    if within(target, PLUGIN) and not within(importer, PLUGIN):
+        found.append("only pytest loads the pytest plugin")
+    if within(target, "pytest") and not within(importer, PLUGIN):
+        found.append("only the pytest plugin imports pytest")
+    if within(target, "lionagi"):
+        found.append("formscript never imports lionagi")
     server = ("formscript.lsp", *LSP_STACK)
     if within(importer, "formscript.cli") and importer != SERVE and any(within(target, p) for p in server):
         found.append(f"only {SERVE} starts the server")
@@ -104,6 +119,24 @@ def violations(source: Path) -> list[tuple[str, str, str]]:
 
 def test_the_layers_keep_their_imports() -> None:
     assert violations(SOURCE) == []
+
+
+def loaded_by_name(path: Path) -> set[str]:
+    """The modules *path* names to ``importlib.import_module`` (string constants only)."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    found = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call) and ast.unparse(node.func).endswith("import_module") and node.args:
+            first = node.args[0]
+            found.add(first.value if isinstance(first, ast.Constant) else ast.unparse(first))
+    return found
+
+
+def test_only_the_observer_loads_lionagi_and_only_by_name() -> None:
+    loaders = {name: loaded_by_name(path) for name, path in modules(SOURCE)}
+    users = {name for name, targets in loaders.items() if any("lionagi" in t for t in targets)}
+    assert users == {OBSERVER}
+    assert loaders[OBSERVER] == {"lionagi", "lionagi.testing._script", "lionagi.cli.agent", "pydantic", "pydantic_core"}
 
 
 def test_the_facade_only_re_exports_core_names() -> None:
@@ -165,7 +198,14 @@ def test_every_form_of_import_is_seen(tmp_path: Path) -> None:
     write(tmp_path, "formscript/cli/__init__.py", "")
     write(tmp_path, "formscript/cli/lint.py", "from formscript.lsp import server\n")
     write(tmp_path, "formscript/cli/serve.py", "from formscript.lsp.serve import run\n")
+    write(tmp_path, "formscript/pytest_plugin/__init__.py", "import pytest\nfrom formscript.lsp import server\n")
+    write(tmp_path, "formscript/lint/y.py", "import pytest\nimport lionagi.testing\nfrom .. import pytest_plugin\n")
     assert {(importer, target) for importer, target, _ in violations(tmp_path)} == {
+        ("formscript.pytest_plugin", "formscript.lsp"),
+        ("formscript.pytest_plugin", "formscript.lsp.server"),
+        ("formscript.lint.y", "pytest"),
+        ("formscript.lint.y", "lionagi.testing"),
+        ("formscript.lint.y", "formscript.pytest_plugin"),
         ("formscript.cli.lint", "formscript.lsp"),
         ("formscript.cli.lint", "formscript.lsp.server"),
         ("formscript.core.a", "formscript.lint"),

@@ -32,7 +32,14 @@ pytestmark = pytest.mark.slow  # hundreds of mutated files per strategy
 
 CASES = int(os.environ.get("FORMSCRIPT_FUZZ_CASES", "400"))
 BASE_SEED = int(os.environ.get("FORMSCRIPT_FUZZ_SEED", "20261129"))
-EXAMPLES = sorted(p for p in (Path(__file__).resolve().parents[2] / "examples").rglob("*") if p.is_file())
+#: The shipped documents (examples/pytest-plugin also holds a sample project's Python and TOML files).
+EXAMPLES = sorted(
+    p
+    for p in (Path(__file__).resolve().parents[2] / "examples").rglob("*")
+    if p.is_file()
+    and p.suffix in (".yaml", ".yml", ".json")
+    and any(kind in p.name for kind in (".form.", ".script.", ".rules.", ".calls."))
+)
 REAL = {"accepted", "rejected", "insufficient_evidence"}
 
 SCALARS = st.sampled_from(

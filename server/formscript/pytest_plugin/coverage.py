@@ -1,0 +1,310 @@
+"""Which scripted entries the tests served: the data, merged over xdist workers, and the
+reports made of it (terminal table, JSON, SARIF, calls transcripts).
+
+Everything here is plain data (JSON-able), so a worker hands its part to the controller as it
+is. The reports are deterministic: sources sorted by key, sessions by test id and order.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from pathlib import Path, PurePosixPath
+from typing import Any
+
+from formscript import __version__
+
+__all__ = ["REPORT_VERSION", "Coverage", "call_item", "transcript_name"]
+
+#: The version of the JSON report's contract (README "pytest plugin").
+REPORT_VERSION = 1
+
+
+@dataclass
+class Coverage:
+    """Sources (with their entries), how often each entry was served, and the sessions
+    (one script object with a fresh cursor, its calls in order)."""
+
+    sources: dict[str, dict[str, Any]] = field(default_factory=dict)
+    served: dict[str, dict[int, int]] = field(default_factory=dict)
+    sessions: list[dict[str, Any]] = field(default_factory=list)
+
+    # -- recording
+
+    def add_source(self, source: dict[str, Any]) -> None:
+        """Register a source (the first registration of a key stands)."""
+        self.sources.setdefault(source["key"], source)
+        self.served.setdefault(source["key"], {})
+
+    def serve(self, key: str, index: int) -> None:
+        """Count one call served by entry *index* of source *key*."""
+        counts = self.served.setdefault(key, {})
+        counts[index] = counts.get(index, 0) + 1
+
+    # -- xdist
+
+    def to_json(self) -> dict[str, Any]:
+        """The data as a worker sends it."""
+        return {
+            "sources": self.sources,
+            "served": {k: {str(i): n for i, n in v.items()} for k, v in self.served.items()},
+            "sessions": self.sessions,
+        }
+
+    def merge(self, data: dict[str, Any]) -> None:
+        """Add a worker's data."""
+        for source in data.get("sources", {}).values():
+            self.add_source(source)
+        for key, counts in data.get("served", {}).items():
+            mine = self.served.setdefault(key, {})
+            for index, count in counts.items():
+                mine[int(index)] = mine.get(int(index), 0) + int(count)
+        self.sessions.extend(data.get("sessions", []))
+
+    # -- the numbers
+
+    def rows(self) -> list[dict[str, Any]]:
+        """One row per source, sorted by key: its entries with their served counts."""
+        out = []
+        for key in sorted(self.sources):
+            source = self.sources[key]
+            counts = self.served.get(key, {})
+            entries = [{**e, "served": counts.get(e["index"], 0)} for e in source["entries"]]
+            hit = sum(1 for e in entries if e["served"])
+            out.append(
+                {
+                    "source": key,
+                    "kind": source["kind"],
+                    "path": source["path"],
+                    "line": source["line"],
+                    "call": source["call"],
+                    "entries": entries,
+                    "total": len(entries),
+                    "served": hit,
+                    "never_served": [e["index"] for e in entries if not e["served"]],
+                    "percent": _percent(hit, len(entries)),
+                }
+            )
+        return out
+
+    def totals(self) -> tuple[int, int]:
+        """(entries served at least once, entries) over every source."""
+        rows = self.rows()
+        return sum(r["served"] for r in rows), sum(r["total"] for r in rows)
+
+    def percent(self) -> float | None:
+        """The share of entries served, in percent (None when no script was loaded)."""
+        hit, total = self.totals()
+        return _percent(hit, total)
+
+    # -- reports
+
+    def report(self) -> dict[str, Any]:
+        """The JSON report (version ``REPORT_VERSION``)."""
+        hit, total = self.totals()
+        return {
+            "version": REPORT_VERSION,
+            "tool": {"name": "formscript", "version": __version__},
+            "summary": {
+                "sources": len(self.sources),
+                "entries": total,
+                "served": hit,
+                "never_served": total - hit,
+                "percent": _percent(hit, total),
+            },
+            "sources": self.rows(),
+        }
+
+    def table(self) -> list[str]:
+        """The terminal table: per source its entries (line, type, served count), then the total."""
+        lines: list[str] = []
+        for row in self.rows():
+            shown = "—" if row["percent"] is None else f"{row['percent']:.1f}%"
+            where = row["source"] if row["call"] is None else f"{row['source']} ({row['call']})"
+            lines.append(f"{where}: {row['served']} of {row['total']} entries served, {shown}")
+            for entry in row["entries"]:
+                at = f"{row['path']}:{entry['line']}" if entry["line"] is not None else row["path"]
+                count = "never served" if not entry["served"] else f"served {entry['served']}x"
+                lines.append(f"  #{entry['index']:<3} {entry['type']:<10} {at:<48} {count}")
+        hit, total = self.totals()
+        overall = self.percent()
+        shown = "—" if overall is None else f"{overall:.1f}%"
+        lines.append(f"TOTAL: {hit} of {total} entries served in {len(self.sources)} script(s), {shown}")
+        return lines
+
+    def sarif(self) -> dict[str, Any]:
+        """SARIF 2.1.0: one result per never-served entry, at its line."""
+        rule = {
+            "id": "never-served",
+            "name": "NeverServedEntry",
+            "shortDescription": {"text": "a scripted entry no test served"},
+            "fullDescription": {
+                "text": "No call of the test session was answered by this entry of the script: "
+                "a `when:` that never matches, a positional entry past the calls made, or a test that was removed."
+            },
+            "defaultConfiguration": {"level": "warning"},
+        }
+        results = []
+        for row in self.rows():
+            for entry in row["entries"]:
+                if entry["served"]:
+                    continue
+                region: dict[str, Any] = {"startLine": entry["line"] or row["line"] or 1}
+                results.append(
+                    {
+                        "ruleId": "never-served",
+                        "ruleIndex": 0,
+                        "level": "warning",
+                        "message": {
+                            "text": f"entry #{entry['index']} ({entry['type']}) of {row['source']} "
+                            "was never served by the test session"
+                        },
+                        "locations": [
+                            {"physicalLocation": {"artifactLocation": {"uri": _uri(row["path"])}, "region": region}}
+                        ],
+                    }
+                )
+        return {
+            "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
+            "version": "2.1.0",
+            "runs": [
+                {
+                    "tool": {
+                        "driver": {
+                            "name": "formscript-pytest",
+                            "version": __version__,
+                            "informationUri": "https://formscript.dev",
+                            "rules": [rule],
+                        }
+                    },
+                    "results": results,
+                }
+            ],
+        }
+
+    def transcripts(self, directory: str = ".") -> dict[str, str]:
+        """Per recorded session, the calls transcript: {file name relative to *directory*
+        (the record directory as given, which the replay command in each header names): text}."""
+        by_source: dict[str, list[dict[str, Any]]] = {}
+        for session in self.sessions:
+            by_source.setdefault(session["source"], []).append(session)
+        out: dict[str, str] = {}
+        for key in sorted(by_source):
+            source = self.sources.get(key)
+            if source is None or source["kind"] == "runtime":
+                continue
+            sessions = sorted(by_source[key], key=lambda s: (s["test"], s["seq"]))
+            for number, session in enumerate(sessions, start=1):
+                name = transcript_name(source, number)
+                out[name] = _transcript_text(source, session, str(PurePosixPath(directory) / name))
+        return out
+
+
+def _percent(hit: int, total: int) -> float | None:
+    return None if total == 0 else round(100.0 * hit / total, 2)
+
+
+def _uri(path: str) -> str:
+    from urllib.parse import quote
+
+    return quote(PurePosixPath(path).as_posix(), safe="/:")
+
+
+def transcript_name(source: dict[str, Any], number: int) -> str:
+    """The transcript's file name, relative to the record directory: the script's sibling
+    name (``weather.script.yaml`` → ``weather.calls.yaml``, ``test_x.py:12`` →
+    ``test_x.L12.calls.yaml``), numbered from the second session on."""
+    path = PurePosixPath(source["path"])
+    name = path.name
+    if source["kind"] == "literal":
+        name = f"{path.stem}.L{source['line']}"
+    else:
+        for suffix in (".yaml", ".yml", ".json"):
+            if name.endswith(suffix):
+                name = name[: -len(suffix)]
+                break
+        name = name.removesuffix(".script")
+    if number > 1:
+        name = f"{name}.{number}"
+    return str(path.with_name(f"{name}.calls.yaml"))
+
+
+def call_item(payload: Any) -> Any:
+    """The transcript item for a call with *payload*, keeping exactly what the script's
+    matchers read: the last user message that decides (its text) and the tool names; a raw
+    ``payload`` item where a ``prompt`` item could not say the same."""
+    if not isinstance(payload, dict):
+        return {"payload": {}}
+    messages = payload.get("messages") or []
+    deciding: dict[str, Any] | None = None
+    if isinstance(messages, list):
+        for message in reversed(messages):
+            deciding_message = isinstance(message, dict) and message.get("role") == "user"
+            if deciding_message and isinstance(message.get("content"), str | list):
+                deciding = {"role": "user", "content": message["content"]}
+                break
+    tools = payload.get("tools") or []
+    names: list[Any] = []
+    tools_plain = isinstance(tools, list)
+    if tools_plain:
+        for tool in tools:
+            if not isinstance(tool, dict):
+                continue
+            names.append((tool.get("function") or {}).get("name") or tool.get("name"))
+    named = tools_plain and all(isinstance(n, str) for n in names)
+    if deciding is not None and isinstance(deciding["content"], str) and named:
+        if not names:
+            return deciding["content"]
+        return {"prompt": deciding["content"], "tools": names}
+    reduced: dict[str, Any] = {}
+    if deciding is not None:
+        reduced["messages"] = [deciding]
+    elif isinstance(payload.get("input"), str):
+        reduced["input"] = payload["input"]
+    if tools:
+        reduced["tools"] = tools
+    return {"payload": reduced}
+
+
+def _transcript_text(source: dict[str, Any], session: dict[str, Any], written_as: str) -> str:
+    import yaml
+
+    calls = session["calls"]
+    items = [c["item"] for c in calls]
+    target = source["key"] if source["kind"] == "literal" else source["path"]
+    head = [
+        f"# Calls made to {target} by {session['test']}",
+        "# (recorded by formscript's pytest plugin; replay them with:",
+        f"#   formscript simulate {target} --calls {written_as})",
+    ]
+    if not session.get("fresh", True):
+        head.append("# The script had served calls before this session's first one (a copy of a used script);")
+        head.append("# a replay starts from a fresh script.")
+    if session.get("more"):
+        head.append(f"# The test made {session['more']} more call(s) after the one that raised; a replay stops there.")
+    if any(c["call_index"] != c["replay_index"] for c in calls):
+        head.append("# Some calls were made with a call index other than the number of calls served before;")
+        head.append("# a replay counts the calls itself, so call_index / after_calls matchers may differ.")
+    try:
+        body = yaml.safe_dump(items, sort_keys=False, allow_unicode=True, default_flow_style=False, width=100)
+    except yaml.YAMLError:
+        body = json.dumps(items, ensure_ascii=True, indent=2) + "\n"
+    if not items:
+        body = "[]\n"
+    return "\n".join(head) + "\n" + body
+
+
+def write_all(files: dict[str, str], directory: Path) -> list[Path]:
+    """Write each transcript under *directory*; the paths written."""
+    written = []
+    for name, text in sorted(files.items()):
+        target = directory / name
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(text, encoding="utf-8")
+        written.append(target)
+    return written
+
+
+def dumps(value: Any) -> str:
+    """JSON as the reports are written (ASCII, so valid whatever a path or payload holds)."""
+    return json.dumps(value, indent=2, ensure_ascii=True, sort_keys=False) + "\n"

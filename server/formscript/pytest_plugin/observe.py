@@ -1,0 +1,544 @@
+"""Watching lionagi 0.36.0 load and serve scripts, without changing what it does.
+
+Every way a test hands a script to lionagi ends in one of ``ScriptModel``'s loaders —
+``coerce``, ``from_yaml``, ``from_json``, ``from_responses``, ``model_validate`` or the
+constructor — whether it is called directly, through ``TestBranch.*``, ``scripted_imodel``,
+``ScriptedEndpoint(script=...)`` / ``attach_script`` or the ``LIONAGI_TEST_SCRIPT`` path the
+endpoint reads. The outermost of those calls is wrapped: it runs as it would, then formscript
+checks what it was given; an exception it raises is re-raised unchanged (the plugin only
+remembers formscript's report for it). ``ScriptModel.next`` is wrapped to see which entry the
+runtime's own matching served; copies (``model_copy``, ``copy.deepcopy``, as ``coerce`` of a
+``ScriptModel`` and ``iModel.copy`` make) keep their source.
+
+lionagi is imported with ``importlib`` here and nowhere else in formscript, only when the
+plugin is active.
+"""
+
+from __future__ import annotations
+
+import contextvars
+import importlib
+import os
+import sys
+import warnings
+import weakref
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from types import FrameType
+from typing import Any
+
+from formscript.core.verdict import Verdict
+from formscript.lint.config import Settings
+from formscript.pytest_plugin.checks import CallSite, Checked, check_file, check_value, read_python, written_at
+from formscript.pytest_plugin.coverage import Coverage, call_item
+from formscript.pytest_plugin.warning import FormscriptWarning
+
+__all__ = ["Observer"]
+
+
+#: ScriptModel's loaders: name -> where the runtime takes the script from.
+LOADERS = ("coerce", "from_yaml", "from_json", "from_responses", "model_validate")
+
+_DEPTH: contextvars.ContextVar[int] = contextvars.ContextVar("formscript_load_depth", default=0)
+
+
+@dataclass
+class _Tracked:
+    """A live ScriptModel: its source and its current session (None until its next call)."""
+
+    ref: weakref.ref[Any]
+    key: str
+    session: dict[str, Any] | None = None
+
+
+class Observer:
+    """Installs the wrappers on lionagi's ScriptModel and keeps what they see."""
+
+    def __init__(self, rootdir: Path, settings: Settings, coverage: Coverage) -> None:
+        self.rootdir = rootdir.resolve()
+        self.settings = settings
+        self.coverage = coverage
+        self.current_test = ""
+        self._seq: dict[str, int] = {}
+        self._tracked: dict[int, _Tracked] = {}
+        self._checked: dict[tuple[Any, ...], Checked] = {}
+        self._warned: set[tuple[Any, ...]] = set()
+        self._rejections: dict[int, tuple[BaseException, str]] = {}
+        #: formscript's reports of what lionagi refused during the current test, in order.
+        self._pending: list[str] = []
+        self._restore: list[tuple[Any, str, Any]] = []
+        self._skip: tuple[str, ...] = ()
+        self._model: Any = None
+        self._exhausted: type[BaseException] = RuntimeError
+
+    # -- installing
+
+    def install(self) -> bool:
+        """Wrap lionagi's ScriptModel; False (and nothing changed) when lionagi is not importable."""
+        try:
+            script_module = importlib.import_module("lionagi.testing._script")
+        except ImportError:
+            return False
+        model = script_module.ScriptModel
+        self._model = model
+        self._exhausted = script_module.ScriptExhaustedError
+        lionagi_dir = str(Path(importlib.import_module("lionagi").__file__ or "").parent)
+        pydantic_dir = str(Path(importlib.import_module("pydantic").__file__ or "").parent)
+        skip = [lionagi_dir + os.sep, pydantic_dir + os.sep, str(Path(__file__).parent) + os.sep]
+        try:
+            core_dir = str(Path(importlib.import_module("pydantic_core").__file__ or "").parent)
+            skip.append(core_dir + os.sep)
+        except ImportError:  # pragma: no cover - pydantic always brings it
+            pass
+        self._skip = tuple(skip)
+        for name in LOADERS:
+            self._wrap_loader(model, name)
+        self._patch(model, "__init__", self._init_wrapper(_lookup(model, "__init__")))
+        self._patch(model, "next", self._next_wrapper(_lookup(model, "next")))
+        self._patch(model, "reset", self._reset_wrapper(_lookup(model, "reset")))
+        self._patch(model, "__copy__", self._copy_wrapper(_lookup(model, "__copy__")))
+        self._patch(model, "__deepcopy__", self._copy_wrapper(_lookup(model, "__deepcopy__")))
+        try:
+            agent = importlib.import_module("lionagi.cli.agent")
+        except ImportError:  # pragma: no cover - part of lionagi 0.36.0
+            agent = None
+        if agent is not None and hasattr(agent, "_load_form_spec") and hasattr(agent, "_build_work_form"):
+            self._patch_module(agent, "_load_form_spec", self._form_wrapper(agent._load_form_spec, "load"))
+            self._patch_module(agent, "_build_work_form", self._form_wrapper(agent._build_work_form, "build"))
+        return True
+
+    def uninstall(self) -> None:
+        """Put lionagi back as it was."""
+        for owner, name, before in reversed(self._restore):
+            if before is _ABSENT:
+                delattr(owner, name)
+            else:
+                setattr(owner, name, before)
+        self._restore.clear()
+
+    def _patch(self, owner: Any, name: str, value: Any) -> None:
+        self._restore.append((owner, name, owner.__dict__.get(name, _ABSENT)))
+        setattr(owner, name, value)
+
+    def _patch_module(self, module: Any, name: str, value: Any) -> None:
+        self._patch(module, name, value)
+
+    def _form_wrapper(self, original: Any, step: str) -> Any:
+        """``li agent --form``'s loading (``_load_form_spec(path)``) and building
+        (``_build_work_form(spec, path)``): when either refuses the spec, the test's failure
+        (the command returns 1) carries formscript's located report of the spec file."""
+
+        def form_step(*args: Any, **kwargs: Any) -> Any:
+            __tracebackhide__ = True
+            path = args[-1] if args else kwargs.get("path", kwargs.get("spec_path"))
+            try:
+                result = original(*args, **kwargs)
+            except BaseException as exc:
+                if isinstance(exc, Exception):
+                    self._guarded(self._form_after, path, exc, None)
+                raise
+            if step == "build":
+                self._guarded(self._form_after, path, None, result)
+            return result
+
+        form_step.__wrapped__ = original  # type: ignore[attr-defined]
+        form_step.__name__ = getattr(original, "__name__", "form_step")
+        return form_step
+
+    def _form_after(self, path: Any, exc: BaseException | None, form: Any) -> None:
+        if not isinstance(path, str | os.PathLike):
+            return
+        resolved = Path(path).resolve()
+        try:
+            info = resolved.stat()
+            stamp: tuple[Any, ...] = (info.st_mtime_ns, info.st_size)
+        except OSError:
+            stamp = ()
+        key = ("form", str(resolved), *stamp)
+        if key not in self._checked:
+            shown = self._shown(resolved)
+            self._checked[key] = check_file(os.fspath(path), shown, as_yaml=None, settings=self.settings, kind="form")
+        checked = self._checked[key]
+        if not self._inside(checked.path):
+            checked = self._written(checked, "form") or checked
+        refused = exc is not None or getattr(form, "status", None) == "error"
+        if not refused:
+            self._warn_findings(checked)
+            return
+        if checked.verdict is not Verdict.REJECTED:
+            return
+        if exc is not None:
+            why = f"{type(exc).__module__}.{type(exc).__qualname__}: {(str(exc).splitlines() or [''])[0]}"
+        else:
+            why = "; ".join(str(e) for e in getattr(form, "validation_errors", []) or []) or "status error"
+        text = (
+            f"formscript: li agent --form refuses the form spec {checked.path}:\n"
+            f"{checked.render()}\nlionagi said: {why}\n"
+        )
+        if exc is not None:
+            self._rejections[id(exc)] = (exc, text)
+        self._pending.append(text)
+
+    def _wrap_loader(self, model: type, name: str) -> None:
+        func = _lookup(model, name).__func__
+
+        def loader(cls: type, *args: Any, **kwargs: Any) -> Any:
+            __tracebackhide__ = True  # pytest shows the test's and lionagi's frames, not ours
+            if _DEPTH.get():
+                return func(cls, *args, **kwargs)
+            token = _DEPTH.set(1)
+            try:
+                result = func(cls, *args, **kwargs)
+            except BaseException as exc:
+                _DEPTH.reset(token)
+                if isinstance(exc, Exception):  # not for KeyboardInterrupt and its kind
+                    self._guarded(self._after, name, args, kwargs, None, exc)
+                raise
+            _DEPTH.reset(token)
+            self._guarded(self._after, name, args, kwargs, result, None)
+            return result
+
+        loader.__name__ = func.__name__
+        loader.__qualname__ = func.__qualname__
+        loader.__doc__ = func.__doc__
+        loader.__wrapped__ = func  # type: ignore[attr-defined]
+        self._patch(model, name, classmethod(loader))
+
+    def _init_wrapper(self, init: Any) -> Any:
+        def __init__(instance: Any, /, **data: Any) -> None:
+            __tracebackhide__ = True
+            if _DEPTH.get():
+                init(instance, **data)
+                return
+            token = _DEPTH.set(1)
+            try:
+                init(instance, **data)
+            except BaseException as exc:
+                _DEPTH.reset(token)
+                if isinstance(exc, Exception):
+                    self._guarded(self._after, "__init__", (data,), {}, None, exc)
+                raise
+            _DEPTH.reset(token)
+            self._guarded(self._after, "__init__", (data,), {}, instance, None)
+
+        __init__.__wrapped__ = init  # type: ignore[attr-defined]
+        return __init__
+
+    def _next_wrapper(self, original: Any) -> Any:
+        def next(instance: Any, payload: dict[str, Any], call_index: int) -> Any:
+            __tracebackhide__ = True
+            fresh = _is_fresh(instance)
+            try:
+                entry, matched_by = original(instance, payload, call_index)
+            except BaseException as exc:
+                outcome = "exhausted" if isinstance(exc, self._exhausted) else "raised"
+                self._guarded(self._served, instance, payload, call_index, None, outcome, fresh)
+                raise
+            index = next_index(instance.responses, entry)
+            self._guarded(self._served, instance, payload, call_index, index, matched_by, fresh)
+            return entry, matched_by
+
+        next.__wrapped__ = original  # type: ignore[attr-defined]
+        return next
+
+    def _reset_wrapper(self, original: Any) -> Any:
+        def reset(instance: Any) -> None:
+            __tracebackhide__ = True
+            original(instance)
+            tracked = self._tracked.get(id(instance))
+            if tracked is not None and tracked.ref() is instance:
+                tracked.session = None
+
+        reset.__wrapped__ = original  # type: ignore[attr-defined]
+        return reset
+
+    def _copy_wrapper(self, original: Any) -> Any:
+        def copy(instance: Any, *args: Any) -> Any:
+            __tracebackhide__ = True
+            result = original(instance, *args)
+            tracked = self._tracked.get(id(instance))
+            if tracked is not None and tracked.ref() is instance:
+                self._guarded(self._tag, result, tracked.key)
+            return result
+
+        copy.__wrapped__ = original  # type: ignore[attr-defined]
+        return copy
+
+    def _guarded(self, action: Callable[..., None], *args: Any) -> None:
+        """Run *action*; a failure of formscript's own is a warning, never the test's problem."""
+        try:
+            action(*args)
+        except FormscriptWarning:  # -W error::FormscriptWarning: the user wants it raised
+            raise
+        except Exception as exc:  # a bug of ours: the test goes on as lionagi decides
+            warnings.warn(
+                FormscriptWarning(f"formscript failed while observing lionagi: {type(exc).__name__}: {exc}"),
+                stacklevel=2,
+            )
+
+    # -- loading
+
+    def _after(self, api: str, args: tuple[Any, ...], kwargs: dict[str, Any], result: Any, exc: Any) -> None:
+        given = _given(api, args, kwargs)
+        if given is None:
+            return
+        source, as_yaml, paths = given
+        if isinstance(source, self._model):
+            return  # a copy: it keeps its source (see _copy_wrapper)
+        if paths and isinstance(source, str | os.PathLike):
+            checked = self._check_file(os.fspath(source), as_yaml)
+            if not self._inside(checked.path):
+                checked = self._written(checked, "script") or checked
+        else:
+            site = self._call_site()
+            if site is None:
+                return
+            checked = self._check_value(source, site)
+        if exc is not None:
+            if checked.verdict is Verdict.REJECTED and any(d.severity == "error" for d in checked.diagnostics):
+                text = self._failure_text(checked, exc)
+                self._rejections[id(exc)] = (exc, text)
+                self._pending.append(text)
+            return
+        self._warn_findings(checked)
+        if checked.verdict is Verdict.REJECTED:
+            self._warn(
+                checked,
+                ("verdict",),
+                checked.entry_line(0) or 1,
+                "formscript predicted that lionagi rejects this script, but lionagi accepted it",
+            )
+        self._tag(result, checked.key)
+        self._register(checked, result)
+
+    def _check_file(self, path: str, as_yaml: bool | None) -> Checked:
+        resolved = Path(path).resolve()
+        try:
+            info = resolved.stat()
+            stamp: tuple[Any, ...] = (info.st_mtime_ns, info.st_size)
+        except OSError:
+            stamp = ()
+        key = ("file", str(resolved), as_yaml, *stamp)
+        if key not in self._checked:
+            self._checked[key] = check_file(path, self._shown(resolved), as_yaml=as_yaml, settings=self.settings)
+        return self._checked[key]
+
+    def _written(self, checked: Checked, kind: str) -> Checked | None:
+        """The literal the test wrote to a file outside the project (``tmp_path``), if the
+        caller's file writes exactly this text."""
+        document = checked.report.document if checked.report is not None else None
+        site = self._call_site()
+        if document is None or site is None:
+            return None
+        text = read_python(site.path)
+        if text is None:
+            return None
+        found = written_at(document.text, site, text, kind=kind, settings=self.settings)
+        if found is None:
+            return None
+        return self._checked.setdefault(("written", found.key, document.text), found)
+
+    def _check_value(self, data: Any, site: CallSite) -> Checked:
+        text = read_python(site.path)
+        checked = check_value(data, site, text, settings=self.settings)
+        return self._checked.setdefault(("value", checked.key), checked)
+
+    def _shown(self, path: Path) -> str:
+        try:
+            return path.relative_to(self.rootdir).as_posix()
+        except ValueError:
+            return str(path)
+
+    def _inside(self, shown: str) -> bool:
+        return not Path(shown).is_absolute()
+
+    def _call_site(self) -> CallSite | None:
+        """The first frame outside lionagi, pydantic and this plugin: where the test called."""
+        frame: FrameType | None = sys._getframe(1)
+        while frame is not None and frame.f_code.co_filename.startswith(self._skip):
+            frame = frame.f_back
+        if frame is None:
+            return None
+        filename = frame.f_code.co_filename
+        line, column = frame.f_lineno, 0
+        positions = list(frame.f_code.co_positions())
+        at = frame.f_lasti // 2
+        if 0 <= at < len(positions):
+            start, _, col, _ = positions[at]
+            if start is not None and col is not None:
+                line, column = start, col
+        path = Path(filename)
+        shown = self._shown(path.resolve()) if path.is_absolute() else filename
+        return CallSite(shown, filename, line, column)
+
+    def _failure_text(self, checked: Checked, exc: BaseException) -> str:
+        errors = sum(1 for d in checked.diagnostics if d.severity == "error")
+        if checked.kind == "file":
+            what = checked.path
+        else:
+            what = f"{checked.call or 'the script'}(...) at {checked.path}:{checked.line}"
+        first = (str(exc).splitlines() or [""])[0]
+        name = type(exc).__module__ + "." + type(exc).__qualname__
+        return (
+            f"formscript: lionagi rejects the script {what} ({errors} error(s)):\n"
+            f"{checked.render()}"
+            f"\nlionagi raised {name}: {first}\n"
+            "(lionagi's traceback is left out; --formscript-traceback shows it after this report)"
+        )
+
+    def rejection(self, exc: BaseException | None) -> str | None:
+        """formscript's report for *exc* or an exception it was raised from, if any."""
+        seen: set[int] = set()
+        while exc is not None and id(exc) not in seen:
+            seen.add(id(exc))
+            found = self._rejections.get(id(exc))
+            if found is not None and found[0] is exc:
+                return found[1]
+            exc = exc.__cause__ or exc.__context__
+        return None
+
+    def pending(self) -> list[str]:
+        """formscript's reports of everything lionagi refused since the last ``forget_rejections``."""
+        return list(self._pending)
+
+    def forget_rejections(self) -> None:
+        """Drop what was kept for the test (or collection) that just finished."""
+        self._rejections.clear()
+        self._pending.clear()
+
+    def _warn_findings(self, checked: Checked) -> None:
+        for d in checked.diagnostics:
+            if d.severity not in ("error", "warning"):
+                continue
+            line, column = d.span.start.line + 1, d.span.start.column + 1
+            self._warn(checked, (d.code, line, column, d.message), line, f"{d.severity}[{d.code}] {d.message}", column)
+
+    def _warn(
+        self, checked: Checked, what: tuple[Any, ...], line: int, message: str, column: int | None = None
+    ) -> None:
+        key = (checked.key, *what)
+        if key in self._warned:
+            return
+        self._warned.add(key)
+        # pytest shows the file and line before the message: the column goes after it
+        text = message + (f" (column {column})" if column is not None else "")
+        warnings.warn_explicit(FormscriptWarning(text), FormscriptWarning, checked.path, line)
+
+    # -- coverage
+
+    def _tag(self, instance: Any, key: str) -> None:
+        if not isinstance(instance, self._model):
+            return
+        ident = id(instance)
+
+        def gone(_: Any, ident: int = ident) -> None:
+            self._tracked.pop(ident, None)
+
+        self._tracked[ident] = _Tracked(weakref.ref(instance, gone), key)
+
+    def _register(self, checked: Checked, instance: Any) -> None:
+        responses = list(getattr(instance, "responses", []) or [])
+        if not responses or not self._inside(checked.path):
+            return  # an empty script serves nothing; one outside the rootdir (tmp_path) is the test's own
+        entries = [
+            {"index": i, "type": str(getattr(e, "type", "?")), "line": checked.entry_line(i)}
+            for i, e in enumerate(responses)
+        ]
+        self.coverage.add_source(
+            {
+                "key": checked.key,
+                "kind": checked.kind,
+                "path": checked.path,
+                "line": checked.line,
+                "call": checked.call,
+                "entries": entries,
+            }
+        )
+
+    def _served(self, instance: Any, payload: Any, call_index: int, index: int | None, how: str, fresh: bool) -> None:
+        tracked = self._tracked.get(id(instance))
+        if tracked is None or tracked.ref() is not instance or tracked.key not in self.coverage.sources:
+            return
+        outcome = "served" if index is not None else how
+        if tracked.session is None:
+            seq = self._seq.get(self.current_test, 0)
+            self._seq[self.current_test] = seq + 1
+            tracked.session = {
+                "source": tracked.key,
+                "test": self.current_test,
+                "seq": seq,
+                "fresh": fresh,
+                "calls": [],
+                "more": 0,
+                "stopped": False,
+            }
+            self.coverage.sessions.append(tracked.session)
+        session = tracked.session
+        if index is not None:
+            self.coverage.serve(tracked.key, index)
+        if session["stopped"]:
+            session["more"] += 1
+            return
+        replay_index = sum(1 for c in session["calls"] if c["outcome"] == "served")
+        session["calls"].append(
+            {
+                "item": call_item(payload),
+                "call_index": call_index,
+                "replay_index": replay_index,
+                "entry": index,
+                "outcome": outcome,
+                "matched_by": how if index is not None else None,
+            }
+        )
+        if outcome != "served":
+            session["stopped"] = True
+
+
+_ABSENT = object()
+
+
+def _lookup(owner: type, name: str) -> Any:
+    """The attribute as defined on *owner* or the first base that defines it (a classmethod
+    stays a classmethod object)."""
+    for klass in owner.__mro__:
+        if name in klass.__dict__:
+            return klass.__dict__[name]
+    raise AttributeError(name)
+
+
+def _is_fresh(instance: Any) -> bool:
+    """Whether the script has served nothing yet (its cursor and its when-served list are at
+    their start)."""
+    try:
+        return bool(instance.cursor == 0 and not instance._served_by_when)
+    except AttributeError:
+        return True
+
+
+def next_index(responses: Any, entry: Any) -> int | None:
+    """The position of the served *entry* in the script's responses (by identity)."""
+    for i, candidate in enumerate(responses):
+        if candidate is entry:
+            return i
+    return None
+
+
+def _given(api: str, args: tuple[Any, ...], kwargs: dict[str, Any]) -> tuple[Any, bool | None, bool] | None:
+    """What the loader *api* was handed: (the source, the loader a path is read with, whether
+    a string is a path)."""
+    if api == "coerce":
+        source = args[0] if args else kwargs.get("source")
+        if isinstance(source, list):
+            return {"responses": source}, None, False
+        return source, None, True
+    if api in ("from_yaml", "from_json"):
+        path = args[0] if args else kwargs.get("path")
+        return (path, api == "from_yaml", True) if isinstance(path, str | os.PathLike) else None
+    if api == "from_responses":
+        responses = args[0] if args else kwargs.get("responses")
+        rest = {k: v for k, v in kwargs.items() if k != "responses"}
+        return {"responses": responses, **rest}, None, False
+    if api == "model_validate":
+        return (args[0] if args else kwargs.get("obj")), None, False
+    return (args[0] if args else {}), None, False  # __init__: the keyword arguments

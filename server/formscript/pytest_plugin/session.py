@@ -1,0 +1,140 @@
+"""The active plugin: one per pytest session (and per xdist worker)."""
+
+from __future__ import annotations
+
+from collections.abc import Generator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from formscript.pytest_plugin.checks import clear_cache
+from formscript.pytest_plugin.coverage import Coverage, dumps, write_all
+from formscript.pytest_plugin.observe import Observer
+
+__all__ = ["FormscriptSession"]
+
+_KEY = "formscript"
+
+
+class FormscriptSession:
+    """Observes lionagi while the tests run, gathers the workers' coverage and reports it."""
+
+    def __init__(self, config: pytest.Config) -> None:
+        from formscript.lint.config import ConfigError, discover
+
+        self.config = config
+        self.rootdir = Path(str(config.rootpath))
+        try:
+            settings = discover(self.rootdir)
+        except ConfigError as exc:
+            raise pytest.UsageError(f"formscript: {exc}") from exc
+        clear_cache()
+        self.coverage = Coverage()
+        self.observer = Observer(self.rootdir, settings, self.coverage)
+        self.installed = self.observer.install()
+        self.is_worker = hasattr(config, "workerinput")
+        self.written: list[str] = []
+        self.failed_under: float | None = None
+
+    # -- while the tests run
+
+    @pytest.hookimpl(wrapper=True)
+    def pytest_runtest_protocol(self, item: pytest.Item) -> Generator[None, object, object]:
+        self.observer.current_test = item.nodeid
+        try:
+            return (yield)
+        finally:
+            self.observer.current_test = ""
+            self.observer.forget_rejections()
+
+    @pytest.hookimpl(wrapper=True)
+    def pytest_runtest_makereport(
+        self, item: pytest.Item, call: pytest.CallInfo[None]
+    ) -> Generator[None, pytest.TestReport, pytest.TestReport]:
+        report = yield
+        if call.excinfo is not None and report.failed:
+            text = self.observer.rejection(call.excinfo.value)
+            if text is not None:
+                if self.config.getoption("formscript_traceback"):
+                    report.sections.append(("formscript", text))
+                else:
+                    report.longrepr = text
+            elif self.observer.pending():
+                # lionagi refused something during the test that is not what failed it (a form
+                # whose command returned 1, an exception caught and replaced): say what it was
+                report.sections.append(("formscript", "\n".join(self.observer.pending())))
+        return report
+
+    @pytest.hookimpl(wrapper=True)
+    def pytest_make_collect_report(self, collector: pytest.Collector) -> Generator[None, Any, Any]:
+        """A test module that loads a script lionagi rejects while it is imported."""
+        self.observer.forget_rejections()
+        report = yield
+        pending = self.observer.pending()
+        if report.failed and pending:
+            report.longrepr = "\n".join(pending) + "\n" + str(report.longrepr)
+        self.observer.forget_rejections()
+        return report
+
+    # -- the end of the session
+
+    @pytest.hookimpl(optionalhook=True)
+    def pytest_testnodedown(self, node: Any, error: Any) -> None:
+        """An xdist worker finished: add its data."""
+        data = getattr(node, "workeroutput", {}).get(_KEY)
+        if data is not None:
+            self.coverage.merge(data)
+
+    @pytest.hookimpl(tryfirst=True)
+    def pytest_sessionfinish(self, session: pytest.Session, exitstatus: int) -> None:
+        if self.is_worker:
+            self.config.workeroutput[_KEY] = self.coverage.to_json()  # type: ignore[attr-defined]
+            return
+        report = self.config.getoption("formscript_report")
+        if report:
+            Path(report).parent.mkdir(parents=True, exist_ok=True)
+            Path(report).write_text(dumps(self.coverage.report()), encoding="utf-8")
+            self.written.append(f"JSON report: {report}")
+        sarif = self.config.getoption("formscript_sarif")
+        if sarif:
+            Path(sarif).parent.mkdir(parents=True, exist_ok=True)
+            Path(sarif).write_text(dumps(self.coverage.sarif()), encoding="utf-8")
+            self.written.append(f"SARIF: {sarif}")
+        record = self.config.getoption("formscript_record_calls")
+        if record:
+            files = write_all(self.coverage.transcripts(record), Path(record))
+            self.written.append(f"{len(files)} calls transcript(s) under {record}")
+        threshold = self.config.getoption("formscript_fail_under")
+        percent = self.coverage.percent()
+        if threshold is not None and percent is not None and percent < threshold:
+            self.failed_under = threshold
+            if session.exitstatus == pytest.ExitCode.OK:
+                session.exitstatus = pytest.ExitCode.TESTS_FAILED
+
+    def pytest_terminal_summary(self, terminalreporter: Any) -> None:
+        if self.is_worker:
+            return
+        write = terminalreporter.write_line
+        terminalreporter.section("formscript: scripted entries served")
+        if not self.installed:
+            write("lionagi is not importable here: no script was observed")
+            return
+        if not self.coverage.sources:
+            write("no test loaded a script")
+        else:
+            for line in self.coverage.table():
+                write(line)
+        for line in self.written:
+            write(line)
+        if self.failed_under is not None:
+            percent = self.coverage.percent()
+            write(
+                f"FAIL: formscript coverage of {self.failed_under:g}% not reached: "
+                f"{percent:.1f}% of the entries served",
+                red=True,
+                bold=True,
+            )
+
+    def pytest_unconfigure(self, config: pytest.Config) -> None:
+        self.observer.uninstall()
