@@ -105,7 +105,7 @@ def settings_from_args(args: argparse.Namespace, anchor: Path) -> Settings:
                 raise ConfigError(f"--severity {item!r}: expected CODE=LEVEL")
             table[code.strip().upper()] = level.strip().lower()
         overrides["severity"] = table
-    return settings.merged(overrides) if overrides else settings
+    return settings.merged(overrides, "command line") if overrides else settings
 
 
 def collect(paths: list[str], settings: Settings) -> tuple[list[str], list[str]]:

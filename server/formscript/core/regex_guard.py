@@ -1,7 +1,11 @@
 """Evaluate user regexes under a time bound: a catastrophic pattern is reported, not waited out.
 
 Python's re cannot be interrupted from another thread, so the search runs in a worker
-process that is killed and replaced when it overruns.
+process that is killed and replaced when it overruns. Workers are fresh interpreters
+(``_spawn``), never forks: a fork copies the locks other threads hold at that moment — the
+language server's stdin reader holds one while it waits for input — and a child that needs
+one hangs (every search in the server timed out). A worker costs about 0.1 s to start, once
+per process and again after each timeout.
 
 An overrun says only that the runtime, which runs the same ``re.search`` without a bound,
 takes at least that long. How much longer is estimated (``estimate``): a fresh worker times
@@ -17,9 +21,13 @@ from run to run and is rounded to two digits.
 
 from __future__ import annotations
 
+import contextlib
 import math
-import multiprocessing
+import os
 import re
+import socket
+import subprocess
+import sys
 import time
 from dataclasses import dataclass
 from multiprocessing.connection import Connection
@@ -107,6 +115,70 @@ def duration(seconds: float) -> str:
     return f"{seconds:.2g} s"
 
 
+#: What a worker runs: isolated (``-I``: no PYTHON* variables, no user site, not the current
+#: folder on its path, so no file of the linted project can be imported), formscript's own
+#: path given explicitly.
+_WORKER = (
+    "import sys; sys.path[:0] = {path!r}; from formscript.core.regex_guard import _worker; _worker(int(sys.argv[1]))"
+)
+
+
+#: How long a worker may take to start (a busy machine) before it counts as dead.
+_START_SECONDS = 60.0
+
+
+def _spawn(task: str, *args: Any) -> tuple[subprocess.Popen[bytes], Connection]:
+    """A worker interpreter running *task* (``serve`` or ``probe``) with *args*, and the
+    connection to it."""
+    here = str(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
+    parent, child = socket.socketpair()
+    try:
+        process = subprocess.Popen(
+            [sys.executable, "-I", "-c", _WORKER.format(path=[here]), str(child.fileno())],
+            pass_fds=(child.fileno(),),
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+    except BaseException:
+        parent.close()
+        raise
+    finally:
+        child.close()
+    conn = Connection(parent.detach())
+    try:
+        conn.send((task, args))
+        # the bound counts from here: an interpreter starting on a busy machine is not the regex
+        if not conn.poll(_START_SECONDS) or conn.recv() != "ready":
+            raise OSError("the regex worker did not start")
+    except (EOFError, OSError):
+        _stop(process)
+        conn.close()
+        raise OSError("the regex worker did not start") from None
+    return process, conn
+
+
+def _stop(process: subprocess.Popen[bytes] | None) -> None:
+    if process is not None:
+        process.kill()
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            process.wait(timeout=1)
+
+
+def _worker(fd: int) -> None:
+    """A worker's main: the task the parent sends first, on the connection *fd*."""
+    conn = Connection(fd)
+    try:
+        task, args = conn.recv()
+        conn.send("ready")
+        if task == "serve":
+            _serve(conn)
+        elif task == "probe":
+            _probe(conn, *args)
+    except (EOFError, OSError):  # the parent went away
+        pass
+
+
 def _serve(conn: Connection) -> None:
     while True:
         try:
@@ -138,18 +210,13 @@ class BoundedSearch:
 
     def __init__(self, timeout: float = DEFAULT_TIMEOUT) -> None:
         self.timeout = timeout
-        self._process: Any = None
+        self._process: subprocess.Popen[bytes] | None = None
         self._conn: Connection | None = None
         self._cache: dict[tuple[str, str, int], bool] = {}
 
     def _start(self) -> Connection:
         if self._conn is None:
-            context = multiprocessing.get_context("fork")
-            parent, child = context.Pipe()
-            process = context.Process(target=_serve, args=(child,), daemon=True)
-            process.start()
-            child.close()
-            self._process, self._conn = process, parent
+            self._process, self._conn = _spawn("serve")
         return self._conn
 
     def __call__(self, pattern: str, text: str, flags: int = 0) -> bool:
@@ -157,13 +224,18 @@ class BoundedSearch:
         if key in self._cache:
             return self._cache[key]
         self._check(pattern, flags)  # a pattern that does not compile raises here, cheaply
-        conn = self._start()
-        conn.send((pattern, text, flags))
-        if not conn.poll(self.timeout):
+        try:
+            conn = self._start()
+            conn.send((pattern, text, flags))
+            answered = conn.poll(self.timeout)
+            reply = conn.recv() if answered else None
+        except (EOFError, OSError):  # the worker died (memory): as if it never answered
+            answered, reply = False, None
+        if not answered or reply is None:
             self.close()
             found = estimate(pattern, text, flags, budget=self.timeout, at_least=self.timeout)
             raise RegexTimeout(pattern, self.timeout, found)
-        status, value = conn.recv()
+        status, value = reply
         if status == "re.error":
             raise re.error(value)
         if status != "ok":
@@ -173,9 +245,7 @@ class BoundedSearch:
 
     def close(self) -> None:
         """Stop the worker (a new one starts on the next search)."""
-        if self._process is not None:
-            self._process.kill()
-            self._process.join(timeout=1)
+        _stop(self._process)
         if self._conn is not None:
             self._conn.close()
         self._process, self._conn = None, None
@@ -244,11 +314,10 @@ def estimate(
     lengths = sorted(steps | set(range(4, min(len(text), 64))))
     if len(lengths) < 2:
         return None
-    context = multiprocessing.get_context("fork")
-    parent, child = context.Pipe()
-    process = context.Process(target=_probe, args=(child, pattern, text, flags, lengths, budget), daemon=True)
-    process.start()
-    child.close()
+    try:
+        process, parent = _spawn("probe", pattern, text, flags, lengths, budget)
+    except OSError:
+        return None
     timed: list[tuple[int, float]] = []
     deadline = time.monotonic() + 3 * budget  # a probe that overruns its forecast, a busy machine
     try:
@@ -263,8 +332,7 @@ def estimate(
     except (EOFError, OSError):  # the worker died (memory): what it sent stands
         pass
     finally:
-        process.kill()
-        process.join(timeout=1)
+        _stop(process)
         parent.close()
     return fit(timed, len(text), at_least)
 

@@ -80,9 +80,9 @@ class Settings:
         """*path* relative to the configuration's folder, in POSIX form (as given when outside)."""
         return _relative(path, self.root)
 
-    def merged(self, overrides: dict[str, Any]) -> Settings:
-        """These settings with *overrides* (same keys as the TOML table) applied."""
-        return replace(self, **_merge(self, overrides))
+    def merged(self, overrides: dict[str, Any], source: str = "settings") -> Settings:
+        """These settings with *overrides* (same keys as the TOML table, from *source*) applied."""
+        return replace(self, **_merge(self, overrides, source))
 
 
 #: The settings' attribute names, in declaration order: the one list of them.
@@ -106,8 +106,8 @@ def setting_names() -> dict[str, str]:
     return {alias: name for name in SETTINGS for alias in (name, toml_name(name), editor_name(name))}
 
 
-def _merge(base: Settings, overrides: dict[str, Any]) -> dict[str, Any]:
-    parsed = _parse_table(overrides, "settings")
+def _merge(base: Settings, overrides: dict[str, Any], source: str = "settings") -> dict[str, Any]:
+    parsed = _parse_table(overrides, source)
     out: dict[str, Any] = {}
     for name in SETTINGS:
         if not _present(overrides, name):
@@ -136,12 +136,44 @@ def _relative(path: str, root: str) -> str:
     return Path(path).as_posix()
 
 
+def known_codes() -> tuple[str, ...]:
+    """Every rule's code."""
+    from formscript import rules
+
+    return tuple(sorted(rule.code for rule in rules.all_rules()))
+
+
+def check_code(code: str, where: str) -> str:
+    """*code* (any case) as a rule code or a prefix of some, or ``ALL``; ``ConfigError``
+    otherwise: an empty string or a typo would select, ignore or silence nothing, silently."""
+    upper = code.upper()
+    codes = known_codes()
+    if upper == "ALL" or any(known.startswith(upper) for known in codes if upper):
+        return upper
+    import difflib
+
+    stripped = upper.strip()
+    close = [stripped] if stripped and stripped != upper and (stripped == "ALL" or stripped in codes) else []
+    close = close or difflib.get_close_matches(stripped, codes, n=1)
+    hint = f"; did you mean {close[0]}?" if close else f" (codes look like {codes[0]}; ALL selects every rule)"
+    raise ConfigError(f"{where}: {code!r} is not a rule code, a prefix of one, or ALL{hint}")
+
+
 def _codes(value: Any, where: str) -> tuple[str, ...]:
     if isinstance(value, str):
         value = [value]
     if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
-        raise ConfigError(f"{where}: expected a list of rule codes, found {value!r}")
-    return tuple(v.upper() for v in value)
+        raise ConfigError(f"{where}: expected a list of rule codes, found {_short(value)}")
+    return tuple(check_code(v, where) for v in value)
+
+
+def _short(value: Any) -> str:
+    """*value* for a message: its repr, cut at 80 characters (a huge or deep value)."""
+    try:
+        text = repr(value)
+    except RecursionError:
+        text = f"a deeply nested {type(value).__name__}"
+    return text if len(text) <= 80 else text[:77] + "..."
 
 
 def _parse_table(table: dict[str, Any], source: str) -> Settings:
@@ -154,7 +186,8 @@ def _parse_table(table: dict[str, Any], source: str) -> Settings:
     if not isinstance(severity, dict):
         raise ConfigError(f"{source}: severity must be a table of CODE = level")
     for code, level in severity.items():
-        if level not in SEVERITIES:
+        check_code(str(code), f"{source}: severity")
+        if not isinstance(level, str) or level not in SEVERITIES:
             raise ConfigError(f"{source}: severity for {code} must be one of {', '.join(SEVERITIES)}")
     per_file = normal.get("per-file-ignores", {})
     if not isinstance(per_file, dict):
@@ -192,25 +225,71 @@ def settings_from_mapping(table: dict[str, Any], source: str = "settings", root:
     return replace(_parse_table(table, source), root=root, source=source)
 
 
+#: A configuration file larger than this is refused (no configuration is near it).
+MAX_CONFIG_BYTES = 4 * 1024 * 1024
+
+
 def load_file(path: Path) -> Settings | None:
-    """Settings from a pyproject.toml (only with a [tool.formscript] table) or formscript.toml."""
+    """Settings from a pyproject.toml (only with a [tool.formscript] table) or formscript.toml.
+
+    Every problem is a ``ConfigError`` naming the file and, where it can be found, the line
+    of the setting (``path:LINE: ...``): unreadable or oversized files, invalid or too deeply
+    nested TOML, a ``tool`` that is not a table, unknown settings and codes."""
     import tomllib  # only when a configuration file exists
 
+    from formscript.lint.reading import Unreadable, read_text
+
     try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError) as exc:
-        raise ConfigError(f"{path}: cannot read ({exc})") from exc
+        text = read_text(str(path), MAX_CONFIG_BYTES)
+    except Unreadable as exc:
+        raise ConfigError(f"{path}: cannot read ({exc.message(MAX_CONFIG_BYTES)})") from None
+    try:
+        data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
-        raise ConfigError(f"{path}: invalid TOML ({exc})") from exc
+        raise ConfigError(f"{path}: invalid TOML ({exc})") from None
+    except RecursionError:
+        raise ConfigError(f"{path}: invalid TOML (nested too deeply to read)") from None
+    tool = data.get("tool", {})
+    if not isinstance(tool, dict):
+        raise ConfigError(f"{path}:{_line_of(text, 'tool')}: tool must be a table, found {_short(tool)}")
     if path.name == "pyproject.toml":
-        table = data.get("tool", {}).get("formscript")
+        table = tool.get("formscript")
         if table is None:
             return None
     else:
-        table = data.get("tool", {}).get("formscript", data)
+        table = tool.get("formscript", data)
     if not isinstance(table, dict):
-        raise ConfigError(f"{path}: [tool.formscript] must be a table")
-    return settings_from_mapping(table, str(path), str(path.parent))
+        raise ConfigError(f"{path}:{_line_of(text, 'formscript')}: [tool.formscript] must be a table")
+    try:
+        return settings_from_mapping(table, str(path), str(path.parent))
+    except ConfigError as exc:
+        raise ConfigError(_located(str(exc), str(path), text)) from None
+    except RecursionError:
+        raise ConfigError(f"{path}: [tool.formscript] is nested too deeply") from None
+
+
+def _line_of(text: str, key: str) -> int:
+    """The 1-based line where *key* is set (``key =`` or a ``[...key]`` header), else 1."""
+    import re
+
+    pattern = re.compile(rf"^[ \t]*(?:\[+[^\]\n]*\b{re.escape(key)}\b|[\"']?{re.escape(key)}[\"']?\s*[=.])", re.M)
+    found = pattern.search(text)
+    return text.count("\n", 0, found.start()) + 1 if found is not None else 1
+
+
+def _located(message: str, source: str, text: str) -> str:
+    """*message* (``source: setting...``) with the line of the setting it names."""
+    head = f"{source}: "
+    if not message.startswith(head):
+        return message
+    rest = message[len(head) :]
+    for key in sorted({toml_name(n) for n in SETTINGS}, key=len, reverse=True):
+        if rest.startswith(key) or rest.startswith(f"unknown setting '{key}"):
+            return f"{source}:{_line_of(text, key)}: {rest}"
+    if rest.startswith("unknown setting "):
+        name = rest.split("'")[1] if "'" in rest else ""
+        return f"{source}:{_line_of(text, name)}: {rest}" if name else message
+    return message
 
 
 def discover(start: Path) -> Settings:

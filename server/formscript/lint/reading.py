@@ -1,4 +1,11 @@
-"""Reading files for lint: every failure to read becomes a report, never an exception."""
+"""Reading files for lint: every failure to read becomes a report, never an exception.
+
+``read_bytes`` is the one way formscript reads a file it was pointed at (lint, dry runs, the
+language server's siblings, calls transcripts and workspace files): regular files only, checked
+on the open file itself (``fstat``), opened without blocking, so a FIFO, ``/dev/stdin`` or a
+terminal is refused at once instead of waited on, and never more than a size limit (so
+``/dev/zero`` cannot be read until memory runs out: it is not a regular file anyway).
+"""
 
 from __future__ import annotations
 
@@ -17,7 +24,70 @@ from formscript.lint.report import FileReport
 MAX_BYTES = 64 * 1024 * 1024
 
 
-def read_report_or_text(path: str, kind: str | None, settings: Settings) -> tuple[str | None, FileReport | None]:
+class Unreadable(Exception):
+    """A path ``read_bytes`` refuses: ``reason`` is ``"os"`` (the system refused: ``detail``
+    says why), ``"not_regular"`` or ``"too_big"`` (``size`` bytes at least)."""
+
+    def __init__(self, reason: str, detail: str = "", size: int = 0) -> None:
+        self.reason, self.detail, self.size = reason, detail, size
+        super().__init__(detail or reason)
+
+    def message(self, limit: int) -> str:
+        """The YM001 message for this refusal."""
+        if self.reason == "not_regular":
+            return rules.YM001.not_regular()
+        if self.reason == "too_big":
+            return rules.YM001.too_big(size=self.size, limit=limit)
+        return rules.YM001.cannot_read(detail=self.detail)
+
+
+def read_bytes(path: str, limit: int = MAX_BYTES) -> bytes:
+    """The bytes of the regular file at *path*, at most *limit* of them; ``Unreadable``
+    otherwise. Never blocks on a FIFO or a device: the file is opened non-blocking and
+    checked with ``fstat`` before a byte is read."""
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_NOCTTY", 0)
+    try:
+        fd = os.open(path, flags)
+    except OSError as exc:
+        raise Unreadable("os", str(exc.strerror or exc)) from None
+    except ValueError as exc:  # a NUL in the name
+        raise Unreadable("os", str(exc)) from None
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            raise Unreadable("not_regular")
+        if info.st_size > limit:
+            raise Unreadable("too_big", size=info.st_size)
+        chunks: list[bytes] = []
+        total = 0
+        while True:  # a file growing while it is read stops at the limit too
+            chunk = os.read(fd, min(1 << 20, limit + 1 - total))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            total += len(chunk)
+            if total > limit:
+                raise Unreadable("too_big", size=total)
+        return b"".join(chunks)
+    except OSError as exc:
+        raise Unreadable("os", str(exc.strerror or exc)) from None
+    finally:
+        os.close(fd)
+
+
+def read_text(path: str, limit: int = MAX_BYTES) -> str:
+    """The UTF-8 text of the regular file at *path* (``read_bytes``); ``Unreadable`` too when
+    it is not UTF-8 (reason ``"os"``, the decoding error as the detail)."""
+    data = read_bytes(path, limit)
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise Unreadable("os", f"not valid UTF-8 at byte {exc.start}") from None
+
+
+def read_report_or_text(
+    path: str, kind: str | None, settings: Settings, limit: int = MAX_BYTES
+) -> tuple[str | None, FileReport | None]:
     """The file's text, or a report saying why it cannot be read (the runtime fails too)."""
     origin = Span(Pos(0, 0), Pos(0, 0))
     guessed = kind or kind_from_name(path, settings)
@@ -27,18 +97,22 @@ def read_report_or_text(path: str, kind: str | None, settings: Settings) -> tupl
         return None, FileReport(path, guessed or "unknown", Verdict.REJECTED, [diagnostic])
 
     try:
-        info = os.stat(path)
-    except OSError as exc:
-        return refused(rules.YM001.cannot_read(detail=exc.strerror or exc))
-    if not stat.S_ISREG(info.st_mode):
-        return refused(rules.YM001.not_regular())
-    if info.st_size > MAX_BYTES:
-        return refused(rules.YM001.too_big(size=info.st_size, limit=MAX_BYTES))
-    try:
-        with open(path, "rb") as handle:
-            data = handle.read()
-    except OSError as exc:
-        return refused(rules.YM001.cannot_read(detail=exc.strerror or exc))
+        data = read_bytes(path, limit)
+    except Unreadable as exc:
+        return refused(exc.message(limit))
+    return text_or_report(data, path, guessed or "unknown")
+
+
+def cannot_read_report(path: str, kind: str, detail: str) -> FileReport:
+    """The YM001 report of a file that cannot be read, for *detail*."""
+    message = rules.YM001.cannot_read(detail=detail)
+    diagnostic = Diagnostic(rules.YM001.code, rules.YM001.severity, message, Span(Pos(0, 0), Pos(0, 0)))
+    return FileReport(path, kind, Verdict.REJECTED, [diagnostic])
+
+
+def text_or_report(data: bytes, path: str, kind: str) -> tuple[str | None, FileReport | None]:
+    """*data* as the text of the file *path* (a Python file in its declared encoding), or
+    the report of a file that is not UTF-8 (located at the first byte that is not)."""
     if path.endswith(".py"):
         return _python_text(data), None
     try:
@@ -47,7 +121,10 @@ def read_report_or_text(path: str, kind: str | None, settings: Settings) -> tupl
         # at the first byte that is not UTF-8, after the text before it (which decodes)
         before = data[: exc.start].decode("utf-8")
         start = position_of(before, len(before))
-        return refused(rules.YM001.not_utf8(byte=exc.start), Span(start, Pos(start.line, start.column + 1)))
+        message = rules.YM001.not_utf8(byte=exc.start)
+        span = Span(start, Pos(start.line, start.column + 1))
+        diagnostic = Diagnostic(rules.YM001.code, rules.YM001.severity, message, span)
+        return None, FileReport(path, kind, Verdict.REJECTED, [diagnostic])
     return text, None
 
 

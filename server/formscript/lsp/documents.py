@@ -4,21 +4,45 @@ Texts live in pygls' workspace (it applies the incremental changes); this store 
 which analysis belongs to which text. Analyses run on one lint thread, so the event loop
 keeps answering meanwhile; a request arriving while the same text is being linted waits for
 that lint rather than starting another; results are kept per text and settings generation.
+
+Files the editor has not opened are read from disk by ``lint.reading.read_bytes`` only
+(regular files, at most ``MAX_DISK_BYTES``, never blocking on a FIFO or ``/dev/stdin``), on a
+reader thread and under a time bound (``READ_SECONDS``), never on the event loop; pygls never
+reads a file itself. A file that cannot be read is a YM001 diagnostic of its own.
 """
 
 from __future__ import annotations
 
 import asyncio
 import dataclasses
+import os
 from collections.abc import Callable, Hashable
 from concurrent.futures import ThreadPoolExecutor
-from pathlib import Path
 from typing import Any, Protocol, TypeVar
 
+from formscript.lint.kinds import kind_from_name
+from formscript.lint.reading import Unreadable, cannot_read_report, read_bytes, read_report_or_text
+from formscript.lint.report import FileReport
 from formscript.lsp.analysis import Analysis, analyse, path_to_uri, uri_to_path
+from formscript.lsp.convert import Positions
 from formscript.lsp.settings import SettingsStore
 
 T = TypeVar("T")
+
+#: Files the server reads from disk (not opened by the editor) are refused above this size
+#: (a YM001 diagnostic): linting more in an editor takes too long to be of use.
+MAX_DISK_BYTES = 8 * 1024 * 1024
+#: A read from disk that takes longer than this is given up (the file counts as unreadable).
+READ_SECONDS = 10.0
+
+
+def read_disk(path: str) -> str | None:
+    """The UTF-8 text of a regular file of at most ``MAX_DISK_BYTES``, else None (never blocks
+    on anything that is not a regular file)."""
+    try:
+        return read_bytes(path, MAX_DISK_BYTES).decode("utf-8")
+    except (Unreadable, UnicodeDecodeError):
+        return None
 
 
 class Absent(Exception):
@@ -50,6 +74,9 @@ class DocumentStore:
         #: Results derived from an open document (a simulation), dropped when it closes.
         self._memos: dict[str, dict[str, tuple[Hashable, Any]]] = {}
         self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="formscript-lint")
+        #: Disk reads and the file lookups of lenses, apart from the lints (a slow disk never
+        #: holds a lint back, a long lint never holds a read back).
+        self._readers = ThreadPoolExecutor(max_workers=2, thread_name_prefix="formscript-read")
 
     # -- open and closed ------------------------------------------------------------------
 
@@ -74,22 +101,39 @@ class DocumentStore:
     # -- texts ----------------------------------------------------------------------------
 
     def text_of(self, uri: str) -> tuple[str, int | None]:
-        """A document's text and version: the editor's buffer, else the file ('' if none)."""
+        """An open document's text and version ('' for one that is not open: the disk is
+        ``read``'s, off the event loop)."""
+        if uri not in self._open:
+            return "", None
         document = self._texts(uri)
         try:
             return document.source, document.version
-        except (OSError, UnicodeDecodeError):
+        except (OSError, UnicodeDecodeError):  # pygls reads the disk when it has no text
             return "", None
 
     def read(self, path: str) -> str | None:
-        """A file's text: the editor's buffer when it is open, else the disk."""
+        """A file's text: the editor's buffer when it is open, else the disk (``read_disk``;
+        blocking for the time a regular file takes: call it off the event loop)."""
         uri = path_to_uri(path)
         if uri in self._open:
             return self.text_of(uri)[0]
+        return read_disk(path)
+
+    async def off_loop_read(self, work: Callable[..., T], *args: Any) -> T:
+        """Run *work* (which reads files) on a reader thread, under ``READ_SECONDS``
+        (``TimeoutError`` past it)."""
+        future = asyncio.get_running_loop().run_in_executor(self._readers, work, *args)
+        return await asyncio.wait_for(future, READ_SECONDS)
+
+    async def disk_report(self, path: str) -> tuple[str | None, FileReport | None]:
+        """A closed file's text, or the YM001 report of why it cannot be read (``Absent``
+        when nothing is at *path*)."""
+        settings = self._settings.for_path(path)
         try:
-            return Path(path).read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError):
-            return None
+            return await self.off_loop_read(read_report_or_text, path, None, settings, MAX_DISK_BYTES)
+        except TimeoutError:
+            detail = f"reading took longer than {READ_SECONDS:g} s"
+            return None, cannot_read_report(path, kind_from_name(path, settings) or "unknown", detail)
 
     # -- analyses -------------------------------------------------------------------------
 
@@ -106,12 +150,30 @@ class DocumentStore:
         neither open nor readable: it has no text, not an empty one)."""
         if uri in self._open:
             text, version = self.text_of(uri)
-        else:
-            try:
-                text, version = self._texts(uri).source, None
-            except (OSError, UnicodeDecodeError):
-                raise Absent(uri) from None
-        return await self.analyse(uri, text, version)
+            return await self.analyse(uri, text, version)
+        if not uri.startswith("file:"):
+            raise Absent(uri)
+        path = uri_to_path(uri)
+        if not await self.off_loop_read(os.path.lexists, path):
+            raise Absent(uri)
+        read, refused = await self.disk_report(path)
+        if refused is not None:
+            return self.unread(uri, refused)
+        return await self.analyse(uri, read or "", None)
+
+    def unread(self, uri: str, report: FileReport) -> Analysis:
+        """The analysis of a file that could not be read: its report, no text."""
+        path = uri_to_path(uri)
+        return Analysis(
+            uri,
+            path,
+            None,
+            "",
+            report,
+            Positions("", self._encoding()),
+            self._settings.generation,
+            self._settings.for_path(path),
+        )
 
     async def analyse(self, uri: str, text: str, version: int | None) -> Analysis:
         """The analysis of *text* as the document *uri* (from the cache, or linted on the

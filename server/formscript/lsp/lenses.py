@@ -5,7 +5,7 @@ sibling files and shapes the answers."""
 from __future__ import annotations
 
 import fnmatch
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -65,12 +65,31 @@ def sibling(path: str, kind: str, reader: Reader) -> tuple[str, str] | None:
     return None
 
 
-def calls_for(analysis: Analysis, reader: Reader) -> tuple[str, str] | None:
+def confined(candidate: str, roots: Sequence[str]) -> bool:
+    """Whether *candidate*, links resolved, lies inside one of *roots* (a repository's
+    ``calls`` setting must not show the editor a file outside the workspace)."""
+    try:
+        target = Path(candidate).resolve()
+    except (OSError, RuntimeError):
+        return False
+    for root in roots:
+        try:
+            target.relative_to(Path(root).resolve())
+        except (ValueError, OSError, RuntimeError):
+            continue
+        return True
+    return False
+
+
+def calls_for(analysis: Analysis, reader: Reader, roots: Sequence[str] = ()) -> tuple[str, str] | None:
     """The calls transcript for a script: one named in the settings' ``calls`` table for this
-    script, else the sibling ``<name>.calls.yaml``."""
+    script, else the sibling ``<name>.calls.yaml``. A transcript the table names must lie
+    inside the workspace folders *roots* (without any: the configuration's folder, or the
+    script's); one outside is not read."""
     settings = analysis.settings
     if settings.calls:
         root = Path(settings.root) if settings.root else Path(analysis.path).parent
+        allowed = tuple(roots) or (str(root),)
         try:
             relative = Path(analysis.path).resolve().relative_to(root.resolve()).as_posix()
         except (ValueError, OSError):
@@ -78,13 +97,15 @@ def calls_for(analysis: Analysis, reader: Reader) -> tuple[str, str] | None:
         for pattern, target in settings.calls.items():
             if fnmatch.fnmatch(relative, pattern) or fnmatch.fnmatch(Path(analysis.path).name, pattern):
                 candidate = str(root / target)
+                if not confined(candidate, allowed):
+                    continue
                 text = reader(candidate)
                 if text is not None:
                     return candidate, text
     return sibling(analysis.path, "calls", reader)
 
 
-def lenses(analysis: Analysis, reader: Reader) -> list[Lens]:
+def lenses(analysis: Analysis, reader: Reader, roots: Sequence[str] = ()) -> list[Lens]:
     """ "Dry run" above a form, "Simulate" above a script."""
     doc = analysis.document
     first = Span(Pos(0, 0), Pos(0, 0))
@@ -98,7 +119,7 @@ def lenses(analysis: Analysis, reader: Reader) -> list[Lens]:
         title = "▶ Dry run" + (f" with {Path(rules[0]).name}" if rules else "")
         return [Lens(first, title, DRY_RUN, (analysis.uri,))]
     if analysis.kind == "script":
-        calls = calls_for(analysis, reader)
+        calls = calls_for(analysis, reader, roots)
         title = "▶ Simulate" + (f" with {Path(calls[0]).name}" if calls else "")
         return [Lens(first, title, SIMULATE, (analysis.uri,))]
     return []
@@ -118,9 +139,9 @@ def dry_run(analysis: Analysis, reader: Reader) -> str:
     return str(runs.render_dry_run(result))
 
 
-def simulation(analysis: Analysis, reader: Reader) -> dict[str, Any]:
+def simulation(analysis: Analysis, reader: Reader, roots: Sequence[str] = ()) -> dict[str, Any]:
     """The simulation of a script against its calls transcript (settings, or sibling), if any."""
-    calls = calls_for(analysis, reader)
+    calls = calls_for(analysis, reader, roots)
     result: dict[str, Any] = _runs().simulate_text(
         analysis.text, analysis.path, calls[1] if calls else None, calls[0] if calls else None
     )
@@ -128,9 +149,9 @@ def simulation(analysis: Analysis, reader: Reader) -> dict[str, Any]:
     return result
 
 
-def simulate(analysis: Analysis, reader: Reader) -> str:
+def simulate(analysis: Analysis, reader: Reader, roots: Sequence[str] = ()) -> str:
     """The simulation as text."""
-    return str(_runs().render_simulation(simulation(analysis, reader)))
+    return str(_runs().render_simulation(simulation(analysis, reader, roots)))
 
 
 def rule_doc(code: str) -> str:

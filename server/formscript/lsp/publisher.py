@@ -145,14 +145,17 @@ class Publisher:
                 items=convert.diagnostics(found.report.diagnostics, found.positions, uri),
             )
         try:
-            stat = os.stat(path)
-        except OSError:
+            stat = await documents.off_loop_read(os.stat, path)
+        except (OSError, TimeoutError):
             return types.WorkspaceFullDocumentDiagnosticReport(uri=uri, items=[], version=None)
         key = (self._settings.generation, stat.st_mtime_ns, stat.st_size)
         cached = self._files.get(uri)
         if cached is None or cached[0] != key:
-            text = documents.read(path) or ""
-            found = await documents.analyse(uri, text, None)
+            text, refused = await documents.disk_report(path)
+            if refused is not None:
+                found = documents.unread(uri, refused)
+            else:
+                found = await documents.analyse(uri, text or "", None)
             items = convert.diagnostics(found.report.diagnostics, found.positions, uri)
             cached = (key, f"disk:{key[0]}:{key[1]}:{key[2]}", items)
             self._files[uri] = cached

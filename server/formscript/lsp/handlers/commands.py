@@ -34,7 +34,7 @@ async def cmd_dry_run(ls: FormscriptServer, *args: Any) -> str:
 async def cmd_simulate(ls: FormscriptServer, *args: Any) -> str:
     """``formscript.simulate [uri]``: the simulation of a script, as text."""
     found = await ls.documents.current(_uri_argument(args))
-    return await ls.documents.off_loop(lenses.simulate, found, ls.documents.read)
+    return await ls.documents.off_loop(lenses.simulate, found, ls.documents.read, ls.roots())
 
 
 @guarded(lambda: "")

@@ -139,17 +139,23 @@ async def on_code_action(ls: FormscriptServer, params: types.CodeActionParams) -
 async def on_code_lens(ls: FormscriptServer, params: types.CodeLensParams) -> list[types.CodeLens]:
     """ "Dry run" above a form, "Simulate" above a script."""
     found = await ls.documents.current(params.text_document.uri)
-    return [convert.code_lens(lens, found.positions) for lens in lenses.lenses(found, ls.documents.read)]
+    shown = await ls.documents.off_loop_read(lenses.lenses, found, ls.documents.read, ls.roots())
+    return [convert.code_lens(lens, found.positions) for lens in shown]
+
+
+async def _calls(ls: FormscriptServer, found: Analysis) -> tuple[str, str] | None:
+    """The calls transcript of a script (read off the event loop)."""
+    return await ls.documents.off_loop_read(lenses.calls_for, found, ls.documents.read, ls.roots())
 
 
 async def _simulation(ls: FormscriptServer, found: Analysis) -> dict[str, Any]:
     """The simulation of a script against its calls, kept while the texts stay."""
-    calls = lenses.calls_for(found, ls.documents.read)
+    calls = await _calls(ls, found)
     key = (found.text, calls)
     cached = ls.documents.remembered(found.uri, "simulation", key)
     if cached is not None:
         return cached  # type: ignore[no-any-return]
-    result = await ls.documents.off_loop(lenses.simulation, found, ls.documents.read)
+    result = await ls.documents.off_loop(lenses.simulation, found, ls.documents.read, ls.roots())
     ls.documents.remember(found.uri, "simulation", key, result)
     return result
 
@@ -160,7 +166,7 @@ async def on_inlay_hint(ls: FormscriptServer, params: types.InlayHintParams) -> 
     found = await ls.documents.current(params.text_document.uri)
     if found.kind == "form":
         hints = lenses.form_hints(found)
-    elif found.kind == "script" and lenses.calls_for(found, ls.documents.read) is not None:
+    elif found.kind == "script" and await _calls(ls, found) is not None:
         hints = lenses.script_hints(await _simulation(ls, found), found)
     else:
         hints = []
