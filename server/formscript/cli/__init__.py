@@ -30,10 +30,15 @@ def run(argv: Sequence[str]) -> int:
     if args.command is None:
         parser.print_help()
         return 2
+    from formscript.cli.output import OutputError
+
     try:
         return _command(args.command)(args)
     except BrokenPipeError:
         return 0
+    except OutputError as exc:
+        print(f"formscript: {exc}", file=sys.stderr)
+        return 2
 
 
 def _command(name: str) -> Callable[[Namespace], int]:

@@ -12,7 +12,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from formscript.cli.output import write
+from formscript.cli.output import read, read_stdin, write
 
 if TYPE_CHECKING:
     from formscript.lint.config import Settings
@@ -39,11 +39,10 @@ def lint(args: argparse.Namespace) -> int:
         return 2
     paired = None
     if args.form:
-        try:
-            paired = (args.form, Path(args.form).read_text(encoding="utf-8"))
-        except (OSError, UnicodeDecodeError) as exc:
-            print(f"formscript: --form {args.form}: cannot read ({exc})", file=sys.stderr)
+        form_text = read(args.form)
+        if form_text is None:
             return 2
+        paired = (args.form, form_text)
     reports = lint_files(files, settings, args, paired)
     not_written = 0
     if args.fix or args.diff or args.unsafe_fixes:
@@ -128,7 +127,8 @@ def collect(paths: list[str], settings: Settings) -> tuple[list[str], list[str]]
 def lint_files(files: list[str], settings: Settings, args: argparse.Namespace, paired: Paired) -> list[FileReport]:
     """Read every file, answer from the cache where possible, lint the rest (in parallel)."""
     from formscript.cli.pool import Job, run_jobs, wants_progress
-    from formscript.lint.reading import read_report_or_text
+    from formscript.lint.kinds import kind_from_name
+    from formscript.lint.reading import MAX_BYTES, read_report_or_text, refused_report, text_or_report
 
     fixes = wants_fixes(args)
     cache = None
@@ -140,10 +140,19 @@ def lint_files(files: list[str], settings: Settings, args: argparse.Namespace, p
         cache = LintCache(directory, salt, project=os.path.realpath(os.getcwd()))
     reports: list[FileReport | None] = []
     pending: list[tuple[int, str, Job]] = []
-    stdin_text = sys.stdin.read() if "-" in files else None
+    stdin_data = read_stdin() if "-" in files else None
     for path in files:
         if path == "-":
-            path, text = args.stdin_filename or "<stdin>", stdin_text or ""
+            path = args.stdin_filename or "<stdin>"
+            kind = args.kind or kind_from_name(path, settings) or "unknown"
+            if stdin_data is None:
+                reports.append(refused_report(path, kind, f"stdin holds more than {MAX_BYTES} bytes"))
+                continue
+            read_in, failed = text_or_report(stdin_data, path, kind)
+            if failed is not None:
+                reports.append(failed)
+                continue
+            text = read_in or ""
         else:
             read, failed = read_report_or_text(path, args.kind, settings)
             if failed is not None:

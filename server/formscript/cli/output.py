@@ -1,28 +1,80 @@
-"""What every subcommand shares: writing its output, reading its inputs."""
+"""What every subcommand shares: writing its output, reading its inputs.
+
+Inputs are read by ``lint.reading`` (regular files only, never blocking on a FIFO or a
+device, at most ``MAX_BYTES``); output goes to stdout or ``-o`` as UTF-8 bytes whatever the
+locale, and a ``-o`` that cannot be written is a message and exit code 2 (``OutputError``).
+"""
 
 from __future__ import annotations
 
 import sys
-from pathlib import Path
 
 from formscript.lint.formats import printable
+
+
+class OutputError(Exception):
+    """The output file cannot be written; the message says why (exit code 2)."""
 
 
 def write(text: str, output: str | None = None) -> None:
     """Write *text* to the file *output*, else to stdout, as valid UTF-8: what UTF-8 cannot
     encode (a lone surrogate from a file's text or a name that is not UTF-8) is written as its
-    ``\\uXXXX`` escape, which in JSON output is JSON's own escape (``lint.formats.printable``)."""
-    text = printable(text)
+    ``\\uXXXX`` escape, which in JSON output is JSON's own escape (``lint.formats.printable``).
+    ``OutputError`` when *output* cannot be written (a directory, a missing folder)."""
+    data = printable(text).encode("utf-8")
     if output:
-        Path(output).write_text(text, encoding="utf-8")
-    else:
-        sys.stdout.write(text)
+        try:
+            with open(output, "wb") as handle:
+                handle.write(data)
+        except (OSError, ValueError) as exc:
+            detail = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+            raise OutputError(f"-o {shown_name(output)}: cannot write ({detail})") from None
+        return
+    stream = getattr(sys.stdout, "buffer", None)
+    if stream is None:  # a replaced stdout (tests): text it is
+        sys.stdout.write(data.decode("utf-8"))
+        return
+    sys.stdout.flush()
+    stream.write(data)
+    stream.flush()
+
+
+def shown_name(path: str) -> str:
+    """*path* for a message on the terminal (control characters escaped, valid UTF-8)."""
+    from formscript.lint.formats import terminal_safe
+
+    return printable(terminal_safe(path))
 
 
 def read(path: str) -> str | None:
-    """A file's text; None (and a message on stderr) when it cannot be read."""
+    """A file's text, as Python's text mode reads it (line ends become ``\\n``); None (and a
+    message on stderr) when it cannot be read: not a regular file (a FIFO, ``/dev/zero``),
+    too big, not UTF-8."""
+    from formscript.lint.reading import MAX_BYTES, Unreadable, read_text
+
     try:
-        return Path(path).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        print(f"formscript: {path}: cannot read ({exc})", file=sys.stderr)
+        text = read_text(path, MAX_BYTES)
+    except Unreadable as exc:
+        print(f"formscript: {shown_name(path)}: cannot read ({exc.message(MAX_BYTES)})", file=sys.stderr)
         return None
+    return text.replace("\r\n", "\n").replace("\r", "\n")
+
+
+def read_stdin(limit: int | None = None) -> bytes | None:
+    """The bytes of stdin, at most *limit* (``MAX_BYTES``); None when there are more."""
+    from formscript.lint.reading import MAX_BYTES
+
+    limit = MAX_BYTES if limit is None else limit
+    stream = getattr(sys.stdin, "buffer", None)
+    if stream is None:  # a replaced stdin (tests)
+        return sys.stdin.read(limit + 1).encode("utf-8", "surrogateescape")[: limit + 1] or b""
+    chunks: list[bytes] = []
+    total = 0
+    while total <= limit:
+        chunk = stream.read(min(1 << 20, limit + 1 - total))
+        if not chunk:
+            break
+        chunks.append(chunk)
+        total += len(chunk)
+    data = b"".join(chunks)
+    return None if len(data) > limit else data

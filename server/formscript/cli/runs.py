@@ -16,7 +16,7 @@ import os
 import sys
 from typing import TYPE_CHECKING
 
-from formscript.cli.output import read, write
+from formscript.cli.output import read, read_stdin, write
 
 if TYPE_CHECKING:
     from formscript.lint.report import FileReport
@@ -82,7 +82,18 @@ def dry_run(args: argparse.Namespace) -> int:
 def _prompt_file(path: str) -> str | None:
     """The prompt text of ``--prompt-file`` as li agent reads it (text mode, so line ends
     become ``\n``; ``-`` is stdin); None, with a message, when li agent would not get one."""
-    text = sys.stdin.read() if path == "-" else read(path)
+    if path == "-":
+        data = read_stdin()
+        try:
+            text = data.decode("utf-8").replace("\r\n", "\n").replace("\r", "\n") if data is not None else None
+        except UnicodeDecodeError as exc:
+            print(f"formscript: --prompt-file -: stdin is not valid UTF-8 (byte {exc.start})", file=sys.stderr)
+            return None
+        if data is None:
+            print("formscript: --prompt-file -: stdin is too big", file=sys.stderr)
+            return None
+    else:
+        text = read(path)
     if text is not None and not text.strip():
         print(
             f"formscript: --prompt-file {path!r} is empty: li agent refuses it before reading the form", file=sys.stderr

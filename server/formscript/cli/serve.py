@@ -9,5 +9,4 @@ def serve(args: argparse.Namespace) -> int:
     """Serve until the client exits."""
     from formscript.lsp.serve import run as run_server  # type: ignore[import-not-found, unused-ignore]
 
-    run_server(args.tcp)
-    return 0
+    return int(run_server(args.tcp))

@@ -5,6 +5,15 @@ Positions are 1-based lines and columns counted in code points at this edge.
 Every format is valid UTF-8 whatever a file holds or is named (``printable``): a Python
 string can carry lone surrogates — YAML reads ``"\\ud83d"`` that way, and a file name that is
 not UTF-8 comes as ``caf\\udce9`` (surrogateescape) — which no UTF-8 text can hold.
+
+Nothing a file controls reaches a terminal or a log viewer raw: in text, concise and GitHub
+output every control character (C0, DEL, C1), bidirectional override or isolate and line
+separator in a name, a message or a source excerpt is written as its ``\\xNN``/``\\uXXXX``
+escape (``terminal_safe``), so no escape sequence runs (OSC 52, clear screen, OSC 8 links)
+and no name or message forges or splits a line; JUnit XML escapes what XML cannot hold and
+keeps line breaks in attributes as character references; SARIF URIs are percent-encoded.
+A source excerpt is at most ``EXCERPT`` characters around its column, so a long one-line
+file costs each diagnostic a line, not the file.
 """
 
 from __future__ import annotations
@@ -40,6 +49,38 @@ def printable(text: str) -> str:
     except UnicodeEncodeError:
         return text.encode("utf-8", "backslashreplace").decode("utf-8")
     return text
+
+
+#: What a terminal or a log viewer would act on: C0 controls but tab, DEL, C1 controls, the
+#: bidirectional marks, embeddings, overrides and isolates, and Unicode's line separators.
+_UNSAFE = "[\x00-\x08\x0a-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2028\u2029\u2066-\u2069\ufeff]"
+_TERMINAL_UNSAFE = re.compile(_UNSAFE)
+#: The same, keeping line feeds and tabs (multi-line reports: dry runs, simulations).
+_TERMINAL_UNSAFE_LINES = re.compile(_UNSAFE.replace("\\x0a-", "\\x0b-"))
+#: The widest source excerpt shown under a diagnostic, in characters.
+EXCERPT = 160
+
+
+def terminal_safe(text: str, *, lines: bool = False) -> str:
+    """*text* with every character a terminal would act on (``_UNSAFE``) written as its
+    escape; with *lines*, line feeds stay (the text is a multi-line report)."""
+    pattern = _TERMINAL_UNSAFE_LINES if lines else _TERMINAL_UNSAFE
+    return pattern.sub(lambda m: _escape_char(m.group()), text)
+
+
+def excerpt(source: str, col: int, width: int) -> tuple[str, int, int]:
+    """The part of the line *source* shown under a diagnostic at 1-based *col*, *width*
+    characters wide: (text, caret column, caret width), terminal-safe, at most about
+    ``EXCERPT`` characters with ``…`` where it is cut."""
+    start = max(0, col - 1 - EXCERPT // 2)
+    end = min(len(source), max(col - 1 + width, start + EXCERPT))
+    end = min(end, start + EXCERPT)
+    head = "…" if start > 0 else ""
+    tail = "…" if end < len(source) else ""
+    before = terminal_safe(source[start : col - 1])
+    marked = terminal_safe(source[col - 1 : min(col - 1 + width, end)])
+    after = terminal_safe(source[min(col - 1 + width, end) : end])
+    return head + before + marked + after + tail, len(head) + len(before) + 1, max(1, len(marked))
 
 
 #: What XML 1.0 cannot hold at all, not even as a character reference.
@@ -156,7 +197,9 @@ def render_concise(reports: Sequence[FileReport]) -> str:
     for report in reports:
         for d in report.diagnostics:
             line, col, _, _ = _pos(d)
-            lines.append(f"{report.path}:{line}:{col}: {d.severity}[{d.code}] {d.message}")
+            lines.append(
+                f"{terminal_safe(report.path)}:{line}:{col}: {d.severity}[{d.code}] {terminal_safe(d.message)}"
+            )
     return "".join(f"{line}\n" for line in lines)
 
 
@@ -172,21 +215,22 @@ def render_text(reports: Sequence[FileReport], *, color: bool = False, show_verd
         for d in report.diagnostics:
             line, col, end_line, end_col = _pos(d)
             tint = colours.get(d.severity, "") if color else ""
-            out.append(f"{bold}{report.path}:{line}:{col}:{reset} {tint}{d.severity}[{d.code}]{reset} {d.message}")
+            name, message = terminal_safe(report.path), terminal_safe(d.message)
+            out.append(f"{bold}{name}:{line}:{col}:{reset} {tint}{d.severity}[{d.code}]{reset} {message}")
             if 0 <= d.span.start.line < len(lines):
-                source = lines[d.span.start.line].replace("\t", " ")
+                source = lines[d.span.start.line].rstrip("\r\n").replace("\t", " ")
                 width = (end_col - col) if end_line == line else len(source) - col + 1
-                width = max(1, width)
+                shown, caret, width = excerpt(source, col, max(1, width))
                 gutter = f"{line:>4} | "
-                out.append(f"{gutter}{source}")
-                out.append(" " * (len(gutter) + col - 1) + tint + "^" * width + reset)
+                out.append(f"{gutter}{shown}")
+                out.append(" " * (len(gutter) + caret - 1) + tint + "^" * width + reset)
             if d.fix is not None:
                 kind = "fix" if d.fix.safe else "unsafe fix"
-                out.append(f"     = {kind}: {d.fix.description}")
+                out.append(f"     = {kind}: {terminal_safe(d.fix.description)}")
     if show_verdicts:
         for report in reports:
             if report.verdict is not None:
-                out.append(f"{_name(report)}: {report.verdict.value}")
+                out.append(f"{terminal_safe(_name(report))}: {report.verdict.value}")
     s = summary(reports)
     sev = s["by_severity"]
     out.append(
@@ -203,13 +247,18 @@ def render_github(reports: Sequence[FileReport]) -> str:
     for report in reports:
         for d in report.diagnostics:
             line, col, end_line, end_col = _pos(d)
-            message = d.message.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
-            path = report.path.replace("%", "%25").replace(",", "%2C").replace(":", "%3A")
+            message = _github_data(terminal_safe(d.message))
+            path = _github_data(terminal_safe(report.path)).replace(",", "%2C").replace(":", "%3A")
             lines.append(
                 f"::{level[d.severity]} file={path},line={line},col={col},"
                 f"endLine={end_line},endColumn={end_col},title={d.code}::{message}"
             )
     return "".join(f"{line}\n" for line in lines)
+
+
+def _github_data(text: str) -> str:
+    """*text* as a workflow command's data: ``%``, CR and LF percent-encoded."""
+    return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
 
 
 def render_sarif(reports: Sequence[FileReport]) -> str:
@@ -284,8 +333,10 @@ def _sarif_level(severity: str) -> str:
 
 
 def quoteattr(text: str) -> str:
-    """An XML attribute value in double quotes (see ``xml_text``)."""
-    return '"' + xml_text(text) + '"'
+    """An XML attribute value in double quotes (see ``xml_text``); tabs and line breaks as
+    character references, which attribute-value normalisation keeps (raw, they read as spaces)."""
+    value = xml_text(text).replace("\t", "&#9;").replace("\n", "&#10;").replace("\r", "&#13;")
+    return '"' + value + '"'
 
 
 def render_junit(reports: Sequence[FileReport]) -> str:
@@ -299,7 +350,8 @@ def render_junit(reports: Sequence[FileReport]) -> str:
         name = quoteattr(_name(report))
         if errors:
             failures += 1
-            body = "\n".join(f"{report.path}:{_pos(d)[0]}:{_pos(d)[1]}: [{d.code}] {d.message}" for d in errors)
+            path = terminal_safe(report.path)
+            body = "\n".join(f"{path}:{_pos(d)[0]}:{_pos(d)[1]}: [{d.code}] {terminal_safe(d.message)}" for d in errors)
             cases.append(
                 f'  <testcase classname="formscript" name={name}>\n'
                 f"    <failure message={quoteattr(f'{len(errors)} error(s)')}>"

@@ -105,7 +105,11 @@ def read_report_or_text(
 
 def cannot_read_report(path: str, kind: str, detail: str) -> FileReport:
     """The YM001 report of a file that cannot be read, for *detail*."""
-    message = rules.YM001.cannot_read(detail=detail)
+    return refused_report(path, kind, rules.YM001.cannot_read(detail=detail))
+
+
+def refused_report(path: str, kind: str, message: str) -> FileReport:
+    """A rejected report of *path* with one YM001 diagnostic saying *message*."""
     diagnostic = Diagnostic(rules.YM001.code, rules.YM001.severity, message, Span(Pos(0, 0), Pos(0, 0)))
     return FileReport(path, kind, Verdict.REJECTED, [diagnostic])
 

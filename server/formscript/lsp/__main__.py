@@ -8,4 +8,4 @@ from formscript.lsp.serve import run
 
 if __name__ == "__main__":
     args = sys.argv[1:]
-    run(args[args.index("--tcp") + 1] if "--tcp" in args else None)
+    sys.exit(run(args[args.index("--tcp") + 1] if "--tcp" in args else None))

@@ -145,9 +145,11 @@ class DocumentStore:
         """Keep *found* as the document's analysis."""
         self._analyses[found.uri] = found
 
-    async def current(self, uri: str) -> Analysis:
+    async def current(self, uri: str, *, unread: bool = False) -> Analysis:
         """The analysis of the document's current text (``Absent`` when the document is
-        neither open nor readable: it has no text, not an empty one)."""
+        neither open nor readable: it has no text, not an empty one). With *unread*, a file
+        that exists but cannot be read (not a regular file, too big, not UTF-8) has the
+        analysis of its YM001 report instead (diagnostics show why)."""
         if uri in self._open:
             text, version = self.text_of(uri)
             return await self.analyse(uri, text, version)
@@ -158,6 +160,8 @@ class DocumentStore:
             raise Absent(uri)
         read, refused = await self.disk_report(path)
         if refused is not None:
+            if not unread:
+                raise Absent(uri)
             return self.unread(uri, refused)
         return await self.analyse(uri, read or "", None)
 

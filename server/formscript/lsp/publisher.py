@@ -109,6 +109,16 @@ class Publisher:
         if not self.pull:
             self._send(types.PublishDiagnosticsParams(uri=uri, diagnostics=[]))
 
+    def forget(self) -> None:
+        """The client went away: stop every pending lint and forget what was sent."""
+        for task in self._tasks.values():
+            task.cancel()
+        self._tasks.clear()
+        self._waiting.clear()
+        self._files.clear()
+        self._cancelled_progress.clear()
+        self.pull = False
+
     def refresh(self) -> None:
         """Settings changed: lint the open documents again, or ask the client to pull."""
         if self.pull:

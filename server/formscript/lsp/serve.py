@@ -7,6 +7,7 @@ import logging
 import sys
 
 from formscript.lsp.server import create_server
+from formscript.lsp.transport import CompactFormatter
 
 
 def tune_garbage_collector() -> None:
@@ -22,15 +23,17 @@ def tune_garbage_collector() -> None:
     gc.set_threshold(50_000, 20, 20)
 
 
-def run(tcp: str | None = None) -> None:
-    """Serve over stdio, or over TCP at ``HOST:PORT`` (``formscript serve [--tcp ...]``)."""
-    logging.basicConfig(
-        stream=sys.stderr, level=logging.WARNING, format="%(asctime)s %(name)s %(levelname)s %(message)s"
-    )
+def run(tcp: str | None = None) -> int:
+    """Serve over stdio, or over TCP at ``HOST:PORT`` (``formscript serve [--tcp ...]``); the
+    exit code (``exit`` without ``shutdown`` is 1)."""
+    handler = logging.StreamHandler(sys.stderr)
+    handler.setFormatter(CompactFormatter("%(asctime)s %(name)s %(levelname)s %(message)s"))
+    logging.basicConfig(level=logging.WARNING, handlers=[handler])
     server = create_server()
     tune_garbage_collector()
     if tcp:
         host, _, port = tcp.rpartition(":")
         server.start_tcp(host or "127.0.0.1", int(port))
-    else:
-        server.start_io()
+        return 0
+    server.start_io()
+    return server.exit_code

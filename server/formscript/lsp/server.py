@@ -42,6 +42,7 @@ class FormscriptServer(LanguageServer):
             text_document_sync_kind=types.TextDocumentSyncKind.Incremental,
             protocol_cls=transport.Protocol,
         )
+        self.protocol: transport.Protocol
         self.settings = SettingsStore()
         self.documents = DocumentStore(self._text_document, self.settings, lambda: self.encoding)
         self.publisher = Publisher(
@@ -53,10 +54,29 @@ class FormscriptServer(LanguageServer):
         )
         self.workspace_files = WorkspaceFiles(self.roots, self.settings)
 
+    #: The exit code of the last stdio session (``exit``: 0 after ``shutdown``, 1 without).
+    exit_code = 0
+
     def _start_io_async(self, stdin: BinaryIO | None = None, stdout: BinaryIO | None = None) -> None:
         """Serve over stdio with frames that resynchronise (``transport``)."""
         self._stop_event = stop = threading.Event()  # pygls's own field, set as its start_io does
-        transport.serve_stdio(self, stop, stdin or sys.stdin.buffer, stdout or sys.stdout.buffer)
+        self.exit_code = transport.serve_stdio(self, stop, stdin or sys.stdin.buffer, stdout or sys.stdout.buffer)
+
+    def start_tcp(self, host: str, port: int) -> None:
+        """Serve over TCP, client after client, with the stdio transport's frame reader."""
+        self._stop_event = threading.Event()
+        transport.serve_tcp(self, host, port)
+
+    def new_session(self) -> None:
+        """A new client connected (TCP): the lifecycle starts again."""
+        self.protocol.new_session()
+
+    def end_session(self) -> None:
+        """The client went away (TCP): forget its documents, settings and pending work."""
+        self.publisher.forget()
+        for uri in self.documents.open_uris():
+            self.documents.close(uri)
+        self.settings.set_editor({})
 
     def _text_document(self, uri: str) -> TextSource:
         return self.workspace.get_text_document(uri)

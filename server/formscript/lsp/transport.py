@@ -14,24 +14,42 @@
 * Documents break lines where LSP does (CR, LF, CRLF) and nowhere else: pygls splits at
   every ``str.splitlines`` break (NEL, LS, PS, form feed...), so an edit below such a
   character landed on the wrong line and the server's text drifted from the editor's.
+* The lifecycle is LSP 3.17's (``Protocol.admit``): a request before ``initialize`` is
+  answered ServerNotInitialized (-32002) and a notification then dropped; after ``shutdown``
+  a request is answered InvalidRequest and a notification dropped; ``exit`` ends the process
+  with 0 after ``shutdown`` and 1 without; a notification sent with an id is answered
+  InvalidRequest (the client waits for an answer) and not acted on; a second ``initialize``
+  is answered InvalidRequest.
+* A message that cannot be read costs one short line on stderr, never a traceback
+  (``CompactFormatter``; ``FORMSCRIPT_LSP_TRACEBACKS=1`` shows them).
+* TCP (``serve_tcp``) reads frames the same way, and serves client after client: a client
+  that disconnects (or sends ``exit``) ends its session, not the server.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import logging
+import os
 import re
 import threading
-from collections.abc import Callable, Generator, Sequence
+from collections.abc import Awaitable, Callable, Generator, Sequence
 from concurrent.futures import Future
 from typing import Any, BinaryIO
+from typing import Protocol as Typing
 from urllib.parse import unquote
 
+import attrs
 from lsprotocol import types
 from pygls import workspace
-from pygls.exceptions import JsonRpcException
-from pygls.io_ import StdinAsyncReader, StdoutWriter
+from pygls.exceptions import (
+    JsonRpcException,
+    JsonRpcInvalidRequest,
+    JsonRpcServerNotInitialized,
+)
+from pygls.io_ import StdoutWriter
 from pygls.protocol import LanguageServerProtocol, lsp_method
 
 log = logging.getLogger("formscript.lsp")
@@ -77,9 +95,98 @@ class Workspace(workspace.Workspace):
         )
 
 
+#: The longest header or garbage line read at once (a longer one is read in pieces).
+MAX_LINE = 1024 * 1024
+
+
+def _is_notification(method: str) -> bool | None:
+    """Whether LSP defines *method* as a notification (False: a request; None: unknown)."""
+    found = types.METHOD_TO_TYPES.get(method)
+    if found is None or found[0] is None:
+        return None
+    return "id" not in attrs.fields_dict(found[0])
+
+
+def _valid_id(msg_id: Any) -> bool:
+    return isinstance(msg_id, (int, str)) and not isinstance(msg_id, bool)
+
+
 class Protocol(LanguageServerProtocol):
-    """pygls's protocol, answering unparsable requests, forgetting finished handlers and
-    keeping documents in a ``Workspace``."""
+    """pygls's protocol, answering unparsable requests, forgetting finished handlers,
+    keeping documents in a ``Workspace`` and keeping LSP's lifecycle (``admit``)."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        #: Whether ``initialize`` has been received in this session.
+        self.initialize_seen = False
+        #: The exit code ``exit`` asked for (None: no ``exit`` yet).
+        self.exit_code: int | None = None
+
+    def new_session(self) -> None:
+        """A new client (TCP): the lifecycle starts again."""
+        self.initialize_seen = False
+        self._shutdown = False
+        self.exit_code = None
+        for future in list(self._request_futures.values()):
+            future.cancel()
+        self._request_futures.clear()
+
+    def admit(self, data: Any) -> bool:
+        """Whether a decoded message goes on to pygls; the lifecycle's refusals are answered
+        (requests) or dropped (notifications) here, each with one line in the log."""
+        if not isinstance(data, dict):
+            log.warning("dropping a message that is not a JSON object (%s)", type(data).__name__)
+            return False
+        method = data.get("method")
+        has_id = "id" in data
+        msg_id = data.get("id")
+        if method is None:
+            return has_id  # a response to one of the server's requests
+        if not isinstance(method, str):
+            log.warning("dropping a message whose method is not a string")
+            if has_id and _valid_id(msg_id):
+                self._refuse(msg_id, JsonRpcInvalidRequest("the method must be a string"))
+            return False
+        notification = _is_notification(method)
+        if has_id and notification:
+            log.warning("%s is a notification but came with an id: answered with an error", _short(method))
+            if _valid_id(msg_id):
+                self._refuse(msg_id, JsonRpcInvalidRequest(f"{method} is a notification: it takes no id"))
+            return False
+        if not has_id and notification is False:
+            log.warning("dropping %s: a request without an id cannot be answered", _short(method))
+            return False
+        if has_id and not _valid_id(msg_id):
+            log.warning("dropping %s: its id is neither a number nor a string", _short(method))
+            return False
+        if method == types.EXIT:
+            return True
+        if not self.initialize_seen:
+            if method != types.INITIALIZE:
+                if has_id:
+                    self._refuse(msg_id, JsonRpcServerNotInitialized(f"{method} before initialize"))
+                return False
+            self.initialize_seen = True
+            return True
+        if self._shutdown:
+            if has_id:
+                self._refuse(msg_id, JsonRpcInvalidRequest(f"{method} after shutdown"))
+            return False
+        if method == types.INITIALIZE:
+            self._refuse(msg_id, JsonRpcInvalidRequest("initialize may only be sent once"))
+            return False
+        return True
+
+    def _refuse(self, msg_id: Any, error: JsonRpcException) -> None:
+        self._send_response(msg_id, error=error.to_response_error())
+
+    @lsp_method(types.EXIT)
+    def lsp_exit(self, *args: Any) -> Generator[Any, Any, None]:
+        """End the session: 0 after ``shutdown``, 1 without (the transport ends the process,
+        or over TCP the connection)."""
+        self.exit_code = 0 if self._shutdown else 1
+        raise SystemExit(self.exit_code)
+        yield  # a generator, as pygls's lsp methods are
 
     @lsp_method(types.INITIALIZE)
     def lsp_initialize(self, params: types.InitializeParams) -> Generator[Any, Any, types.InitializeResult]:
@@ -121,13 +228,60 @@ class Protocol(LanguageServerProtocol):
         super()._execute_handler(msg_id, handler, release, args, kwargs)
 
 
+def _short(text: str, size: int = 120) -> str:
+    text = text.replace("\r", "\\r").replace("\n", "\\n")
+    return text if len(text) <= size else text[: size - 3] + "..."
+
+
+class FrameReader(Typing):
+    """What ``read_frames`` reads from: a header line (at most ``MAX_LINE`` bytes of it), a body."""
+
+    def readline(self) -> Awaitable[bytes]: ...
+
+    def readexactly(self, n: int) -> Awaitable[bytes]: ...
+
+
+class StdinReader:
+    """stdin, read on a thread of *executor*: lines of at most ``MAX_LINE`` bytes."""
+
+    def __init__(self, stdin: BinaryIO, executor: Any) -> None:
+        self.stdin, self.executor = stdin, executor
+
+    def readline(self) -> Awaitable[bytes]:
+        return asyncio.get_running_loop().run_in_executor(self.executor, self.stdin.readline, MAX_LINE)
+
+    def readexactly(self, n: int) -> Awaitable[bytes]:
+        return asyncio.get_running_loop().run_in_executor(self.executor, self.stdin.read, n)
+
+
+class StreamFrames:
+    """An asyncio stream (a TCP connection) as a ``FrameReader``: a line past the stream's
+    limit is dropped as garbage, a body cut short by the end of the stream ends it."""
+
+    def __init__(self, reader: asyncio.StreamReader) -> None:
+        self.reader = reader
+
+    async def readline(self) -> bytes:
+        try:
+            return await self.reader.readline()
+        except ValueError:  # longer than the limit: the stream dropped it
+            return b"<garbage>\n"
+
+    async def readexactly(self, n: int) -> bytes:
+        try:
+            return await self.reader.readexactly(n)
+        except asyncio.IncompleteReadError as exc:
+            return exc.partial
+
+
 async def read_frames(
     stop: threading.Event,
-    reader: StdinAsyncReader,
-    protocol: LanguageServerProtocol,
+    reader: FrameReader,
+    protocol: Protocol,
     error_handler: Callable[[Exception, type[JsonRpcException]], Any],
-) -> None:
-    """Read frames until end of input and hand each message to *protocol*."""
+) -> int | None:
+    """Read frames until end of input (None) or ``exit`` (its exit code) and hand each
+    message to *protocol*."""
     length: int | None = None
     while not stop.is_set():
         line = await reader.readline()
@@ -147,23 +301,107 @@ async def read_frames(
         if not body:
             break
         try:
-            message = json.loads(body, object_hook=protocol.structure_message)
+            data = json.loads(body)
+        except (ValueError, RecursionError) as exc:
+            log.warning("dropping a frame that is not JSON: %s", _short(f"{type(exc).__name__}: {exc}"))
+            continue
+        try:
+            if not protocol.admit(data):
+                continue
+            message = protocol.structure_message(data)
             protocol.handle_message(message)
+        except SystemExit:
+            return protocol.exit_code if protocol.exit_code is not None else 1
+        except JsonRpcException as exc:  # answered already when it had an id
+            log.debug("dropped a message: %s", _short(str(exc) or type(exc).__name__))
         except Exception as exc:
-            log.exception("Unable to handle message")
+            log.warning("unable to handle a message: %s", _short(f"{type(exc).__name__}: {exc}"))
             error_handler(exc, JsonRpcException)
+    return None
 
 
-def serve_stdio(server: Any, stop: threading.Event, stdin: BinaryIO, stdout: BinaryIO) -> None:
+def serve_stdio(server: Any, stop: threading.Event, stdin: BinaryIO, stdout: BinaryIO) -> int:
     """pygls's ``_start_io_async`` with ``read_frames`` for pygls's frame reader; *stop* is
-    the server's stop event (``shutdown`` sets it)."""
-    reader = StdinAsyncReader(stdin, server.thread_pool)
+    the server's stop event (``shutdown`` sets it). The exit code: ``exit``'s (0 after
+    ``shutdown``, 1 without), 0 when the input ends."""
+    reader = StdinReader(stdin, server.thread_pool)
     server.protocol.set_writer(StdoutWriter(stdout))
+    code: int | None = None
     try:
-        asyncio.run(read_frames(stop, reader, server.protocol, server.report_server_error))
+        code = asyncio.run(read_frames(stop, reader, server.protocol, server.report_server_error))
     except BrokenPipeError:
         log.error("Connection to the client is lost! Shutting down the server.")
     except (KeyboardInterrupt, SystemExit):
         pass
     finally:
         server.shutdown()
+    return code or 0
+
+
+def serve_tcp(server: Any, host: str, port: int, *, ready: Callable[[int], None] | None = None) -> None:
+    """Serve clients over TCP at *host*:*port*, one session at a time, client after client:
+    a client that disconnects or sends ``exit`` ends its session (``server.new_session``
+    readies the server for the next). *ready* gets the port listened on (0 picks one)."""
+    protocol: Protocol = server.protocol
+
+    async def main() -> None:
+        one_at_a_time = asyncio.Lock()
+
+        async def session(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+            async with one_at_a_time:
+                server.new_session()
+                protocol.set_writer(writer)
+                try:
+                    await read_frames(threading.Event(), StreamFrames(reader), protocol, server.report_server_error)
+                except (ConnectionError, OSError) as exc:
+                    log.warning("a client's connection failed: %s", _short(str(exc)))
+                finally:
+                    server.end_session()
+                    writer.close()
+                    with contextlib.suppress(ConnectionError, OSError):
+                        await writer.wait_closed()
+
+        listening = await asyncio.start_server(session, host, port, limit=MAX_LINE)
+        if ready is not None:
+            ready(listening.sockets[0].getsockname()[1])
+        async with listening:
+            await listening.serve_forever()
+
+    try:
+        asyncio.run(main())
+    except (KeyboardInterrupt, asyncio.CancelledError):
+        pass
+    finally:
+        server.shutdown()
+
+
+class CompactFormatter(logging.Formatter):
+    """Log records as one line each: the first line of the message, cut at 300 characters,
+    and of an exception its type, its message and where it was raised, not the traceback
+    (``FORMSCRIPT_LSP_TRACEBACKS=1`` keeps tracebacks)."""
+
+    def __init__(self, fmt: str) -> None:
+        super().__init__(fmt)
+        self.tracebacks = os.environ.get("FORMSCRIPT_LSP_TRACEBACKS") == "1"
+
+    def format(self, record: logging.LogRecord) -> str:
+        if self.tracebacks:
+            return super().format(record)
+        try:
+            message = record.getMessage()
+        except Exception as exc:  # a bad format string in someone's log call
+            message = f"{record.msg!r} ({type(exc).__name__})"
+        first = message.split("\n", 1)[0]
+        if record.exc_info and record.exc_info[1] is not None:
+            error = record.exc_info[1]
+            tb = error.__traceback__
+            while tb is not None and tb.tb_next is not None:
+                tb = tb.tb_next
+            where = f" at {os.path.basename(tb.tb_frame.f_code.co_filename)}:{tb.tb_lineno}" if tb else ""
+            first = f"{first}: {type(error).__name__}: {str(error).splitlines()[0] if str(error) else ''}{where}"
+        first = _short(first, 300)
+        line = logging.LogRecord(
+            record.name, record.levelno, record.pathname, record.lineno, first, None, None, record.funcName
+        )
+        line.created, line.msecs = record.created, record.msecs
+        return super().format(line)

@@ -18,7 +18,7 @@ async def document_diagnostic(
     ls: FormscriptServer, params: types.DocumentDiagnosticParams
 ) -> types.DocumentDiagnosticReport:
     """The document's diagnostics, or "unchanged" when the client has them already."""
-    found = await ls.documents.current(params.text_document.uri)
+    found = await ls.documents.current(params.text_document.uri, unread=True)
     return ls.publisher.document_report(found, params.previous_result_id)
 
 
