@@ -255,23 +255,37 @@ class StdinReader:
 
 
 class StreamFrames:
-    """An asyncio stream (a TCP connection) as a ``FrameReader``: a line past the stream's
-    limit is dropped as garbage, a body cut short by the end of the stream ends it."""
+    """An asyncio stream (a TCP connection) as a ``FrameReader``, with its own buffer: a line
+    past ``MAX_LINE`` comes in pieces (garbage, dropped) and loses nothing after it."""
 
     def __init__(self, reader: asyncio.StreamReader) -> None:
         self.reader = reader
+        self.buffer = bytearray()
 
     async def readline(self) -> bytes:
-        try:
-            return await self.reader.readline()
-        except ValueError:  # longer than the limit: the stream dropped it
-            return b"<garbage>\n"
+        while True:
+            end = self.buffer.find(b"\n")
+            if end >= 0 or len(self.buffer) >= MAX_LINE:
+                size = end + 1 if end >= 0 else MAX_LINE
+                line = bytes(self.buffer[:size])
+                del self.buffer[:size]
+                return line
+            chunk = await self.reader.read(65536)
+            if not chunk:
+                line = bytes(self.buffer)
+                self.buffer.clear()
+                return line
+            self.buffer += chunk
 
     async def readexactly(self, n: int) -> bytes:
-        try:
-            return await self.reader.readexactly(n)
-        except asyncio.IncompleteReadError as exc:
-            return exc.partial
+        while len(self.buffer) < n:
+            chunk = await self.reader.read(min(n - len(self.buffer), 1 << 20))
+            if not chunk:
+                break
+            self.buffer += chunk
+        body = bytes(self.buffer[:n])
+        del self.buffer[:n]
+        return body
 
 
 async def read_frames(
@@ -361,7 +375,7 @@ def serve_tcp(server: Any, host: str, port: int, *, ready: Callable[[int], None]
                     with contextlib.suppress(ConnectionError, OSError):
                         await writer.wait_closed()
 
-        listening = await asyncio.start_server(session, host, port, limit=MAX_LINE)
+        listening = await asyncio.start_server(session, host, port)
         if ready is not None:
             ready(listening.sockets[0].getsockname()[1])
         async with listening:
