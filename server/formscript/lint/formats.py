@@ -19,6 +19,7 @@ file costs each diagnostic a line, not the file.
 from __future__ import annotations
 
 import json
+import os
 import re
 from collections import Counter
 from collections.abc import Sequence
@@ -104,7 +105,7 @@ def _uri(path: str) -> str:
     """A path as a URI reference (SARIF's ``artifactLocation.uri``): ``/`` separators and
     everything else a URI cannot hold percent-encoded, the bytes of a name that is not UTF-8
     (surrogateescape) as those bytes."""
-    posix = path.replace("\\", "/")
+    posix = path.replace("\\", "/") if os.sep == "\\" else path  # a backslash is a name's own on POSIX
     try:
         data = posix.encode("utf-8", "surrogateescape")
     except UnicodeEncodeError:  # a surrogate no file name decodes to

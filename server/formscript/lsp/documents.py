@@ -77,6 +77,9 @@ class DocumentStore:
         #: Disk reads and the file lookups of lenses, apart from the lints (a slow disk never
         #: holds a lint back, a long lint never holds a read back).
         self._readers = ThreadPoolExecutor(max_workers=2, thread_name_prefix="formscript-read")
+        #: Dry runs and simulations, apart from the lints too (a regex that overruns its bound
+        #: costs a simulation seconds; hovers and diagnostics do not wait for it).
+        self._runs = ThreadPoolExecutor(max_workers=1, thread_name_prefix="formscript-run")
 
     # -- open and closed ------------------------------------------------------------------
 
@@ -241,6 +244,10 @@ class DocumentStore:
     async def off_loop(self, work: Callable[..., T], *args: Any) -> T:
         """Run *work* on the lint thread (after the lints queued before it)."""
         return await asyncio.get_running_loop().run_in_executor(self._pool, work, *args)
+
+    async def off_loop_run(self, work: Callable[..., T], *args: Any) -> T:
+        """Run *work* (a dry run, a simulation) on the runs thread, apart from the lints."""
+        return await asyncio.get_running_loop().run_in_executor(self._runs, work, *args)
 
     def shutdown(self) -> None:
         """Stop the lint thread once the work queued on it is done."""

@@ -27,14 +27,14 @@ def _uri_argument(args: tuple[Any, ...]) -> str:
 async def cmd_dry_run(ls: FormscriptServer, *args: Any) -> str:
     """``formscript.dryRun [uri]``: the dry run of a form, as text."""
     found = await ls.documents.current(_uri_argument(args))
-    return await ls.documents.off_loop(lenses.dry_run, found, ls.documents.read)
+    return await ls.documents.off_loop_run(lenses.dry_run, found, ls.documents.read)
 
 
 @guarded(lambda: "")
 async def cmd_simulate(ls: FormscriptServer, *args: Any) -> str:
     """``formscript.simulate [uri]``: the simulation of a script, as text."""
     found = await ls.documents.current(_uri_argument(args))
-    return await ls.documents.off_loop(lenses.simulate, found, ls.documents.read, ls.roots())
+    return await ls.documents.off_loop_run(lenses.simulate, found, ls.documents.read, ls.roots())
 
 
 @guarded(lambda: "")

@@ -155,7 +155,7 @@ async def _simulation(ls: FormscriptServer, found: Analysis) -> dict[str, Any]:
     cached = ls.documents.remembered(found.uri, "simulation", key)
     if cached is not None:
         return cached  # type: ignore[no-any-return]
-    result = await ls.documents.off_loop(lenses.simulation, found, ls.documents.read, ls.roots())
+    result = await ls.documents.off_loop_run(lenses.simulation, found, ls.documents.read, ls.roots())
     ls.documents.remember(found.uri, "simulation", key, result)
     return result
 
