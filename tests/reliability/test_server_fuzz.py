@@ -269,3 +269,21 @@ def test_the_server_answers_through_a_fuzzed_stream(tmp_path: Path) -> None:
         print(f"{MESSAGES} messages, {len(fuzzer.expected)} requests answered, {len(errors.splitlines())} log lines")
     finally:
         server.close()
+
+
+@pytest.mark.parametrize("text", ["a: &x [*x]\n", "a: &x {b: *x}\n", "values: &v {n: *v}\nfields: {n: {type: str}}\n"])
+def test_features_on_a_collection_that_holds_itself(tmp_path: Path, text: str) -> None:
+    """Found by the fuzz: every position-based feature walked into ``a: &x [*x]`` forever."""
+    server: RawServer = started(tmp_path)
+    try:
+        uri = (tmp_path / "self.form.yaml").as_uri()
+        server.open(uri, text)
+        for line, character in [(0, 0), (0, 5), (0, 8), (0, 10), (1, 3)]:
+            at = {"textDocument": {"uri": uri}, "position": {"line": line, "character": character}}
+            for method in ("textDocument/hover", "textDocument/prepareRename", "textDocument/definition"):
+                server.request(method, at, timeout=PATIENCE)
+            server.request("textDocument/completion", at, timeout=PATIENCE)
+            server.request("textDocument/references", {**at, "context": {"includeDeclaration": True}})
+        alive(server)
+    finally:
+        server.close()

@@ -55,11 +55,17 @@ def _children(doc: Document, path: KeyPath, value: Any, pos: Pos) -> list[Any]:
 
 def walk(doc: Document, pos: Pos) -> list[tuple[KeyPath, Location, bool]]:
     """The chain of nodes from the top down to the deepest one at *pos*: (path, entry,
-    whether *pos* is on the key). Only the nodes on the way are located."""
+    whether *pos* is on the key). Only the nodes on the way are located. A collection that
+    holds itself through an alias (``a: &x [*x]``) is entered once: the walk stops where it
+    would go round."""
     chain: list[tuple[KeyPath, Location, bool]] = []
     path: KeyPath = ()
     value: Any = doc.value
+    entered: set[int] = set()
     while True:
+        if id(value) in entered:
+            return chain
+        entered.add(id(value))
         hit: tuple[KeyPath, Location, bool] | None = None
         for key in _children(doc, path, value, pos):
             child = (*path, key)
