@@ -22,7 +22,7 @@ from formscript.core.script import Match, RegexFailure, Replayer, ScriptExhauste
 from formscript.core.verdict import Problem
 from formscript.document import Document, parse_document
 from formscript.lint.engine import lint_text
-from formscript.lint.formats import printable
+from formscript.lint.formats import printable, terminal_safe
 from formscript.lint.report import FileReport
 
 CONTRACT_VERSION = 1
@@ -393,7 +393,7 @@ def render_dry_run(result: dict[str, Any]) -> str:
         lines.append("nothing is added to the prompt (no values)")
     else:
         lines.append("no model call is made: li agent exits with status 1")
-    return printable("\n".join(lines) + "\n")
+    return printable(terminal_safe("\n".join(lines) + "\n", lines=True))  # nothing raw reaches a terminal
 
 
 def dry_run_unread(report: FileReport) -> dict[str, Any]:
@@ -619,7 +619,7 @@ def render_simulation(result: dict[str, Any]) -> str:
     else:
         for entry in result["entries"]:
             lines.append(f"#{entry['index']} {entry['type']} (line {entry['line']}): {entry['reachability']}")
-    return printable("\n".join(lines) + "\n")
+    return printable(terminal_safe("\n".join(lines) + "\n", lines=True))  # nothing raw reaches a terminal
 
 
 def simulation_unread(report: FileReport) -> dict[str, Any]:

@@ -266,7 +266,11 @@ def test_the_server_answers_through_a_fuzzed_stream(tmp_path: Path) -> None:
         errors = server.stderr_tail(10**9)
         assert "Traceback" not in errors, errors[:4000]
         assert len(errors.encode()) <= 400 * MESSAGES, len(errors)
-        print(f"{MESSAGES} messages, {len(fuzzer.expected)} requests answered, {len(errors.splitlines())} log lines")
+        lines = errors.splitlines()
+        print(
+            f"{MESSAGES} messages, {len(fuzzer.expected)} requests answered, {len(lines)} log lines "
+            f"({len(errors.encode())} bytes, the longest {max(map(len, lines), default=0)} characters)"
+        )
     finally:
         server.close()
 

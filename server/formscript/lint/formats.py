@@ -57,7 +57,7 @@ def printable(text: str) -> str:
 _UNSAFE = "[\x00-\x08\x0a-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2028\u2029\u2066-\u2069\ufeff]"
 _TERMINAL_UNSAFE = re.compile(_UNSAFE)
 #: The same, keeping line feeds and tabs (multi-line reports: dry runs, simulations).
-_TERMINAL_UNSAFE_LINES = re.compile(_UNSAFE.replace("\\x0a-", "\\x0b-"))
+_TERMINAL_UNSAFE_LINES = re.compile(_UNSAFE.replace("\x0a-", "\x0b-"))
 #: The widest source excerpt shown under a diagnostic, in characters.
 EXCERPT = 160
 
