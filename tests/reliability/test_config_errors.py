@@ -16,9 +16,10 @@ import sys
 from pathlib import Path
 
 import pytest
-from server_harness import scale
 
 from formscript.lint.config import SETTINGS, ConfigError, known_codes, load_file, toml_name
+
+from .server_harness import scale
 
 REJECTED = "fields:\n  n: {type: int}\nvalues:\n  n: not a number\n"
 CASES = scale(150, 3000)

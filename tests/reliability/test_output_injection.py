@@ -30,9 +30,10 @@ from pathlib import Path
 from urllib.parse import unquote_to_bytes
 
 import pytest
-from server_harness import scale
 
 from formscript.cli import main
+
+from .server_harness import scale
 
 NAMES = scale(40, 2000)
 SEED = int(os.environ.get("FORMSCRIPT_RELIABILITY_SEED", "20261201"))

@@ -16,7 +16,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from server_harness import PATIENCE, RawServer, alive, started
+
+from .server_harness import PATIENCE, RawServer, alive, started
 
 SCRIPT = (
     "responses:\n"

@@ -18,7 +18,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from server_harness import PATIENCE, RawServer, alive, frame, scale, started
+
+from .server_harness import PATIENCE, RawServer, alive, frame, scale, started
 
 pytestmark = pytest.mark.slow  # a language-server process and thousands of messages
 
