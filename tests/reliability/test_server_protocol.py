@@ -128,6 +128,16 @@ def test_notifications_sent_with_an_id_are_answered(tmp_path: Path, servers: lis
     alive(server)  # exit with an id did not end it, either
 
 
+def test_requests_that_are_not_json_rpc_2_are_answered(tmp_path: Path, servers: list[RawServer]) -> None:
+    server = started(tmp_path)
+    servers.append(server)
+    for version in ("1.0", None, 2):
+        msg_id = server.new_id()
+        server.send({"jsonrpc": version, "id": msg_id, "method": "textDocument/hover", "params": HOVER})
+        assert server.response(msg_id, timeout=PATIENCE)["error"]["code"] == INVALID_REQUEST
+    alive(server)
+
+
 def test_requests_sent_without_an_id_are_dropped(tmp_path: Path, servers: list[RawServer]) -> None:
     server = started(tmp_path)
     servers.append(server)

@@ -33,7 +33,7 @@ class Unreadable(Exception):
         super().__init__(detail or reason)
 
     def message(self, limit: int) -> str:
-        """The YM001 message for this refusal."""
+        """The message of the rule of files that do not load for this refusal."""
         if self.reason == "not_regular":
             return rules.YM001.not_regular()
         if self.reason == "too_big":
@@ -104,12 +104,12 @@ def read_report_or_text(
 
 
 def cannot_read_report(path: str, kind: str, detail: str) -> FileReport:
-    """The YM001 report of a file that cannot be read, for *detail*."""
+    """The report of a file that cannot be read (the rule of files that do not load), for *detail*."""
     return refused_report(path, kind, rules.YM001.cannot_read(detail=detail))
 
 
 def refused_report(path: str, kind: str, message: str) -> FileReport:
-    """A rejected report of *path* with one YM001 diagnostic saying *message*."""
+    """A rejected report of *path* with one diagnostic of the rule of files that do not load, saying *message*."""
     diagnostic = Diagnostic(rules.YM001.code, rules.YM001.severity, message, Span(Pos(0, 0), Pos(0, 0)))
     return FileReport(path, kind, Verdict.REJECTED, [diagnostic])
 

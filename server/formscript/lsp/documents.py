@@ -8,7 +8,8 @@ that lint rather than starting another; results are kept per text and settings g
 Files the editor has not opened are read from disk by ``lint.reading.read_bytes`` only
 (regular files, at most ``MAX_DISK_BYTES``, never blocking on a FIFO or ``/dev/stdin``), on a
 reader thread and under a time bound (``READ_SECONDS``), never on the event loop; pygls never
-reads a file itself. A file that cannot be read is a YM001 diagnostic of its own.
+reads a file itself. A file that cannot be read gets a diagnostic of its own (the rule of
+files that do not load).
 """
 
 from __future__ import annotations
@@ -129,7 +130,7 @@ class DocumentStore:
         return await asyncio.wait_for(future, READ_SECONDS)
 
     async def disk_report(self, path: str) -> tuple[str | None, FileReport | None]:
-        """A closed file's text, or the YM001 report of why it cannot be read (``Absent``
+        """A closed file's text, or the report of why it cannot be read (``Absent``
         when nothing is at *path*)."""
         settings = self._settings.for_path(path)
         try:
@@ -152,7 +153,7 @@ class DocumentStore:
         """The analysis of the document's current text (``Absent`` when the document is
         neither open nor readable: it has no text, not an empty one). With *unread*, a file
         that exists but cannot be read (not a regular file, too big, not UTF-8) has the
-        analysis of its YM001 report instead (diagnostics show why)."""
+        analysis of its report instead (diagnostics show why)."""
         if uri in self._open:
             text, version = self.text_of(uri)
             return await self.analyse(uri, text, version)

@@ -142,6 +142,11 @@ class Protocol(LanguageServerProtocol):
         msg_id = data.get("id")
         if method is None:
             return has_id  # a response to one of the server's requests
+        if data.get("jsonrpc") != "2.0":
+            log.warning("dropping a message that is not JSON-RPC 2.0")
+            if has_id and _valid_id(msg_id):
+                self._refuse(msg_id, JsonRpcInvalidRequest('"jsonrpc" must be "2.0"'))
+            return False
         if not isinstance(method, str):
             log.warning("dropping a message whose method is not a string")
             if has_id and _valid_id(msg_id):
