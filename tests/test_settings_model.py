@@ -89,10 +89,10 @@ def test_the_extension_sends_the_models_names() -> None:
 def test_the_editor_layer_and_the_toml_table_take_every_setting(name: str) -> None:
     sample: Any = {
         "select": ["FS0"],
-        "extend_select": ["FS9"],
-        "ignore": ["FS1"],
+        "extend_select": ["FS02"],
+        "ignore": ["SC01"],
         "severity": {"FS001": "warning"},
-        "per_file_ignores": {"a/*.yaml": ["FS2"]},
+        "per_file_ignores": {"a/*.yaml": ["RS1"]},
         "kinds": {"form": ["specs/*.yaml"]},
         "calls": {"*.script.yaml": "common.calls.yaml"},
     }[name]
