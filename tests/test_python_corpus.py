@@ -93,3 +93,15 @@ def test_self_contained_calls_get_lionagis_verdict() -> None:
             checked += 1
             assert verdict == part.verdict.value, f"{path.name}:{embedded.call_span.start.line + 1} {expression}"
     assert checked >= 25
+
+
+def test_lionagi_agrees_with_every_document_of_the_suite() -> None:
+    """The oracle runs each call of the suite with lionagi 0.36.0 (names read from their one
+    assignment, the plugin's fixtures as the plugin builds them): every document's verdict is
+    lionagi's, a call it cannot evaluate is insufficient_evidence, and no call of the API
+    that lionagi decides is left unreported."""
+    from tests.conformance.python_tree import check_tree
+
+    files, documents, agreeing, disagreements, misses = check_tree(ROOT / "suite")
+    assert (disagreements, misses) == ([], [])
+    assert documents == agreeing and documents >= 70 and files >= 8
