@@ -78,3 +78,158 @@ async def test_a_python_file_that_hands_nothing_gets_nothing(client: Client, wor
     assert await published(client, uri, version=1) == []
     hover = await client.text_document_hover_async(types.HoverParams(text_document=doc_id(uri), position=pos(0, 3)))
     assert hover is None
+
+
+# --------------------------------------------------------------- completion, fixes, lenses
+
+TYPING = """from lionagi.testing import TestBranch
+
+
+async def test_typing():
+    branch = TestBranch.from_responses([
+        {"type": "tool_call", "name": "lookup", "argumnets": {}},
+        {"type": "text", "co
+    ])
+"""
+VALUE = """from lionagi.testing import ScriptModel
+
+SCRIPT = ScriptModel.from_responses([{"type": "te"}])
+"""
+WHEN = """import lionagi.testing as lt
+
+script = lt.ScriptModel.coerce([{"type": "text", "content": "x", "when": {"prompt_c": "hi"}}])
+"""
+
+
+async def _labels(client: Client, uri: str, line: int, column: int) -> list[tuple[str, str, types.Range | None]]:
+    found = await client.text_document_completion_async(
+        types.CompletionParams(text_document=doc_id(uri), position=pos(line, column))
+    )
+    assert isinstance(found, types.CompletionList)
+    result = []
+    for item in found.items:
+        edit = item.text_edit
+        assert isinstance(edit, types.TextEdit)
+        result.append((item.label, edit.new_text, edit.range))
+    return result
+
+
+async def test_completion_of_keys_while_a_key_is_typed(client: Client, workspace: Path) -> None:
+    uri = _open_python(client, workspace, "test_typing.py", TYPING)
+    items = await _labels(client, uri, 6, 28)
+    # the text does not parse yet: the key being typed is completed, with its colon
+    assert [(label, text) for label, text, _ in items] == [("content", '"content": '), ("when", '"when": ')]
+    assert [r for _, _, r in items] == [rng(6, 25, 6, 28)] * 2
+
+
+async def test_completion_of_enum_values_and_matcher_keys(client: Client, workspace: Path) -> None:
+    uri = _open_python(client, workspace, "test_value.py", VALUE)
+    items = await _labels(client, uri, 2, 49)
+    assert [label for label, _, _ in items] == ["text", "tool_call", "structured", "stream", "error"]
+    assert items[0][1:] == ('"text"', rng(2, 46, 2, 50))
+    uri = _open_python(client, workspace, "test_when.py", WHEN)
+    start = WHEN.splitlines()[2].index('"prompt_c"')
+    items = await _labels(client, uri, 2, start + 5)
+    assert [label for label, _, _ in items][:2] == ["prompt_contains", "prompt_regex"]
+    assert items[0][1:] == ('"prompt_contains"', rng(2, start, 2, start + 10))
+
+
+async def test_no_completion_outside_the_documents(client: Client, workspace: Path) -> None:
+    uri = _open_python(client, workspace, "test_outside.py", VALUE)
+    assert await _labels(client, uri, 0, 10) == []
+    uri = _open_python(client, workspace, "test_plain_completion.py", PLAIN)
+    assert await _labels(client, uri, 4, 10) == []
+
+
+async def test_did_you_mean_is_an_exact_edit_of_the_python_source(client: Client, workspace: Path) -> None:
+    text = TYPING.replace('{"type": "text", "co\n', '{"type": "text", "content": "ok"},\n')
+    uri = _open_python(client, workspace, "test_fix.py", text)
+    assert [d.code for d in await published(client, uri, version=1)] == ["SC003"]
+    found = await client.text_document_code_action_async(
+        types.CodeActionParams(
+            text_document=doc_id(uri),
+            range=rng(5, 50, 5, 50),
+            context=types.CodeActionContext(diagnostics=[], only=["quickfix"]),
+        )
+    )
+    actions = [a for a in found or [] if isinstance(a, types.CodeAction)]
+    assert [a.title for a in actions] == [
+        "replace with 'arguments' (SC003)",
+        "Suppress SC003 on this line (with a reason)",
+    ]
+    edit = actions[0].edit
+    assert edit is not None and edit.changes is not None
+    start = text.splitlines()[5].index('"argumnets"')
+    assert [(e.range, e.new_text) for e in edit.changes[uri]] == [(rng(5, start, 5, start + 11), '"arguments"')]
+
+
+async def test_a_suppression_comment_works_in_python(client: Client, workspace: Path) -> None:
+    text = "from lionagi.testing import ScriptModel\n\n\ndef test_empty():\n    script = ScriptModel()\n"
+    uri = _open_python(client, workspace, "test_suppress.py", text)
+    assert [d.code for d in await published(client, uri, version=1)] == ["SC016"]
+    found = await client.text_document_code_action_async(
+        types.CodeActionParams(
+            text_document=doc_id(uri),
+            range=rng(4, 15, 4, 15),
+            context=types.CodeActionContext(diagnostics=[], only=["quickfix"]),
+        )
+    )
+    actions = [a for a in found or [] if isinstance(a, types.CodeAction)]
+    assert [a.title for a in actions] == ["Suppress SC016 on this line (with a reason)"]
+    assert actions[0].edit is not None and actions[0].edit.changes is not None
+    (insert,) = actions[0].edit.changes[uri]
+    assert (insert.range, insert.new_text) == (rng(4, 0, 4, 0), "    # formscript: ignore[SC016] reason\n")
+    suppressed = text.replace("    script", "    # formscript: ignore[SC016] empty on purpose\n    script")
+    uri = _open_python(client, workspace, "test_suppressed.py", suppressed)
+    assert await published(client, uri, version=1) == []
+
+
+LENSES = """from lionagi.testing import TestBranch
+from lionagi.work import FieldSpec, WorkForm, fill_form
+
+AGE = FieldSpec(name="age", type="int")
+
+
+class TestFlows:
+    async def test_chat(self):
+        branch = TestBranch.from_text("hello")
+
+    def test_fill(self):
+        form = WorkForm(fields={"age": FieldSpec(name="age", type="int")})
+        filled = fill_form(form, {"age": "7"})
+"""
+
+
+async def test_lenses_above_each_document_and_their_commands(client: Client, workspace: Path) -> None:
+    uri = _open_python(client, workspace, "test_lenses.py", LENSES)
+    found = await client.text_document_code_lens_async(types.CodeLensParams(text_document=doc_id(uri)))
+    lenses = [
+        (lens.range, lens.command.title, lens.command.command, lens.command.arguments)
+        for lens in found or []
+        if lens.command
+    ]
+    # a FieldSpec or WorkForm on its own declares; the fill_form is the form that is filled
+    assert lenses == [
+        (rng(8, 17, 8, 17), "▶ Simulate TestBranch.from_text", "formscript.simulate", (uri, 9)),
+        (rng(12, 17, 12, 17), "▶ Dry run fill_form", "formscript.dryRun", (uri, 13)),
+    ]
+    path = workspace / "test_lenses.py"
+    simulated = await client.workspace_execute_command_async(
+        types.ExecuteCommandParams(command="formscript.simulate", arguments=[uri, 9])
+    )
+    assert simulated == f"{path}:9: accepted, mode auto\n#0 text (line 9): positional\n"
+    dry = await client.workspace_execute_command_async(
+        types.ExecuteCommandParams(command="formscript.dryRun", arguments=[f"{path}:13"])
+    )
+    assert isinstance(dry, str) and dry.startswith(
+        f"{path}:13: accepted (status validated)\nvalues:\n  age: '7' (str) -> 7 (int)"
+    )
+    missing = await client.workspace_execute_command_async(
+        types.ExecuteCommandParams(command="formscript.simulate", arguments=[f"{path}:4"])
+    )
+    assert missing == f"{path}:4: no script is handed to lionagi on this line (lines with one: 9)"
+
+
+async def test_a_python_file_without_documents_has_no_lenses(client: Client, workspace: Path) -> None:
+    uri = _open_python(client, workspace, "test_no_lenses.py", PLAIN)
+    assert not await client.text_document_code_lens_async(types.CodeLensParams(text_document=doc_id(uri)))

@@ -105,8 +105,28 @@ def calls_for(analysis: Analysis, reader: Reader, roots: Sequence[str] = ()) -> 
     return sibling(analysis.path, "calls", reader)
 
 
+def python_lenses(analysis: Analysis) -> list[Lens]:
+    """In a Python file, "Dry run" above each form it hands to lionagi and "Simulate" above
+    each script, on the line of the call; the commands get the document's line (the
+    ``FILE.py:LINE`` of ``formscript dry-run`` and ``simulate``)."""
+    found = []
+    for part in analysis.report.parts or []:
+        embedded = part.embedded
+        if embedded is None or part.kind not in ("form", "script"):
+            continue
+        if part.kind == "form" and part.gate is None:
+            continue  # a FieldSpec(...) on its own declares, it is not a form to dry-run
+        start = (embedded.call_span or embedded.span).start
+        line = embedded.span.start.line + 1
+        title, command = ("▶ Dry run", DRY_RUN) if part.kind == "form" else ("▶ Simulate", SIMULATE)
+        found.append(Lens(Span(start, start), f"{title} {embedded.call}", command, (analysis.uri, line)))
+    return found
+
+
 def lenses(analysis: Analysis, reader: Reader, roots: Sequence[str] = ()) -> list[Lens]:
     """ "Dry run" above a form, "Simulate" above a script."""
+    if analysis.report.parts is not None:
+        return python_lenses(analysis)
     doc = analysis.document
     first = Span(Pos(0, 0), Pos(0, 0))
     if doc is not None:
@@ -131,9 +151,31 @@ def _runs() -> Any:
     return runs_module
 
 
-def dry_run(analysis: Analysis, reader: Reader) -> str:
-    """The dry run of a form (with its sibling ruleset, if any), as text."""
+def _embedded(analysis: Analysis, line: int | None, kind: str) -> Any:
+    """For a Python file, the report of the document of *kind* on *line*, or the message why
+    there is none; None for another file."""
+    if analysis.report.parts is None:
+        return None
+    if line is None:
+        lines = [p.embedded.span.start.line + 1 for p in analysis.report.parts if p.kind == kind and p.embedded]
+        if not lines:
+            return f"{analysis.path}: no {'form' if kind == 'form' else 'script'} is handed to lionagi here"
+        line = lines[0]
+    return _runs().embedded_report(analysis.text, analysis.path, line, kind), line
+
+
+def dry_run(analysis: Analysis, reader: Reader, line: int | None = None) -> str:
+    """The dry run of a form (with its sibling ruleset, if any), as text; in a Python file,
+    of the form handed to lionagi on *line* (1-based; the first when None)."""
     runs = _runs()
+    embedded = _embedded(analysis, line, "form")
+    if isinstance(embedded, str):
+        return embedded
+    if embedded is not None:
+        report, at = embedded
+        if isinstance(report, str):
+            return report
+        return str(runs.render_dry_run(runs.dry_run_report(report, f"{analysis.path}:{at}", None, None)))
     rules = sibling(analysis.path, "rules", reader)
     result = runs.dry_run_text(analysis.text, analysis.path, rules[1] if rules else None, rules[0] if rules else None)
     return str(runs.render_dry_run(result))
@@ -149,9 +191,23 @@ def simulation(analysis: Analysis, reader: Reader, roots: Sequence[str] = ()) ->
     return result
 
 
-def simulate(analysis: Analysis, reader: Reader, roots: Sequence[str] = ()) -> str:
-    """The simulation as text."""
-    return str(_runs().render_simulation(simulation(analysis, reader, roots)))
+def simulate(analysis: Analysis, reader: Reader, roots: Sequence[str] = (), line: int | None = None) -> str:
+    """The simulation as text; in a Python file, of the script handed to lionagi on *line*
+    (1-based; the first when None), against the calls the settings' ``calls`` table names."""
+    runs = _runs()
+    embedded = _embedded(analysis, line, "script")
+    if isinstance(embedded, str):
+        return embedded
+    if embedded is not None:
+        report, at = embedded
+        if isinstance(report, str):
+            return report
+        calls = calls_for(analysis, reader, roots) if analysis.settings.calls else None
+        result = runs.simulate_report(
+            report, f"{analysis.path}:{at}", calls[1] if calls else None, calls[0] if calls else None
+        )
+        return str(runs.render_simulation(result))
+    return str(runs.render_simulation(simulation(analysis, reader, roots)))
 
 
 def rule_doc(code: str) -> str:

@@ -10,7 +10,7 @@ from lsprotocol import types
 from pygls.exceptions import JsonRpcInvalidParams
 
 from formscript.document import Span
-from formscript.lsp import actions, completion, convert, hover, lenses, navigation
+from formscript.lsp import actions, completion, convert, hover, lenses, navigation, pycompletion
 from formscript.lsp.analysis import Analysis
 from formscript.lsp.handlers.guard import Handler, empty_list, guarded
 from formscript.lsp.server import FormscriptServer
@@ -33,7 +33,11 @@ async def on_completion(ls: FormscriptServer, params: types.CompletionParams) ->
     snippets = bool(ls.capability("text_document", "completion", "completion_item", "snippet_support"))
     formats = ls.capability("text_document", "completion", "completion_item", "documentation_format") or ()
     md = types.MarkupKind.Markdown in formats
-    suggestions = completion.complete(found, found.positions.pos(params.position), snippets=snippets)
+    pos = found.positions.pos(params.position)
+    if found.report.parts is not None:  # a Python file: inside the literals it hands to lionagi
+        suggestions = await ls.documents.off_loop(pycompletion.complete_python, found, pos)
+    else:
+        suggestions = completion.complete(found, pos, snippets=snippets)
     items = [convert.completion_item(s, found.positions, md) for s in suggestions]
     return types.CompletionList(is_incomplete=False, items=items)
 
@@ -177,7 +181,11 @@ async def on_inlay_hint(ls: FormscriptServer, params: types.InlayHintParams) -> 
 
 FEATURES: list[tuple[str, Handler, Any]] = [
     (types.TEXT_DOCUMENT_HOVER, on_hover, None),
-    (types.TEXT_DOCUMENT_COMPLETION, on_completion, types.CompletionOptions(trigger_characters=[":", " ", "-"])),
+    (
+        types.TEXT_DOCUMENT_COMPLETION,
+        on_completion,
+        types.CompletionOptions(trigger_characters=[":", " ", "-", '"', "'"]),
+    ),
     (types.TEXT_DOCUMENT_DOCUMENT_SYMBOL, on_document_symbol, None),
     (types.TEXT_DOCUMENT_DEFINITION, on_definition, None),
     (types.TEXT_DOCUMENT_REFERENCES, on_references, None),

@@ -1,0 +1,162 @@
+"""Completion inside the literals a Python file hands to lionagi: the keys of the dict the
+cursor is in (not yet written) and the enum values of the key whose value it is in, from the
+same key knowledge as YAML (``core/keys.py``).
+
+A Python file being typed rarely parses (``{"type": "text", "co`` is not Python), so the
+cursor's text is completed the few ways it can be — the string closed, a value given to a key,
+an empty key or value written — and the first that parses into a document holding the cursor
+answers. Outside any document nothing is offered: the user's own Python server answers there.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass, replace
+from typing import Any
+
+from formscript.document import Pos, Span
+from formscript.lint.python_lint import lint_python
+from formscript.lsp import keydocs
+from formscript.lsp.analysis import Analysis
+from formscript.lsp.completion import Suggestion
+from formscript.lsp.context import node_at
+from formscript.lsp.facade import ELEMENT_KEYS
+
+
+@dataclass(frozen=True)
+class _Attempt:
+    """The text with the cursor's token completed; where the cursor sits in it."""
+
+    text: str
+    at: Pos
+    #: key or value: what the cursor's token is taken to be.
+    where: str
+    #: The span of the original text the suggestion replaces.
+    replace: Span
+    #: The quote character to write (the user's own, when typing inside a string).
+    quote: str
+    #: Whether the key written needs its ``: `` (it has no value in the original).
+    needs_colon: bool
+
+
+def _string_at(line: str, column: int) -> tuple[int, str] | None:
+    """The start column and quote of the one-line string literal *column* is inside."""
+    quote: str | None = None
+    start = 0
+    index = 0
+    while index < min(column, len(line)):
+        char = line[index]
+        if quote is None:
+            if char == "#":
+                return None
+            if char in "\"'":
+                quote, start = char, index
+        elif char == "\\":
+            index += 1
+        elif char == quote:
+            quote = None
+        index += 1
+    return (start, quote) if quote is not None else None
+
+
+def _attempts(text: str, pos: Pos) -> Iterator[_Attempt]:
+    lines = text.split("\n")
+    if not 0 <= pos.line < len(lines):
+        return
+    line = lines[pos.line]
+    column = min(pos.column, len(line))
+    before = "\n".join([*lines[: pos.line], line[:column]])
+    after_cursor = line[column:]
+    after = "\n".join([after_cursor, *lines[pos.line + 1 :]])
+    inside = _string_at(line, column)
+    if inside is not None:
+        start, quote = inside
+        close = after_cursor.find(quote)
+        if close >= 0:  # the editor closed the string: "co|"
+            end = Pos(pos.line, column + close + 1)
+            token = Span(Pos(pos.line, start), end)
+            yield _Attempt(text, pos, "value", token, quote, False)
+            yield _Attempt(text, pos, "key", token, quote, False)
+            closed = before + after_cursor[: close + 1] + ": 0" + after[close + 1 :]
+            yield _Attempt(closed, pos, "key", token, quote, True)
+        else:  # "co|
+            token = Span(Pos(pos.line, start), pos)
+            for close_dict in ("", "}"):  # the dict may not be closed yet either
+                yield _Attempt(before + quote + ": 0" + close_dict + after, pos, "key", token, quote, True)
+                yield _Attempt(before + quote + close_dict + after, pos, "value", token, quote, False)
+        return
+    here = Span(pos, pos)
+    inner = Pos(pos.line, column + 1)
+    for close_dict in ("", "}"):
+        yield _Attempt(before + '"": 0' + (close_dict or ", ") + after, inner, "key", here, '"', True)
+        yield _Attempt(before + '""' + close_dict + after, inner, "value", here, '"', False)
+
+
+def complete_python(analysis: Analysis, pos: Pos) -> list[Suggestion]:
+    """Keys and enum values for the cursor inside a document of the Python file."""
+    for attempt in _attempts(analysis.text, pos):
+        if attempt.text is analysis.text:
+            trial = analysis
+        else:
+            report = lint_python(attempt.text, analysis.path, settings=analysis.settings, fixes=False)
+            trial = replace(analysis, text=attempt.text, report=report)
+        part = trial.part_at(attempt.at)
+        if part is None or part.document is None or part.kind is None:
+            continue
+        hit = node_at(part.document, attempt.at)
+        if hit is None:
+            continue
+        path, on_key = hit
+        if on_key != (attempt.where == "key") or not path:
+            continue
+        return _suggest(part, path, attempt)
+    return []
+
+
+def _written(value: Any) -> str:
+    return value if isinstance(value, str) else repr(value)
+
+
+def _suggest(part: Analysis, path: tuple[Any, ...], attempt: _Attempt) -> list[Suggestion]:
+    parent, name = path[:-1], path[-1]
+    owner = keydocs.owner_of(part.kind, parent)
+    if owner is None:
+        return []
+    value = part.value_at(parent)
+    present = {str(k): _written(v) for k, v in value.items() if k != name} if isinstance(value, dict) else {}
+    q = attempt.quote
+    found: list[Suggestion] = []
+    if attempt.where == "key":
+        for order, (key_name, key) in enumerate(keydocs.keys_of(owner, present).items()):
+            if key_name in present or (owner == "field" and key_name in ELEMENT_KEYS):
+                continue
+            insert = f"{q}{key_name}{q}" + (": " if attempt.needs_colon else "")
+            found.append(
+                Suggestion(
+                    key_name,
+                    "key",
+                    insert,
+                    attempt.replace,
+                    detail=key.type,
+                    documentation=keydocs.markdown(key),
+                    sort=f"{order:03d}",
+                )
+            )
+        return found
+    if not isinstance(name, str):
+        return []
+    value_key = keydocs.doc_for(owner, name, present)
+    if value_key is None or not value_key.choices:
+        return []
+    return [
+        Suggestion(
+            choice,
+            "value",
+            f"{q}{choice}{q}",
+            attempt.replace,
+            detail=value_key.type,
+            documentation=value_key.value_doc(choice) or "",
+            sort=f"{order:03d}",
+        )
+        for order, choice in enumerate(value_key.choices)
+    ]
