@@ -28,10 +28,11 @@ import {
   KINDS,
   RESTART_SETTINGS,
   SECTION,
-  documentSelector,
+  importsLionagi,
   isExplicitlySet,
+  serverSelector,
   toServerConfig,
-  type FilePatternFilter,
+  type ServerDocumentFilter,
   type Kind,
   type ServerConfig,
 } from './settings';
@@ -48,7 +49,7 @@ export class ServerController implements vscode.Disposable {
   readonly output: vscode.OutputChannel;
   private client: LanguageClient | undefined;
   private starting: Promise<LanguageClient | undefined> | undefined;
-  private selector: FilePatternFilter[];
+  private selector: ServerDocumentFilter[];
   private server: ServerCommand | undefined;
   /** After a failed start, opening documents does not retry until settings change or a restart. */
   private startFailed = false;
@@ -156,6 +157,10 @@ export class ServerController implements vscode.Disposable {
     }
     if (vscode.languages.match(this.selector, document) === 0) {
       return false;
+    }
+    const named = vscode.languages.match(this.selector.filter((f) => 'pattern' in f), document) > 0;
+    if (!named && document.languageId === 'python' && !importsLionagi(document.getText())) {
+      return false; // a Python file that does not use lionagi: no server for it
     }
     void this.ensureStarted();
     return true;
@@ -321,7 +326,7 @@ export class ServerController implements vscode.Disposable {
   }
 
   /** The document selector from the `formscript.kinds.*` globs of every scope. */
-  private currentSelector(): FilePatternFilter[] {
+  private currentSelector(): ServerDocumentFilter[] {
     const kinds = Object.fromEntries(KINDS.map((kind) => [kind, [] as string[]])) as Record<Kind, string[]>;
     const scopes: (vscode.Uri | undefined)[] = [
       undefined,
@@ -333,7 +338,7 @@ export class ServerController implements vscode.Disposable {
         kinds[kind].push(...(config.kinds?.[kind] ?? []));
       }
     }
-    return documentSelector(kinds);
+    return serverSelector(kinds);
   }
 }
 

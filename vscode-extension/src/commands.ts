@@ -52,11 +52,11 @@ export function registerCommands(controller: ServerController): vscode.Disposabl
   return [
     documents,
     vscode.workspace.registerTextDocumentContentProvider(RESULT_SCHEME, documents),
-    vscode.commands.registerCommand(EXTENSION_COMMANDS.dryRun, (uri?: unknown) =>
-      runOnFile(controller, documents, 'dry-run', uri),
+    vscode.commands.registerCommand(EXTENSION_COMMANDS.dryRun, (uri?: unknown, line?: unknown) =>
+      runOnFile(controller, documents, 'dry-run', uri, line),
     ),
-    vscode.commands.registerCommand(EXTENSION_COMMANDS.simulate, (uri?: unknown) =>
-      runOnFile(controller, documents, 'simulate', uri),
+    vscode.commands.registerCommand(EXTENSION_COMMANDS.simulate, (uri?: unknown, line?: unknown) =>
+      runOnFile(controller, documents, 'simulate', uri, line),
     ),
     vscode.commands.registerCommand(EXTENSION_COMMANDS.showRuleDocumentation, (code?: unknown) =>
       showRuleDocumentation(controller, documents, code),
@@ -95,20 +95,26 @@ async function runOnFile(
   documents: ResultDocuments,
   kind: 'dry-run' | 'simulate',
   argument: unknown,
+  lineArgument?: unknown,
 ): Promise<string | undefined> {
   const label = LABELS[kind];
+  // A code lens above a document inside a Python file passes its line (FILE.py:LINE).
+  const line =
+    typeof lineArgument === 'number' && Number.isInteger(lineArgument) && lineArgument > 0 ? lineArgument : undefined;
   const target = targetOf(argument);
   if (target === undefined) {
     void vscode.window.showWarningMessage(`Formscript: ${label} needs a file: open a form or script file first.`);
     return undefined;
   }
   const command = kind === 'dry-run' ? SERVER_COMMANDS.dryRun : SERVER_COMMANDS.simulate;
-  const result = await askServer(controller, `${label} of ${path.basename(target.path)}`, command, [target.toString()]);
+  const name = path.basename(target.path) + (line === undefined ? '' : `:${line}`);
+  const args: unknown[] = line === undefined ? [target.toString()] : [target.toString(), line];
+  const result = await askServer(controller, `${label} of ${name}`, command, args);
   if (result === undefined) {
     return undefined;
   }
   const text = resultText(result.value) ?? `(${label.toLowerCase()} returned no output)`;
-  const uri = documents.set(kind, path.basename(target.path), text);
+  const uri = documents.set(kind, name, text);
   const document = await vscode.workspace.openTextDocument(uri);
   await vscode.window.showTextDocument(document, {
     viewColumn: vscode.ViewColumn.Beside,

@@ -276,5 +276,32 @@ export function documentSelector(kinds: Readonly<Partial<Record<Kind, readonly s
   return patterns.map((pattern) => ({ scheme: 'file', pattern }));
 }
 
+/** Python files: the server reads the scripts and forms they hand to lionagi (and says nothing on the others). */
+export interface LanguageFilter {
+  readonly scheme: 'file';
+  readonly language: 'python';
+}
+
+export const PYTHON_FILTER: LanguageFilter = { scheme: 'file', language: 'python' };
+
+/** A filter of the documents the client sends to the server. */
+export type ServerDocumentFilter = FilePatternFilter | LanguageFilter;
+
+/** The documents sent to the server: its files (see `documentSelector`) and Python files. */
+export function serverSelector(kinds: Readonly<Partial<Record<Kind, readonly string[]>>>): ServerDocumentFilter[] {
+  return [...documentSelector(kinds), PYTHON_FILTER];
+}
+
+/**
+ * True when a Python text imports lionagi (`import lionagi`, `import lionagi.testing as lt`,
+ * `from lionagi.work import …`, also indented inside a function). Only such a file starts
+ * the server; once it runs, other Python files are sent too and get nothing.
+ */
+export function importsLionagi(text: string): boolean {
+  return /^[ \t]*(?:from[ \t]+lionagi(?:\.[\w.]+)?[ \t]+import\b|import[ \t]+(?:[\w.]+[ \t]*(?:as[ \t]+\w+[ \t]*)?,[ \t]*)*lionagi\b)/m.test(
+    text,
+  );
+}
+
 /** Settings whose change needs a new server process (the command, or the document selector). */
 export const RESTART_SETTINGS = ['formscript.path', 'formscript.kinds'] as const;

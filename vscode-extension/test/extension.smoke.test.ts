@@ -203,6 +203,30 @@ describe('the extension against a stand-in server', () => {
     await waitFor('shutdown', () => received('shutdown').length === 2 && received('exit').length === 2);
   });
 
+  it('starts for a Python file that imports lionagi, not for another, and runs a lens on its line', async () => {
+    fake.reset();
+    fs.rmSync(log, { force: true });
+    fake.settings = { 'formscript.path': [process.execPath, FAKE_SERVER] };
+    ctx = context();
+    activate(ctx as never);
+
+    const plain = { ...fake.document('/w/test_plain.py', 'import os\n'), languageId: 'python' };
+    fake.onDidOpenTextDocument.fire(plain);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    assert.deepEqual(received('initialize'), [], 'a Python file without lionagi starts nothing');
+
+    const text = 'from lionagi.testing import TestBranch\n\nbranch = TestBranch.from_text("hi")\n';
+    const python = { ...fake.document('/w/test_chat.py', text), languageId: 'python' };
+    fake.onDidOpenTextDocument.fire(python);
+    await waitFor('initialize', () => (received('initialize').length > 0 ? true : undefined));
+
+    // The Simulate lens above the document passes the document's line (FILE.py:LINE).
+    await fake.commands.get('formscript.simulate')?.(python.uri.toString(), 3);
+    const sent = await waitFor('the simulate command', () => received('workspace/executeCommand').at(-1));
+    assert.deepEqual(sent.params, { command: 'formscript.simulate', arguments: [python.uri.toString(), 3] });
+    await deactivate();
+  });
+
   it('says how to install the server when none is found, and offers the settings', async () => {
     fake.reset();
     fake.messageChoice = 'Open Settings';

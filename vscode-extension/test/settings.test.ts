@@ -7,9 +7,11 @@ import {
   KINDS,
   defaultPatterns,
   documentSelector,
+  importsLionagi,
   isExplicitlySet,
   normalizeSeverity,
   toDocumentPattern,
+  serverSelector,
   toServerConfig,
   type SettingGetter,
 } from '../src/settings';
@@ -169,5 +171,36 @@ describe('document selector', () => {
     assert.equal(toDocumentPattern('**/x.yaml'), '**/x.yaml');
     assert.equal(toDocumentPattern('/x/*.yaml'), '/x/*.yaml');
     assert.equal(toDocumentPattern('.\\a\\b.yaml'), '**/a/b.yaml');
+  });
+});
+
+describe('Python files', () => {
+  it('are sent to the server beside its files', () => {
+    const selector = serverSelector({ form: ['specs/*.yaml'] });
+    assert.equal(selector.length, 14);
+    assert.deepEqual(selector.at(-1), { scheme: 'file', language: 'python' });
+    assert.deepEqual(selector.slice(0, 13), documentSelector({ form: ['specs/*.yaml'] }));
+  });
+
+  it('start it only when they import lionagi', () => {
+    for (const text of [
+      'import lionagi\n',
+      'from lionagi.testing import TestBranch\n',
+      'import os, lionagi.testing as lt\n',
+      'def test_x():\n    from lionagi.work import FieldSpec\n',
+      '"""doc"""\nfrom lionagi import iModel\n',
+    ]) {
+      assert.equal(importsLionagi(text), true, text);
+    }
+    for (const text of [
+      '',
+      'import os\n',
+      '# from lionagi.testing import TestBranch\n',
+      'import lionagix\n',
+      'from lionagi_extra import thing\n',
+      'x = "from lionagi.testing import TestBranch"\n',
+    ]) {
+      assert.equal(importsLionagi(text), false, text);
+    }
   });
 });
