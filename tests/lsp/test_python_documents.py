@@ -233,3 +233,16 @@ async def test_lenses_above_each_document_and_their_commands(client: Client, wor
 async def test_a_python_file_without_documents_has_no_lenses(client: Client, workspace: Path) -> None:
     uri = _open_python(client, workspace, "test_no_lenses.py", PLAIN)
     assert not await client.text_document_code_lens_async(types.CodeLensParams(text_document=doc_id(uri)))
+
+
+async def test_inlay_hints_beside_the_values_a_fill_form_coerces(client: Client, workspace: Path) -> None:
+    uri = _open_python(client, workspace, "test_hints.py", LENSES)
+    found = await client.text_document_inlay_hint_async(
+        types.InlayHintParams(text_document=doc_id(uri), range=rng(0, 0, 20, 0))
+    )
+    line = LENSES.splitlines()[12]
+    assert [(h.position, h.label) for h in found or []] == [(pos(12, line.index('"7"') + 3), "→ 7: int")]
+    plain = _open_python(client, workspace, "test_no_hints.py", PLAIN)
+    assert not await client.text_document_inlay_hint_async(
+        types.InlayHintParams(text_document=doc_id(plain), range=rng(0, 0, 20, 0))
+    )

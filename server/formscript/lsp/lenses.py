@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import fnmatch
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -219,6 +219,16 @@ def rule_doc(code: str) -> str:
 
 
 # ---------------------------------------------------------------------------- inlay hints
+
+
+def python_hints(analysis: Analysis) -> list[Hint]:
+    """In a Python file, the coerced value beside each value of each form it fills
+    (``fill_form``, ``validate_form``, a form spec written to a file)."""
+    hints: list[Hint] = []
+    for part in analysis.report.parts or []:
+        if part.kind == "form" and part.gate is not None and part.embedded is not None:
+            hints += form_hints(replace(analysis, report=part))
+    return hints
 
 
 def form_hints(analysis: Analysis) -> list[Hint]:

@@ -168,7 +168,9 @@ async def _simulation(ls: FormscriptServer, found: Analysis) -> dict[str, Any]:
 async def on_inlay_hint(ls: FormscriptServer, params: types.InlayHintParams) -> list[types.InlayHint]:
     """Coerced values beside form values; "served at call N" beside script entries."""
     found = await ls.documents.current(params.text_document.uri)
-    if found.kind == "form":
+    if found.report.parts is not None:  # a Python file: beside the values each fill_form coerces
+        hints = lenses.python_hints(found)
+    elif found.kind == "form":
         hints = lenses.form_hints(found)
     elif found.kind == "script" and await _calls(ls, found) is not None:
         hints = lenses.script_hints(await _simulation(ls, found), found)
