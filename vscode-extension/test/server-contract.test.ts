@@ -93,10 +93,10 @@ describe('settings against the server model (formscript.lint.config)', { skip },
     const { config } = toServerConfig(
       getter({
         select: ['FS0'],
-        extendSelect: ['fs9'],
-        ignore: ['FS105'],
+        extendSelect: ['fs01'],
+        ignore: ['FS015'],
         severity: { FS001: 'Warning', FS002: 'off' },
-        perFileIgnores: { 'legacy/*.yaml': ['FS2'] },
+        perFileIgnores: { 'legacy/*.yaml': ['FS02'] },
         'kinds.form': ['specs/*.yaml'],
         'kinds.calls': ['calls/*.json'],
         calls: { '*.script.yaml': 'common.calls.yaml' },
@@ -106,22 +106,22 @@ describe('settings against the server model (formscript.lint.config)', { skip },
     assert.equal(out.error, undefined, String(out.error));
     assert.deepEqual(out.parsed, {
       select: ['FS0'],
-      extend_select: ['FS9'],
-      ignore: ['FS105'],
+      extend_select: ['FS01'],
+      ignore: ['FS015'],
       severity: { FS001: 'warning', FS002: 'off' },
-      per_file_ignores: { 'legacy/*.yaml': ['FS2'] },
+      per_file_ignores: { 'legacy/*.yaml': ['FS02'] },
       kinds: { form: ['specs/*.yaml'], calls: ['calls/*.json'] },
       calls: { '*.script.yaml': 'common.calls.yaml' },
     });
   });
 
   it('keeps the project configuration when no editor setting is set', () => {
-    const project = { select: ['FS0'], ignore: ['FS3'], kinds: { rules: ['*.policy.yaml'] }, severity: { FS004: 'hint' } };
+    const project = { select: ['FS0'], ignore: ['SC0'], kinds: { rules: ['*.policy.yaml'] }, severity: { FS004: 'hint' } };
     const out = merge(project, toServerConfig(getter({})).config);
     assert.deepEqual(out.merged, {
       select: ['FS0'],
       extend_select: [],
-      ignore: ['FS3'],
+      ignore: ['SC0'],
       severity: { FS004: 'hint' },
       per_file_ignores: {},
       kinds: { rules: ['*.policy.yaml'] },
@@ -130,7 +130,7 @@ describe('settings against the server model (formscript.lint.config)', { skip },
   });
 
   it('Settings.merged: a present key replaces the project value, tables are merged', () => {
-    const project = { ignore: ['FS3'], severity: { FS004: 'hint' }, kinds: { rules: ['*.policy.yaml'] } };
+    const project = { ignore: ['SC0'], severity: { FS004: 'hint' }, kinds: { rules: ['*.policy.yaml'] } };
     const { config } = toServerConfig(
       getter({ ignore: [], severity: { FS005: 'error' }, 'kinds.form': ['specs/*.yaml'] }),
     );
@@ -193,10 +193,10 @@ describe('settings against the language server layer (formscript.lsp.settings)',
   const full = toServerConfig(
     getter({
       select: ['FS0'],
-      extendSelect: ['FS9'],
-      ignore: ['FS105'],
+      extendSelect: ['FS01'],
+      ignore: ['FS015'],
       severity: { FS001: 'warning' },
-      perFileIgnores: { 'legacy/*.yaml': ['FS2'] },
+      perFileIgnores: { 'legacy/*.yaml': ['FS02'] },
       'kinds.form': ['specs/*.yaml'],
     }),
   ).config;

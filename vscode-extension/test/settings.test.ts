@@ -33,7 +33,7 @@ describe('toServerConfig', () => {
     const { config, problems } = toServerConfig(
       getter({
         select: ['FS0', 'FS201'],
-        extendSelect: ['FS9'],
+        extendSelect: ['FS01'],
         ignore: ['FS105'],
         severity: { FS001: 'warning', FS201: 'off' },
         perFileIgnores: { 'legacy/*.yaml': ['FS2'] },
@@ -47,7 +47,7 @@ describe('toServerConfig', () => {
     // What goes over the wire: exactly these keys, in this order.
     assert.equal(
       JSON.stringify(config),
-      '{"select":["FS0","FS201"],"extend_select":["FS9"],"ignore":["FS105"],' +
+      '{"select":["FS0","FS201"],"extend_select":["FS01"],"ignore":["FS105"],' +
         '"severity":{"FS001":"warning","FS201":"off"},"per_file_ignores":{"legacy/*.yaml":["FS2"]},' +
         '"kinds":{"form":["specs/*.yaml"],"script":["fixtures/**/*.yml"],"rules":["policy.yaml"],"calls":["calls/*.json"]}}',
     );
