@@ -110,3 +110,22 @@ def test_the_toml_table_refuses_editor_spellings_and_unknown_keys() -> None:
     with pytest.raises(ConfigError, match="unknown setting 'extendSelect'"):
         settings_from_mapping({"extendSelect": ["FS"]})
     assert editor_table({"formscript": {"unknown": 1, "path": "/x/formscript"}}) == {}
+
+
+def test_severity_aliases_mean_the_same_everywhere(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """The level aliases the VS Code extension accepts (warn, information, none; any case) are
+    the server's too: in [tool.formscript], the editor's settings and --severity."""
+    from formscript.cli import run
+
+    parsed = settings_from_mapping({"severity": {"fs001": "Warn", "SC023": "information", "SC012": "NONE"}})
+    assert parsed.severity == {"FS001": "warning", "SC023": "info", "SC012": "off"}
+    store = SettingsStore()
+    assert store.set_editor({"severity": {"FS001": "warn"}}) is None
+    assert store.for_path("").severity == {"FS001": "warning"}
+    with pytest.raises(ConfigError, match="must be one of error, warning, info, hint, off or warn"):
+        settings_from_mapping({"severity": {"FS001": "loud"}})
+    script = tmp_path / "a.script.yaml"
+    script.write_text("responses:\n  - {type: text, content: hi, when: {after_calls: -1}}\n", encoding="utf-8")
+    assert run(["lint", "--no-cache", "--severity", "SC023=Warn", "--format", "json", str(script)]) == 0
+    (report,) = json.loads(capsys.readouterr().out)["files"]
+    assert [(d["code"], d["severity"]) for d in report["diagnostics"]] == [("SC023", "warning")]

@@ -31,7 +31,7 @@ def build_parser() -> argparse.ArgumentParser:
         action="append",
         default=[],
         metavar="CODE=LEVEL",
-        help="override a code's severity (error, warning, info, hint, off)",
+        help="override a code's severity (error, warning, info, hint, off; warn, information, none)",
     )
     lint.add_argument("--config", help="a formscript.toml or pyproject.toml to use")
     lint.add_argument("--kind", choices=("form", "script", "rules", "calls"))

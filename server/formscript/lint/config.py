@@ -22,6 +22,19 @@ KINDS: tuple[Kind, ...] = get_args(Kind)
 SEVERITIES: tuple[Level, ...] = get_args(Level)
 
 
+#: What users also write for a level (the VS Code extension maps the same ones).
+LEVEL_ALIASES: dict[str, Level] = {"warn": "warning", "information": "info", "none": "off"}
+
+
+def level_of(value: object) -> Level | None:
+    """The level *value* names (any case, an alias included), or None."""
+    if not isinstance(value, str):
+        return None
+    name = value.strip().lower()
+    name = LEVEL_ALIASES.get(name, name)
+    return next((level for level in SEVERITIES if level == name), None)
+
+
 class ConfigError(ValueError):
     """A configuration that cannot be used (exit code 2)."""
 
@@ -185,10 +198,14 @@ def _parse_table(table: dict[str, Any], source: str) -> Settings:
     severity = normal.get("severity", {})
     if not isinstance(severity, dict):
         raise ConfigError(f"{source}: severity must be a table of CODE = level")
+    levels: dict[str, Level] = {}
     for code, level in severity.items():
         check_code(str(code), f"{source}: severity")
-        if not isinstance(level, str) or level not in SEVERITIES:
-            raise ConfigError(f"{source}: severity for {code} must be one of {', '.join(SEVERITIES)}")
+        chosen = level_of(level)
+        if chosen is None:
+            aliases = ", ".join(f"{a} ({b})" for a, b in LEVEL_ALIASES.items())
+            raise ConfigError(f"{source}: severity for {code} must be one of {', '.join(SEVERITIES)} or {aliases}")
+        levels[str(code).upper()] = chosen
     per_file = normal.get("per-file-ignores", {})
     if not isinstance(per_file, dict):
         raise ConfigError(f"{source}: per-file-ignores must be a table of glob = [codes]")
@@ -199,7 +216,7 @@ def _parse_table(table: dict[str, Any], source: str) -> Settings:
         select=_codes(normal.get("select", []), f"{source}: select"),
         extend_select=_codes(normal.get("extend-select", []), f"{source}: extend-select"),
         ignore=_codes(normal.get("ignore", []), f"{source}: ignore"),
-        severity={str(k).upper(): v for k, v in severity.items()},
+        severity=levels,
         per_file_ignores={str(k): _codes(v, f"{source}: per-file-ignores") for k, v in per_file.items()},
         kinds={k: tuple(_globs(v, source)) for k, v in kinds.items()},
         calls=_calls(normal.get("calls", {}), source),
