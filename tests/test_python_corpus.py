@@ -100,7 +100,7 @@ def test_lionagi_agrees_with_every_document_of_the_suite() -> None:
     assignment, the plugin's fixtures as the plugin builds them): every document's verdict is
     lionagi's, a call it cannot evaluate is insufficient_evidence, and no call of the API
     that lionagi decides is left unreported."""
-    from tests.conformance.python_tree import check_tree
+    from conformance.python_tree import check_tree
 
     files, documents, agreeing, disagreements, misses = check_tree(ROOT / "suite")
     assert (disagreements, misses) == ([], [])
