@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import difflib
+import functools
 from collections.abc import Iterable
 
 
@@ -10,9 +11,23 @@ def closest(word: object, choices: Iterable[str]) -> str | None:
     """The choice nearest to *word*, when one is close enough to be a likely typo."""
     if not isinstance(word, str):
         return None
-    options = list(choices)
+    options = tuple(choices)
+    if len(word) > _REMEMBERED:
+        return _nearest(word, options)
+    return _remembered(word, options)
+
+
+#: Words up to this length are remembered (the same typos come back file after file); a
+#: long value is rare and would only fill the memory.
+_REMEMBERED = 200
+
+
+def _nearest(word: str, options: tuple[str, ...]) -> str | None:
     lowered = {c.lower(): c for c in options}
     if word.lower() in lowered:
         return lowered[word.lower()]
     found = difflib.get_close_matches(word, options, n=1, cutoff=0.6)
     return found[0] if found else None
+
+
+_remembered = functools.lru_cache(maxsize=4096)(_nearest)

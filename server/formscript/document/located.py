@@ -174,6 +174,8 @@ class YamlDocument(Document):
 
     def _shared_nodes(self) -> set[int]:
         """The nodes reached from more than one place (through aliases or merge keys)."""
+        if self._shared is None and "*" not in self.text:
+            self._shared = set()  # a node is reached twice only through an alias
         if self._shared is None:
             shared: set[int] = set()
             counts: dict[int, int] = {}

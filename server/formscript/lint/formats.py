@@ -189,7 +189,56 @@ def render_json(reports: Sequence[FileReport]) -> str:
             entry["note"] = report.note
         files.append(entry)
     payload = {"version": JSON_VERSION, "files": files, "summary": summary(reports)}
-    return json.dumps(payload, indent=2, ensure_ascii=False, sort_keys=False) + "\n"
+    return dumps_indented(payload) + "\n"
+
+
+def dumps_indented(value: Any) -> str:
+    """Exactly ``json.dumps(value, indent=2, ensure_ascii=False)``, several times faster:
+    with an indent the standard library falls back to its pure-Python encoder, one
+    generator step per token. Strings go through the C string encoder."""
+    out: list[str] = []
+    _emit(value, "\n", out)
+    return "".join(out)
+
+
+_ENCODE = json.encoder.encode_basestring
+_SCALARS = {True: "true", False: "false", None: "null"}
+
+
+def _emit(value: Any, newline: str, out: list[str]) -> None:
+    if isinstance(value, str):
+        out.append(_ENCODE(value))
+    elif value is None or value is True or value is False:
+        out.append(_SCALARS[value])
+    elif isinstance(value, int):
+        out.append(int.__repr__(value))
+    elif isinstance(value, dict):
+        if not value:
+            out.append("{}")
+            return
+        inner = newline + "  "
+        first = True
+        for key, item in value.items():
+            if not isinstance(key, str):  # json writes other keys as strings
+                key = json.loads(json.dumps({key: 0}))
+                key = next(iter(key))
+            out.append(("{" if first else ",") + inner + _ENCODE(key) + ": ")
+            first = False
+            _emit(item, inner, out)
+        out.append(newline + "}")
+    elif isinstance(value, list | tuple):
+        if not value:
+            out.append("[]")
+            return
+        inner = newline + "  "
+        first = True
+        for item in value:
+            out.append(("[" if first else ",") + inner)
+            first = False
+            _emit(item, inner, out)
+        out.append(newline + "]")
+    else:  # a float, say: what json writes for it
+        out.append(json.dumps(value, ensure_ascii=False))
 
 
 def render_concise(reports: Sequence[FileReport]) -> str:

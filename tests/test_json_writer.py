@@ -1,0 +1,67 @@
+"""The JSON report's writer gives exactly the bytes ``json.dumps(indent=2)`` gives (it only
+exists because the standard library's indented encoder is pure Python)."""
+
+from __future__ import annotations
+
+import json
+import random
+from typing import Any
+
+from formscript.lint.formats import dumps_indented
+
+PIECES = ["a", "é", "\n", '"', "\\", "\u2028", "\x00", "\x7f", "\ud800", "😀", " ", "\t", "/", "</script>"]
+
+
+def _value(rng: random.Random, depth: int = 0) -> Any:
+    roll = rng.random()
+    if depth > 4 or roll < 0.4:
+        return rng.choice(
+            [
+                None,
+                True,
+                False,
+                0,
+                -(10**30),
+                rng.randrange(-(10**6), 10**6),
+                1.5,
+                -0.0,
+                float("inf"),
+                "".join(rng.choice(PIECES) for _ in range(rng.randrange(6))),
+            ]
+        )
+    if roll < 0.7:
+        keys = ["".join(rng.choice(PIECES) for _ in range(rng.randrange(4))), 3, None, True, 2.5]
+        return {rng.choice(keys): _value(rng, depth + 1) for _ in range(rng.randrange(4))}
+    return [_value(rng, depth + 1) for _ in range(rng.randrange(4))]
+
+
+def test_same_bytes_as_the_standard_library_on_random_values() -> None:
+    rng = random.Random(20261201)
+    for _ in range(5000):
+        value = _value(rng)
+        assert dumps_indented(value) == json.dumps(value, indent=2, ensure_ascii=False)
+
+
+def test_same_bytes_on_a_report_shaped_value() -> None:
+    report = {
+        "version": 1,
+        "files": [
+            {"path": "a.yaml", "kind": None, "verdict": None, "diagnostics": [], "note": "skipped"},
+            {
+                "path": "b\u2028.yaml",
+                "kind": "script",
+                "verdict": "rejected",
+                "diagnostics": [
+                    {
+                        "code": "SC005",
+                        "severity": "error",
+                        "message": "content True is invalid",
+                        "range": {"start": {"line": 1, "column": 2}, "end": {"line": 1, "column": 5}},
+                        "fix": {"description": "quote", "safe": True, "edits": [{"new_text": "'yes'"}]},
+                    }
+                ],
+            },
+        ],
+        "summary": {"files": 2, "by_severity": {}},
+    }
+    assert dumps_indented(report) == json.dumps(report, indent=2, ensure_ascii=False)
