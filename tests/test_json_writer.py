@@ -65,3 +65,29 @@ def test_same_bytes_on_a_report_shaped_value() -> None:
         "summary": {"files": 2, "by_severity": {}},
     }
     assert dumps_indented(report) == json.dumps(report, indent=2, ensure_ascii=False)
+
+
+def test_character_classes_match_their_definitions_on_every_code_point() -> None:
+    """The classes are written as small positive ranges (a negated class of wide ranges costs
+    milliseconds to compile at every start); they must mean what their definitions say."""
+    from formscript.document.writing import _NOT_SINGLE
+    from formscript.lint.formats import _NOT_XML
+
+    def xml_char(cp: int) -> bool:  # XML 1.0, production [2] Char
+        return cp in (0x9, 0xA, 0xD) or 0x20 <= cp <= 0xD7FF or 0xE000 <= cp <= 0xFFFD or cp >= 0x10000
+
+    def single_ok(cp: int) -> bool:  # printable, no line break, no BOM: held as-is in '...'
+        return (
+            cp == 0x9
+            or 0x20 <= cp <= 0x7E
+            or 0xA0 <= cp <= 0x2027
+            or 0x202A <= cp <= 0xD7FF
+            or 0xE000 <= cp <= 0xFEFE
+            or 0xFF00 <= cp <= 0xFFFD
+            or cp >= 0x10000
+        )
+
+    for cp in range(0x110000):
+        char = chr(cp)
+        assert (_NOT_XML.match(char) is None) == xml_char(cp), hex(cp)
+        assert (_NOT_SINGLE.match(char) is None) == single_ok(cp), hex(cp)

@@ -18,9 +18,9 @@ def main(argv: list[str] | None = None) -> int:
 
 def run(argv: Sequence[str]) -> int:
     """Run the CLI; returns the exit code."""
-    from formscript.cli.parser import build_parser
+    from formscript.cli.parser import COMMANDS, build_parser
 
-    parser = build_parser()
+    parser = build_parser(argv[0] if argv and argv[0] in COMMANDS else None)
     args = parser.parse_args(list(argv))
     if args.version:
         from formscript import __version__

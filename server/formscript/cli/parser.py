@@ -4,9 +4,13 @@ from __future__ import annotations
 
 import argparse
 
+#: The subcommands, in the order ``--help`` lists them.
+COMMANDS = ("lint", "rule", "schema", "dry-run", "simulate", "serve")
 
-def build_parser() -> argparse.ArgumentParser:
-    """The parser of `formscript` and its subcommands."""
+
+def build_parser(only: str | None = None) -> argparse.ArgumentParser:
+    """The parser of `formscript` and its subcommands (*only*: that subcommand's alone, for
+    a command line that names it: the others' options cost start-up time for nothing)."""
     parser = argparse.ArgumentParser(
         prog="formscript",
         description="Check lionagi work-form specs and response scripts before anything runs.",
@@ -14,77 +18,84 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="store_true", help="print the version and exit")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
 
-    lint = sub.add_parser("lint", help="lint files and directories")
-    lint.add_argument("paths", nargs="*", default=["."], help="files, directories, or - for stdin")
-    lint.add_argument("--format", default="text", choices=("text", "concise", "json", "sarif", "github", "junit"))
-    lint.add_argument(
-        "--select",
-        action="append",
-        default=None,
-        metavar="CODES",
-        help="only these codes or prefixes (comma-separated)",
-    )
-    lint.add_argument("--extend-select", action="append", default=None, metavar="CODES")
-    lint.add_argument("--ignore", action="append", default=None, metavar="CODES")
-    lint.add_argument(
-        "--severity",
-        action="append",
-        default=[],
-        metavar="CODE=LEVEL",
-        help="override a code's severity (error, warning, info, hint, off; warn, information, none)",
-    )
-    lint.add_argument("--config", help="a formscript.toml or pyproject.toml to use")
-    lint.add_argument("--kind", choices=("form", "script", "rules", "calls"))
-    lint.add_argument("--form", help="a form spec to check rulesets against")
-    lint.add_argument("--fix", action="store_true", help="apply safe fixes")
-    lint.add_argument("--unsafe-fixes", action="store_true", help="also apply unsafe fixes")
-    lint.add_argument("--diff", action="store_true", help="show fixes as a diff, write nothing")
-    lint.add_argument("--fail-on", choices=("error", "warning"), default="error")
-    lint.add_argument("--exit-zero", action="store_true")
-    lint.add_argument("--stdin-filename", help="the path to report for stdin input")
-    lint.add_argument("--jobs", "-j", type=int, default=1, help="parallel workers (0 = cores)")
-    lint.add_argument("--color", choices=("auto", "always", "never"), default="auto")
-    lint.add_argument("--output", "-o", help="write the report to this file")
-    lint.add_argument("--no-cache", action="store_true", help="neither read nor write the cache")
-    lint.add_argument(
-        "--cache-dir",
-        default=None,
-        help="where results are cached (default: $FORMSCRIPT_CACHE_DIR, else $XDG_CACHE_HOME/formscript, "
-        "else ~/.cache/formscript)",
-    )
+    if only in (None, "lint"):
+        lint = sub.add_parser("lint", help="lint files and directories")
+        lint.add_argument("paths", nargs="*", default=["."], help="files, directories, or - for stdin")
+        lint.add_argument("--format", default="text", choices=("text", "concise", "json", "sarif", "github", "junit"))
+        lint.add_argument(
+            "--select",
+            action="append",
+            default=None,
+            metavar="CODES",
+            help="only these codes or prefixes (comma-separated)",
+        )
+        lint.add_argument("--extend-select", action="append", default=None, metavar="CODES")
+        lint.add_argument("--ignore", action="append", default=None, metavar="CODES")
+        lint.add_argument(
+            "--severity",
+            action="append",
+            default=[],
+            metavar="CODE=LEVEL",
+            help="override a code's severity (error, warning, info, hint, off; warn, information, none)",
+        )
+        lint.add_argument("--config", help="a formscript.toml or pyproject.toml to use")
+        lint.add_argument("--kind", choices=("form", "script", "rules", "calls"))
+        lint.add_argument("--form", help="a form spec to check rulesets against")
+        lint.add_argument("--fix", action="store_true", help="apply safe fixes")
+        lint.add_argument("--unsafe-fixes", action="store_true", help="also apply unsafe fixes")
+        lint.add_argument("--diff", action="store_true", help="show fixes as a diff, write nothing")
+        lint.add_argument("--fail-on", choices=("error", "warning"), default="error")
+        lint.add_argument("--exit-zero", action="store_true")
+        lint.add_argument("--stdin-filename", help="the path to report for stdin input")
+        lint.add_argument("--jobs", "-j", type=int, default=1, help="parallel workers (0 = cores)")
+        lint.add_argument("--color", choices=("auto", "always", "never"), default="auto")
+        lint.add_argument("--output", "-o", help="write the report to this file")
+        lint.add_argument("--no-cache", action="store_true", help="neither read nor write the cache")
+        lint.add_argument(
+            "--cache-dir",
+            default=None,
+            help="where results are cached (default: $FORMSCRIPT_CACHE_DIR, else $XDG_CACHE_HOME/formscript, "
+            "else ~/.cache/formscript)",
+        )
 
-    rule = sub.add_parser("rule", help="show the documentation of a rule")
-    rule.add_argument("code", nargs="?")
-    rule.add_argument("--all", action="store_true")
-    rule.add_argument("--format", choices=("text", "json", "markdown"), default="text")
+    if only in (None, "rule"):
+        rule = sub.add_parser("rule", help="show the documentation of a rule")
+        rule.add_argument("code", nargs="?")
+        rule.add_argument("--all", action="store_true")
+        rule.add_argument("--format", choices=("text", "json", "markdown"), default="text")
 
-    schema = sub.add_parser("schema", help="print a JSON Schema (form, script, rules, calls)")
-    schema.add_argument("kind")
+    if only in (None, "schema"):
+        schema = sub.add_parser("schema", help="print a JSON Schema (form, script, rules, calls)")
+        schema.add_argument("kind")
 
-    dry = sub.add_parser("dry-run", help="show what li agent --form sends to the model")
-    dry.add_argument("forms", nargs="+")
-    dry.add_argument("--rules", help="a ruleset to apply with fill_form")
-    dry.add_argument("--format", choices=("text", "json"), default="text")
-    given = dry.add_mutually_exclusive_group()
-    given.add_argument(
-        "--prompt",
-        metavar="TEXT",
-        help="the prompt li agent is given: show the exact prompt it sends and apply its length cap",
-    )
-    given.add_argument(
-        "--prompt-file",
-        metavar="PATH",
-        help="read that prompt from a file ('-': stdin), as li agent --prompt-file does",
-    )
+    if only in (None, "dry-run"):
+        dry = sub.add_parser("dry-run", help="show what li agent --form sends to the model")
+        dry.add_argument("forms", nargs="+")
+        dry.add_argument("--rules", help="a ruleset to apply with fill_form")
+        dry.add_argument("--format", choices=("text", "json"), default="text")
+        given = dry.add_mutually_exclusive_group()
+        given.add_argument(
+            "--prompt",
+            metavar="TEXT",
+            help="the prompt li agent is given: show the exact prompt it sends and apply its length cap",
+        )
+        given.add_argument(
+            "--prompt-file",
+            metavar="PATH",
+            help="read that prompt from a file ('-': stdin), as li agent --prompt-file does",
+        )
 
-    sim = sub.add_parser("simulate", help="replay calls against a response script")
-    sim.add_argument("script")
-    sim.add_argument("--calls", help="a calls transcript (YAML or JSON list)")
-    sim.add_argument("--stream", action="store_true", help="show stream chunk sequences")
-    sim.add_argument("--format", choices=("text", "json"), default="text")
-    sim.add_argument("--regex-timeout", type=float, default=2.0)
+    if only in (None, "simulate"):
+        sim = sub.add_parser("simulate", help="replay calls against a response script")
+        sim.add_argument("script")
+        sim.add_argument("--calls", help="a calls transcript (YAML or JSON list)")
+        sim.add_argument("--stream", action="store_true", help="show stream chunk sequences")
+        sim.add_argument("--format", choices=("text", "json"), default="text")
+        sim.add_argument("--regex-timeout", type=float, default=2.0)
 
-    serve = sub.add_parser("serve", help="run the language server (stdio by default)")
-    serve.add_argument("--tcp", metavar="HOST:PORT")
-    serve.add_argument("--stdio", action="store_true", help="accepted for client compatibility")
+    if only in (None, "serve"):
+        serve = sub.add_parser("serve", help="run the language server (stdio by default)")
+        serve.add_argument("--tcp", metavar="HOST:PORT")
+        serve.add_argument("--stdio", action="store_true", help="accepted for client compatibility")
+
     return parser

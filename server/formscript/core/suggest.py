@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import difflib
 import functools
 from collections.abc import Iterable
 
@@ -26,6 +25,8 @@ def _nearest(word: str, options: tuple[str, ...]) -> str | None:
     lowered = {c.lower(): c for c in options}
     if word.lower() in lowered:
         return lowered[word.lower()]
+    import difflib  # only when a name is not one of the choices
+
     found = difflib.get_close_matches(word, options, n=1, cutoff=0.6)
     return found[0] if found else None
 

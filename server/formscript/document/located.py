@@ -658,6 +658,13 @@ def parse_document(text: str, syntax: Syntax = "yaml") -> YamlDocument:
         doc.root = node
         _find_duplicates(doc, node)
         doc._children.clear()
+    fast = _fast_construct(node) if not merges and "*" not in text else None
+    if fast is not None:
+        doc.value, saw_duplicates = fast
+        doc.root = node
+        if saw_duplicates:
+            _find_duplicates(doc, node)
+        return doc
     constructor = _Constructor()
     try:
         doc.value = constructor.construct_document(node)
@@ -747,6 +754,8 @@ _UNHASHABLE = object()
 
 
 def _key_value(node: yaml.Node) -> Any:
+    if node.tag == _STR and isinstance(node, yaml.ScalarNode):
+        return node.value  # what SafeConstructor makes of it, without making one
     if isinstance(node, yaml.ScalarNode):
         try:
             value = _construct_scalar(node)
@@ -755,6 +764,65 @@ def _key_value(node: yaml.Node) -> Any:
         except Exception:
             return _UNHASHABLE
     return _UNHASHABLE
+
+
+_STR = "tag:yaml.org,2002:str"
+_NULL = "tag:yaml.org,2002:null"
+_MAP = "tag:yaml.org,2002:map"
+_SEQ = "tag:yaml.org,2002:seq"
+#: The scalar tags whose values SafeConstructor's own functions build (everything else, e.g.
+#: a set or an omap, takes the slow path).
+_SCALAR_TAGS = frozenset(
+    "tag:yaml.org,2002:" + name for name in ("bool", "int", "float", "timestamp", "binary")
+)
+
+
+def _fast_construct(root: yaml.Node) -> tuple[Any, bool] | None:
+    """The value SafeConstructor builds from *root* and whether a mapping lost a key to a
+    later duplicate, built in one recursive walk, or None (then SafeConstructor decides).
+
+    Only for a graph without aliases (each node reached once; the caller checks the text
+    has no ``*``) and without merge keys: then SafeConstructor's deferred filling of
+    mappings and lists gives exactly what a direct walk gives. Scalars other than strings
+    and nulls are built by SafeConstructor's own functions. Any failure (an unhashable key,
+    a bad timestamp, an unknown tag, a deep recursion) returns None, so the slow path raises
+    exactly what the runtime raises."""
+    constructor = _Constructor()
+    table = yaml.constructor.SafeConstructor.yaml_constructors
+    mapping_node, sequence_node, scalar_node = yaml.MappingNode, yaml.SequenceNode, yaml.ScalarNode
+    lost = False
+
+    def build(node: yaml.Node) -> Any:
+        nonlocal lost
+        tag = node.tag
+        if tag == _STR and type(node) is scalar_node:  # `!!str [a]` is SafeConstructor's error
+            return node.value
+        if tag == _MAP and type(node) is mapping_node:
+            built = {}
+            for key_node, value_node in node.value:
+                key = build(key_node)
+                if type(key) in (dict, list):
+                    raise _Slow
+                built[key] = build(value_node)
+            if len(built) < len(node.value):
+                lost = True
+            return built
+        if tag == _SEQ and type(node) is sequence_node:
+            return [build(item) for item in node.value]
+        if tag == _NULL and type(node) is scalar_node:
+            return None
+        if tag in _SCALAR_TAGS and type(node) is scalar_node:
+            return table[tag](constructor, node)
+        raise _Slow
+
+    try:
+        return build(root), lost
+    except Exception:  # _Slow, or whatever a scalar's construction raised
+        return None
+
+
+class _Slow(Exception):
+    """The fast construction does not apply: SafeConstructor decides."""
 
 
 def _construct_scalar(node: yaml.ScalarNode) -> Any:

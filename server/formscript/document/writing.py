@@ -24,7 +24,7 @@ _PLAIN = re.compile(r"[A-Za-z_][A-Za-z0-9_.\-/]*\Z")
 
 #: What a single-quoted scalar cannot hold as it is: line breaks (they fold), characters
 #: the YAML reader refuses, and a BOM (libyaml skips one at the start of a line).
-_NOT_SINGLE = re.compile("[^\t\x20-\x7e\xa0-\u2027\u202a-\ud7ff\ue000-\ufefe\uff00-\ufffd\U00010000-\U0010ffff]")
+_NOT_SINGLE = re.compile("[\x00-\x08\x0a-\x1f\x7f-\x9f\u2028\u2029\ud800-\udfff\ufeff\ufffe\uffff]")
 
 _ESCAPES = {"\\": "\\\\", '"': '\\"', "\t": "\\t", "\n": "\\n", "\r": "\\r", "\0": "\\0"}
 
