@@ -183,10 +183,12 @@ def test_flymake_shows_what_formscript_lint_reports_with_the_setups_settings(dri
 
 
 def test_eldoc_gets_the_hover_text(drive: dict[str, Any]) -> None:
-    # on the unquoted `no` of `country: no` (a str field)
-    hover = drive["seen"]["hover"]
-    assert isinstance(hover, str) and hover.startswith("The runtime sees ")
-    assert "False" in hover and "str" in hover and "quote it" in hover, hover
+    # on the unquoted `no` of `country: no` (a str field); eglot 1.9 without markdown-mode asks
+    # for plain text, and gets it
+    assert drive["seen"]["hover"] == (
+        "The runtime sees False (bool), which is not a str: the form is refused\n\n"
+        "YAML 1.1 reads the unquoted no as a boolean; quote it to keep the text."
+    )
 
 
 def test_completion_offers_the_fields_still_without_a_value(drive: dict[str, Any]) -> None:

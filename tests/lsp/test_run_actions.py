@@ -42,12 +42,20 @@ RESULTS = CACHE / "formscript" / "results"
 pytestmark = [pytest.mark.asyncio(loop_scope="module"), pytest.mark.slow]
 
 
-def _client() -> Client:
-    """The test client, reading a code action that carries a command as a code action:
-    lsprotocol takes any object with a ``command`` key for a bare ``Command`` (and turns the
-    nested command into its string), where the protocol tells them apart by whether
-    ``command`` is a string — as VS Code and eglot do."""
+def _client(refuse: bool = False) -> Client:
+    """The test client (with *refuse*, one that answers ``window/showDocument`` with
+    ``success: false``, as a client does that cannot open the file), reading a code action
+    that carries a command as a code action: lsprotocol takes any object with a ``command``
+    key for a bare ``Command`` (and turns the nested command into its string), where the
+    protocol tells them apart by whether ``command`` is a string — as VS Code and eglot do."""
     client = make_client()
+    if refuse:
+
+        def refuse_to_show(params: types.ShowDocumentParams) -> types.ShowDocumentResult:
+            client.shown_documents.append(params)
+            return types.ShowDocumentResult(success=False)
+
+        client.protocol.fm.features[types.WINDOW_SHOW_DOCUMENT] = refuse_to_show  # as registered: bound
     converter = client.protocol._converter
 
     def structure(value: Any, _: Any) -> types.Command | types.CodeAction:
@@ -59,9 +67,9 @@ def _client() -> Client:
     return client
 
 
-def _config() -> Any:
+def _config(refuse: bool = False) -> Any:
     found = config(env=ENV)
-    found.client_factory = _client
+    found.client_factory = lambda: _client(refuse)
     return found
 
 
@@ -99,6 +107,16 @@ async def tells(lsp_client: Client, tmp_path_factory: pytest.TempPathFactory):
     """A client without ``window.showDocument`` (eglot 1.9, Neovim 0.7)."""
     root = tmp_path_factory.mktemp("tells")
     await _start(lsp_client, root, show_document=False)
+    lsp_client.root = root  # type: ignore[attr-defined]
+    yield
+    await lsp_client.shutdown_session()
+
+
+@pytest_lsp.fixture(scope="module", config=_config(refuse=True))
+async def refuses(lsp_client: Client, tmp_path_factory: pytest.TempPathFactory):
+    """A client that advertises ``window.showDocument`` but cannot open the file."""
+    root = tmp_path_factory.mktemp("refuses")
+    await _start(lsp_client, root, show_document=True)
     lsp_client.root = root  # type: ignore[attr-defined]
     yield
     await lsp_client.shutdown_session()
@@ -261,3 +279,16 @@ async def test_a_python_run_is_shown_for_the_document_on_its_line(tells: Client)
     (message,) = tells.messages[messages:]
     assert message.message.startswith(f"formscript simulation: {path}:5: accepted, mode auto; the whole result is in ")
     assert next(RESULTS.glob("test_told.py-5-*.simulation.txt")).read_text(encoding="utf-8") == text
+
+
+async def test_a_client_that_fails_to_open_the_file_is_told_instead(refuses: Client) -> None:
+    form = _opened(refuses, "refused.form.yaml", FORM)
+    (run,) = [a for a in await _actions(refuses, form, WHOLE) if a.command is not None]
+    assert run.command is not None
+    text = await _execute(refuses, run.command)
+    assert isinstance(text, str) and text.startswith(str(refuses.root / "refused.form.yaml"))  # type: ignore[attr-defined]
+    (asked,) = refuses.shown_documents
+    (message,) = refuses.messages
+    written = Path(asked.uri.removeprefix("file://"))
+    assert message.message.endswith(f"the whole result is in {written} and the server log")
+    assert [m.message for m in refuses.log_messages if m.type == types.MessageType.Log] == [text]
