@@ -9,7 +9,9 @@ commands still answer their text and show nothing."""
 
 from __future__ import annotations
 
+import atexit
 import os
+import shutil
 import tempfile
 from pathlib import Path
 from typing import Any, Union
@@ -36,6 +38,7 @@ async def test_chat():
 
 #: The server's cache folder: outside every workspace folder the tests open.
 CACHE = Path(tempfile.mkdtemp(prefix="formscript-results-cache-"))
+atexit.register(shutil.rmtree, CACHE, True)
 ENV = {**os.environ, "XDG_CACHE_HOME": str(CACHE)}
 RESULTS = CACHE / "formscript" / "results"
 
