@@ -1,8 +1,10 @@
-"""Code actions: each diagnostic's own fix, all safe fixes at once, and suppression comments."""
+"""Code actions: each diagnostic's own fix, all safe fixes at once, suppression comments, and
+the dry run of a form or the simulation of a script for clients that show no code lenses."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from typing import Any
 
 from formscript import rules
 from formscript.document import Pos, Span
@@ -12,6 +14,14 @@ from formscript.lsp.analysis import Analysis
 
 QUICK_FIX = "quickfix"
 FIX_ALL = "source.fixAll.formscript"
+#: The kinds of the actions that run a dry run or a simulation and show its result.
+RUN = "source.formscript"
+DRY_RUN_KIND = "source.formscript.dryRun"
+SIMULATE_KIND = "source.formscript.simulate"
+#: Their commands: ``formscript.dryRun`` / ``formscript.simulate`` (what the lenses run), with
+#: the result shown by the server (``window/showDocument``, else a message).
+SHOW_DRY_RUN = "formscript.showDryRun"
+SHOW_SIMULATION = "formscript.showSimulation"
 
 
 @dataclass(frozen=True)
@@ -23,6 +33,9 @@ class Action:
     edits: tuple[TextEdit, ...]
     diagnostics: tuple[Diagnostic, ...] = ()
     preferred: bool = False
+    #: A command the client executes (after the edits, if any), and its arguments.
+    command: str | None = None
+    arguments: tuple[Any, ...] = ()
 
 
 def touches(a: Span, b: Span) -> bool:
@@ -109,3 +122,32 @@ def fix_all(analysis: Analysis) -> Action | None:
     edits = sorted((e for f in chosen for e in f.edits), key=lambda e: (e.span.start, e.span.end))
     resolved = tuple(fixes[id(f)] for f in chosen)
     return Action("Fix all safe formscript problems", FIX_ALL, tuple(edits), resolved)
+
+
+def runs(analysis: Analysis, span: Span) -> list[Action]:
+    """ "formscript: Dry run" in a form, "formscript: Simulate" in a script, anywhere in the
+    file; in a Python file, on the call that hands a form or script to lionagi (the lenses'
+    commands with the same arguments; Emacs's eglot, Helix and Neovim 0.7 show no lenses)."""
+    if analysis.report.parts is not None:
+        found = []
+        for part in analysis.report.parts:
+            embedded = part.embedded
+            if embedded is None or part.kind not in ("form", "script"):
+                continue
+            if part.kind == "form" and part.gate is None:
+                continue  # a FieldSpec(...) on its own declares, it is not a form to dry-run
+            start = (embedded.call_span or embedded.span).start
+            if not touches(Span(start, embedded.span.end), span):
+                continue
+            line = embedded.span.start.line + 1
+            found.append(_run(part.kind, (analysis.uri, line), f" ({embedded.call}, line {line})"))
+        return found
+    if analysis.kind in ("form", "script"):
+        return [_run(analysis.kind, (analysis.uri,), "")]
+    return []
+
+
+def _run(kind: str, arguments: tuple[Any, ...], where: str) -> Action:
+    if kind == "form":
+        return Action(f"formscript: Dry run{where}", DRY_RUN_KIND, (), command=SHOW_DRY_RUN, arguments=arguments)
+    return Action(f"formscript: Simulate{where}", SIMULATE_KIND, (), command=SHOW_SIMULATION, arguments=arguments)

@@ -318,10 +318,14 @@ def code_action(
 ) -> types.CodeAction:
     """A code action from an ``actions.Action``."""
     edits = [types.TextEdit(range=positions.range(e.span), new_text=e.new_text) for e in found.edits]
+    command = None
+    if found.command is not None:
+        command = types.Command(title=found.title, command=found.command, arguments=list(found.arguments))
     return types.CodeAction(
         title=found.title,
         kind=found.kind,
         diagnostics=[diagnostic(d, positions, uri) for d in found.diagnostics] or None,
         is_preferred=True if found.preferred else None,
-        edit=workspace_edit(uri, edits, version, versioned),
+        edit=workspace_edit(uri, edits, version, versioned) if edits or command is None else None,
+        command=command,
     )

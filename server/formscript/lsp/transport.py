@@ -19,7 +19,8 @@
   a request is answered InvalidRequest and a notification dropped; ``exit`` ends the process
   with 0 after ``shutdown`` and 1 without; a notification sent with an id is answered
   InvalidRequest (the client waits for an answer) and not acted on; a second ``initialize``
-  is answered InvalidRequest.
+  is answered InvalidRequest; ``shutdown`` while the server's own requests to the client are
+  unanswered is answered null (pygls failed with "dictionary changed size during iteration").
 * A message that cannot be read costs one short line on stderr, never a traceback
   (``CompactFormatter``; ``FORMSCRIPT_LSP_TRACEBACKS=1`` shows them).
 * TCP (``serve_tcp``) reads frames the same way, and serves client after client: a client
@@ -192,6 +193,23 @@ class Protocol(LanguageServerProtocol):
         self.exit_code = 0 if self._shutdown else 1
         raise SystemExit(self.exit_code)
         yield  # a generator, as pygls's lsp methods are
+
+    @lsp_method(types.SHUTDOWN)
+    def lsp_shutdown(self, *args: Any) -> Generator[Any, Any, None]:
+        """Cancel what is pending and refuse what follows. pygls cancels while iterating its
+        table of pending requests, and a cancelled future whose callbacks run at once (one
+        of the server's own requests the client has not answered, e.g.
+        ``workspace/configuration``) removes itself from that table: the iteration failed
+        with "dictionary changed size during iteration" and ``shutdown`` was answered with
+        that error. Here the table is copied first."""
+        if (user_handler := self.fm.features.get(types.SHUTDOWN)) is not None:
+            yield user_handler, args, None
+        current = self.msg_id
+        for msg_id, future in list(self._request_futures.items()):
+            if msg_id != current and not future.done():
+                future.cancel()
+        self._shutdown = True
+        return None
 
     @lsp_method(types.INITIALIZE)
     def lsp_initialize(self, params: types.InitializeParams) -> Generator[Any, Any, types.InitializeResult]:

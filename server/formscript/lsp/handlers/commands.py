@@ -1,13 +1,18 @@
 """Commands the client can execute (``workspace/executeCommand``): the dry run of a form, the
-simulation of a script, a rule's documentation. The lenses invoke the first two."""
+simulation of a script, a rule's documentation. The lenses invoke the first two, which answer
+the text; the code actions of clients without lenses invoke ``formscript.showDryRun`` and
+``formscript.showSimulation``, which run the same and have the server show the result
+(``lsp.results``)."""
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
-from pygls.exceptions import JsonRpcInvalidParams
+from lsprotocol import types
+from pygls.exceptions import JsonRpcException, JsonRpcInvalidParams
 
-from formscript.lsp import lenses
+from formscript.lsp import actions, lenses, results
 from formscript.lsp.analysis import path_to_uri
 from formscript.lsp.handlers.guard import Handler, guarded
 from formscript.lsp.server import FormscriptServer
@@ -48,6 +53,51 @@ async def cmd_simulate(ls: FormscriptServer, *args: Any) -> str:
     return await ls.documents.off_loop_run(lenses.simulate, found, ls.documents.read, ls.roots(), line)
 
 
+#: How long the server waits for the client to open a result file before saying it instead.
+SHOW_TIMEOUT = 10.0
+
+
+async def show(ls: FormscriptServer, what: str, source: str, line: int | None, text: str) -> None:
+    """Show a result to the user: the file opened by the client when it says it can
+    (``window.showDocument.support``), else a message with the first line and the log."""
+    label = "dry-run" if what == "dry run" else "simulation"
+    written = await asyncio.get_running_loop().run_in_executor(
+        None, results.write, source, label, line, text, ls.roots()
+    )
+    if written is not None and ls.capability("window", "show_document", "support"):
+        params = types.ShowDocumentParams(uri=written.as_uri(), take_focus=True)
+        try:
+            opened = await asyncio.wait_for(ls.window_show_document_async(params), SHOW_TIMEOUT)
+        except (TimeoutError, JsonRpcException):
+            opened = None
+        if opened is not None and opened.success:
+            return
+    ls.window_show_message(
+        types.ShowMessageParams(type=types.MessageType.Info, message=results.summary(what, text, written))
+    )
+    ls.window_log_message(types.LogMessageParams(type=types.MessageType.Log, message=text))
+
+
+@guarded(lambda: "")
+async def cmd_show_dry_run(ls: FormscriptServer, *args: Any) -> str:
+    """``formscript.showDryRun [uri]``: ``formscript.dryRun``, shown by the server; answers the text."""
+    uri, line = _uri_argument(args)
+    found = await ls.documents.current(uri)
+    text: str = await ls.documents.off_loop_run(lenses.dry_run, found, ls.documents.read, line)
+    await show(ls, "dry run", found.path, line, text)
+    return text
+
+
+@guarded(lambda: "")
+async def cmd_show_simulation(ls: FormscriptServer, *args: Any) -> str:
+    """``formscript.showSimulation [uri]``: ``formscript.simulate``, shown by the server; answers the text."""
+    uri, line = _uri_argument(args)
+    found = await ls.documents.current(uri)
+    text: str = await ls.documents.off_loop_run(lenses.simulate, found, ls.documents.read, ls.roots(), line)
+    await show(ls, "simulation", found.path, line, text)
+    return text
+
+
 @guarded(lambda: "")
 def cmd_rule_doc(ls: FormscriptServer, *args: Any) -> str:
     """``formscript.ruleDoc [code]``: a rule's documentation as Markdown."""
@@ -61,4 +111,6 @@ COMMANDS: list[tuple[str, Handler]] = [
     (lenses.DRY_RUN, cmd_dry_run),
     (lenses.SIMULATE, cmd_simulate),
     (lenses.RULE_DOC, cmd_rule_doc),
+    (actions.SHOW_DRY_RUN, cmd_show_dry_run),
+    (actions.SHOW_SIMULATION, cmd_show_simulation),
 ]

@@ -122,7 +122,8 @@ def _wanted(kind: str, only: list[str] | None) -> bool:
 
 @guarded(empty_list)
 async def on_code_action(ls: FormscriptServer, params: types.CodeActionParams) -> list[types.CodeAction]:
-    """Quick fixes and suppressions at the range; all safe fixes as source.fixAll."""
+    """Quick fixes and suppressions at the range; all safe fixes as source.fixAll; the dry run
+    or simulation (``source.formscript.*``) for clients without lenses."""
     uri = params.text_document.uri
     found = await ls.documents.current(uri)
     positions = found.positions
@@ -135,6 +136,7 @@ async def on_code_action(ls: FormscriptServer, params: types.CodeActionParams) -
         everything = actions.fix_all(found)
         if everything is not None:
             chosen.append(everything)
+    chosen += [a for a in actions.runs(found, span) if _wanted(a.kind, only)]
     versioned = bool(ls.capability("workspace", "workspace_edit", "document_changes"))
     return [convert.code_action(a, positions, uri, found.version, versioned) for a in chosen]
 
@@ -197,7 +199,7 @@ FEATURES: list[tuple[str, Handler, Any]] = [
     (
         types.TEXT_DOCUMENT_CODE_ACTION,
         on_code_action,
-        types.CodeActionOptions(code_action_kinds=[types.CodeActionKind.QuickFix, actions.FIX_ALL]),
+        types.CodeActionOptions(code_action_kinds=[types.CodeActionKind.QuickFix, actions.FIX_ALL, actions.RUN]),
     ),
     (types.TEXT_DOCUMENT_CODE_LENS, on_code_lens, types.CodeLensOptions()),
     (types.TEXT_DOCUMENT_INLAY_HINT, on_inlay_hint, types.InlayHintOptions()),
