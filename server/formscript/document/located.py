@@ -772,9 +772,7 @@ _MAP = "tag:yaml.org,2002:map"
 _SEQ = "tag:yaml.org,2002:seq"
 #: The scalar tags whose values SafeConstructor's own functions build (everything else, e.g.
 #: a set or an omap, takes the slow path).
-_SCALAR_TAGS = frozenset(
-    "tag:yaml.org,2002:" + name for name in ("bool", "int", "float", "timestamp", "binary")
-)
+_SCALAR_TAGS = frozenset("tag:yaml.org,2002:" + name for name in ("bool", "int", "float", "timestamp", "binary"))
 
 
 def _fast_construct(root: yaml.Node) -> tuple[Any, bool] | None:
