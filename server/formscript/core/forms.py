@@ -70,6 +70,7 @@ class _ElementBase(BaseModel):
         use_enum_values=True,
         populate_by_name=True,
         extra="forbid",
+        defer_build=True,  # the validator is built the first time it validates
     )
 
     id: uuid.UUID = Field(default_factory=uuid.uuid4)

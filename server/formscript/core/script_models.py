@@ -40,7 +40,8 @@ __all__ = [
 ErrorKind = Literal["rate_limit", "timeout", "server_error", "bad_request", "value_error"]
 ChunkType = Literal["system", "thinking", "text", "tool_use", "tool_result", "result", "error"]
 
-_CLOSED = ConfigDict(extra="forbid")
+#: defer_build: a model builds its validator the first time it validates (most runs need few).
+_CLOSED = ConfigDict(extra="forbid", defer_build=True)
 
 
 class WhenMatcher(BaseModel):
