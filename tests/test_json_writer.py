@@ -42,6 +42,19 @@ def test_same_bytes_as_the_standard_library_on_random_values() -> None:
         assert dumps_indented(value) == json.dumps(value, indent=2, ensure_ascii=False)
 
 
+def test_same_bytes_on_positions_in_any_order_and_type() -> None:
+    for position in (
+        {"line": 1, "column": 2},
+        {"column": 2, "line": 1},
+        {"line": True, "column": 2},
+        {"line": 1, "column": "2"},
+        {"line": -(10**40), "column": 0},
+        {"line": 1, "col": 2},
+    ):
+        value = {"range": {"start": position, "end": [position]}}
+        assert dumps_indented(value) == json.dumps(value, indent=2, ensure_ascii=False)
+
+
 def test_same_bytes_on_a_report_shaped_value() -> None:
     report = {
         "version": 1,

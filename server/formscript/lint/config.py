@@ -76,10 +76,11 @@ class Settings:
             return False
         if _matches(code, self.ignore):
             return False
-        rel = _relative(path, self.root)
-        for pattern, codes in self.per_file_ignores.items():
-            if fnmatch.fnmatch(rel, pattern) and _matches(code, codes):
-                return False
+        if self.per_file_ignores:
+            rel = _relative(path, self.root)  # resolves links: only when a glob needs it
+            for pattern, codes in self.per_file_ignores.items():
+                if fnmatch.fnmatch(rel, pattern) and _matches(code, codes):
+                    return False
         return self.severity.get(code, "") != "off"
 
     def severity_of(self, code: str, default: Severity) -> Severity:

@@ -221,6 +221,15 @@ def _emit(value: Any, newline: str, out: list[str]) -> None:
             out.append("{}")
             return
         inner = newline + "  "
+        if (
+            len(value) == 2
+            and next(iter(value)) == "line"
+            and type(value.get("line")) is int
+            and type(value.get("column")) is int
+        ):
+            # a position, the most frequent object of a report: written in one step
+            out.append(f'{{{inner}"line": {value["line"]},{inner}"column": {value["column"]}{newline}}}')
+            return
         first = True
         for key, item in value.items():
             if not isinstance(key, str):  # json writes other keys as strings
