@@ -18,6 +18,8 @@ import {
   formatCommandLine,
   missingModuleMessage,
   needsShell,
+  normalizePathSetting,
+  untrustedMessage,
   type Discovery,
   type ServerCommand,
 } from './discovery';
@@ -30,6 +32,7 @@ import {
   SECTION,
   importsLionagi,
   isExplicitlySet,
+  selectorGlobs,
   serverSelector,
   toServerConfig,
   type ServerDocumentFilter,
@@ -54,8 +57,12 @@ export class ServerController implements vscode.Disposable {
   /** After a failed start, opening documents does not retry until settings change or a restart. */
   private startFailed = false;
   private interpreterWatch: vscode.Disposable | undefined;
-  private readonly loggedProblems = new Set<string>();
   private readonly disposables: vscode.Disposable[] = [];
+  /** Withdraws the "folder not trusted" notice; set while it is shown. */
+  private withdrawUntrustedNotice: (() => void) | undefined;
+  private readonly startedEmitter = new vscode.EventEmitter<LanguageClient>();
+  /** Fires with the client each time a server has started. */
+  readonly onDidStart = this.startedEmitter.event;
 
   constructor() {
     this.output = vscode.window.createOutputChannel('formscript');
@@ -64,7 +71,8 @@ export class ServerController implements vscode.Disposable {
       this.output,
       vscode.workspace.onDidOpenTextDocument((document) => this.startIfHandled(document)),
       vscode.workspace.onDidChangeConfiguration((event) => void this.onConfigurationChanged(event)),
-      vscode.workspace.onDidGrantWorkspaceTrust(() => void this.restartIfRunning('workspace trust granted')),
+      vscode.workspace.onDidGrantWorkspaceTrust(() => void this.onTrustGranted()),
+      this.startedEmitter,
     );
   }
 
@@ -88,6 +96,16 @@ export class ServerController implements vscode.Disposable {
       });
     }
     return this.starting;
+  }
+
+  /** The client when its server is running, else undefined (nothing is started). */
+  runningClient(): LanguageClient | undefined {
+    return this.client !== undefined && this.client.state === State.Running ? this.client : undefined;
+  }
+
+  /** Whether the server is handed this document (the selector of its files, and Python files). */
+  handles(document: vscode.TextDocument): boolean {
+    return vscode.languages.match(this.selector, document) > 0;
   }
 
   /** Stops the server and starts it again with the current settings. */
@@ -124,6 +142,7 @@ export class ServerController implements vscode.Disposable {
   }
 
   dispose(): void {
+    this.withdrawUntrustedNotice?.();
     void this.stop();
     for (const disposable of this.disposables) {
       disposable.dispose();
@@ -139,16 +158,8 @@ export class ServerController implements vscode.Disposable {
   serverConfig(scope: vscode.Uri | undefined): ServerConfig {
     const configuration = vscode.workspace.getConfiguration(SECTION, scope);
     // Settings left at their defaults are not sent: the project's [tool.formscript] decides them.
-    const mapped = toServerConfig((key) =>
-      isExplicitlySet(configuration.inspect(key)) ? configuration.get(key) : undefined,
-    );
-    for (const problem of mapped.problems) {
-      if (!this.loggedProblems.has(problem)) {
-        this.loggedProblems.add(problem);
-        this.log(`Setting ignored: ${problem}`);
-      }
-    }
-    return mapped.config;
+    // The values go as written: the server validates them and says what is wrong.
+    return toServerConfig((key) => (isExplicitlySet(configuration.inspect(key)) ? configuration.get(key) : undefined));
   }
 
   private startIfHandled(document: vscode.TextDocument): boolean {
@@ -176,7 +187,11 @@ export class ServerController implements vscode.Disposable {
     if (!discovery.ok) {
       this.startFailed = true;
       this.log(discovery.message);
-      void this.showStartError(discovery.message, discovery.reason === 'not-found');
+      if (discovery.reason === 'untrusted') {
+        this.showUntrustedNotice(discovery.message);
+      } else {
+        void this.showStartError(discovery.message, discovery.reason === 'not-found');
+      }
       return undefined;
     }
     const server = discovery.server;
@@ -235,6 +250,7 @@ export class ServerController implements vscode.Disposable {
       return undefined;
     }
     this.log('The server is running.');
+    this.startedEmitter.fire(client);
     if (server.source === 'interpreter') {
       this.interpreterWatch = await onInterpreterChange(
         () => void this.restartIfRunning('the Python interpreter changed'),
@@ -254,8 +270,11 @@ export class ServerController implements vscode.Disposable {
       return first;
     }
     if (!vscode.workspace.isTrusted) {
-      this.log('The workspace is not trusted: its Python interpreter is not used to start the server.');
-      return first;
+      const inspected = vscode.workspace.getConfiguration(SECTION).inspect<unknown>('path');
+      const folderSetsPath =
+        normalizePathSetting(inspected?.workspaceValue).kind !== 'unset' ||
+        normalizePathSetting(inspected?.workspaceFolderValue).kind !== 'unset';
+      return { ok: false, reason: 'untrusted', message: untrustedMessage(folderSetsPath) };
     }
     const interpreter = await selectedInterpreter(folder?.uri, (line) => this.log(line));
     const second = discoverServer({ pathSetting, interpreter }, host);
@@ -281,6 +300,39 @@ export class ServerController implements vscode.Disposable {
       this.output.show(true);
     } else if (choice === RETRY) {
       await this.restart();
+    }
+  }
+
+  /**
+   * In a folder that is not trusted, says so in a notification that stays until the folder
+   * is trusted (or the user closes it); then it goes away by itself.
+   */
+  private showUntrustedNotice(message: string): void {
+    if (this.withdrawUntrustedNotice !== undefined) {
+      return;
+    }
+    void vscode.window.withProgress(
+      { location: vscode.ProgressLocation.Notification, title: message, cancellable: true },
+      (_progress, token) =>
+        new Promise<void>((resolve) => {
+          const done = (): void => {
+            this.withdrawUntrustedNotice = undefined;
+            resolve();
+          };
+          this.withdrawUntrustedNotice = done;
+          token.onCancellationRequested(done);
+        }),
+    );
+  }
+
+  private async onTrustGranted(): Promise<void> {
+    this.withdrawUntrustedNotice?.();
+    this.log('The folder is trusted now.');
+    this.startFailed = false;
+    if (this.client !== undefined) {
+      await this.restart();
+    } else {
+      this.startForOpenDocuments();
     }
   }
 
@@ -333,9 +385,9 @@ export class ServerController implements vscode.Disposable {
       ...(vscode.workspace.workspaceFolders ?? []).map((folder) => folder.uri),
     ];
     for (const scope of scopes) {
-      const config = this.serverConfig(scope);
+      const globs = selectorGlobs(this.serverConfig(scope));
       for (const kind of KINDS) {
-        kinds[kind].push(...(config.kinds?.[kind] ?? []));
+        kinds[kind].push(...(globs[kind] ?? []));
       }
     }
     return serverSelector(kinds);

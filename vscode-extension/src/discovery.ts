@@ -62,7 +62,7 @@ export interface DiscoveryHost {
 }
 
 /** Why no server command could be chosen. */
-export type DiscoveryFailureReason = 'invalid-setting' | 'not-found';
+export type DiscoveryFailureReason = 'invalid-setting' | 'not-found' | 'untrusted';
 
 /** The outcome of discovery. */
 export type Discovery =
@@ -131,6 +131,20 @@ export function notFoundMessage(): string {
     'The formscript language server was not found: no formscript.path setting, no ' +
     `"${SERVER_EXECUTABLE}" on PATH and no Python interpreter selected. ` +
     `Install it with "${INSTALL_COMMAND}", or set formscript.path.`
+  );
+}
+
+/**
+ * The message shown in a folder that is not trusted, where nothing found a server:
+ * VS Code ignores the folder's own formscript.path there, and its Python interpreter is not
+ * asked. The extension withdraws it once the folder is trusted.
+ */
+export function untrustedMessage(folderSetsPath: boolean): string {
+  const ignored = folderSetsPath ? "its formscript.path setting and its Python interpreter are" : 'its Python interpreter is';
+  return (
+    'formscript is off in this folder because the folder is not trusted: ' +
+    `${ignored} not used to start a program. Trust the folder (Workspaces: Manage Workspace Trust) ` +
+    `to turn formscript on, or set formscript.path in your user settings.`
   );
 }
 
