@@ -4,6 +4,7 @@
  */
 import * as vscode from 'vscode';
 import {
+  CodeLensRequest,
   DidChangeConfigurationNotification,
   ExecuteCommandRequest,
   LanguageClient,
@@ -366,6 +367,8 @@ export class ServerController implements vscode.Disposable {
       .sendNotification(DidChangeConfigurationNotification.type, {
         settings: { [SECTION]: this.serverConfig(folder?.uri) },
       })
+      // The lenses name what they run with (a `formscript.calls` transcript): ask for them again.
+      .then(() => refreshCodeLenses(client))
       .catch((error: unknown) => this.log(`Sending the settings: ${errorText(error)}`));
   }
 
@@ -408,6 +411,15 @@ function keepExtensionCommandsOut(client: LanguageClient): void {
     const commands = commandsLeftToClient(data.registerOptions.commands ?? []);
     register({ ...data, registerOptions: { ...data.registerOptions, commands } });
   };
+}
+
+/** Makes VS Code ask the server for its code lenses again, as a `workspace/codeLens/refresh` would. */
+function refreshCodeLenses(client: LanguageClient): void {
+  const feature = client.getFeature(CodeLensRequest.method);
+  const providers = new Set(vscode.workspace.textDocuments.map((document) => feature.getProvider(document)));
+  for (const provider of providers) {
+    provider?.onDidChangeCodeLensEmitter.fire();
+  }
 }
 
 /** A readable message from anything thrown. */

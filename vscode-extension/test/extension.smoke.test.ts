@@ -11,7 +11,7 @@ import * as path from 'node:path';
 import { after, afterEach, before, describe, it } from 'node:test';
 
 import { activate, deactivate } from '../src/extension';
-import { EventEmitter, Uri, fake } from './fake/vscode';
+import { EventEmitter, Uri, fake, workspace } from './fake/vscode';
 
 const FAKE_SERVER = path.join(__dirname, '..', 'test', 'fake', 'lsp-server.cjs');
 
@@ -248,7 +248,6 @@ describe('the extension against a stand-in server', () => {
     fs.rmSync(log, { force: true });
     process.env.PATH = path.join(dir, 'empty'); // no formscript on PATH: only the folder's setting could start it
     fake.workspaceSettings = { 'formscript.path': [process.execPath, FAKE_SERVER] };
-    const { workspace } = await import('./fake/vscode');
     workspace.isTrusted = false;
     ctx = context();
     activate(ctx as never);
