@@ -248,6 +248,7 @@ async function main() {
       const now = await visibleText().catch(() => '');
       return now.trim() !== '' ? now : undefined;
     });
+    await screenshot(resultTab);
     await closeEditors();
     return shown;
   }
@@ -266,149 +267,191 @@ async function main() {
     await until('the explorer to list the workspace', async () => (await text('.explorer-folders-view')) !== undefined);
   });
 
-  await step('open-form', () => openFile(plan.form.file));
-
-  // The server lints the whole workspace: the status bar counts what `formscript lint` counts.
-  await step('problems-counted', () => waitCounts(plan.counts, 'every example linted'));
-
-  observed.problems = await step('problems-view', async () => {
-    const rows = await problemRows();
-    await screenshot('problems-view');
-    return rows;
-  });
-
-  observed.palette = {};
-  observed.palette.form = await step('palette-on-form', () => paletteEntries('Formscript:'));
-
-  observed.hover = await step('hover', async () => {
-    await page.click('.editor-group-container.active .monaco-editor .view-lines');
-    await gotoLine(plan.form.hover.line, plan.form.hover.column);
-    await command('Show or Focus Hover');
-    const want = plan.form.hover.contains;
-    return until(`the hover to show "${want}"`, async () => {
-      const shown = await text('.monaco-hover:not(.hidden)');
-      return shown && shown.replace(/\s+/g, ' ').includes(want) ? shown : undefined;
-    });
-  });
-
-  observed.formLenses = await step('form-lenses', () => until('the form lens', async () => {
-    const found = await lenses();
-    return found.length > 0 ? found : undefined;
-  }));
-
-  observed.dryRun = await step('dry-run-lens', () => runLens(plan.form.lens, plan.form.resultTab));
-
-  observed.quickFix = await step('quick-fix', async () => {
-    await openFile(plan.form.file);
-    await page.click('.editor-group-container.active .monaco-editor .view-lines');
-    await gotoLine(plan.form.fix.line, plan.form.fix.column);
-    await command('Quick Fix...');
-    const row = await until(`the quick fix "${plan.form.fix.title}"`, async () => {
-      for (const candidate of await page.$$('.action-widget .monaco-list-row')) {
-        if (((await candidate.evaluate((el) => el.innerText)) ?? '').includes(plan.form.fix.title)) {
-          return candidate;
-        }
+  if (plan.scenario === 'untrusted') {
+    await step('open-form', () => openFile(plan.form.file));
+    const toasts = () =>
+      page.$$eval('.notifications-toasts .notification-toast', (els) => els.map((el) => el.innerText.replace(/\s+/g, ' ').trim()));
+    /** The notifications on screen and in the notification center. */
+    const notices = async () => {
+      if ((await page.$('.notifications-center.visible')) === null) {
+        await command('Notifications: Show Notifications');
+        await page.waitForSelector('.notifications-center.visible');
       }
-      return undefined;
-    });
-    const offered = await page.$$eval('.action-widget .monaco-list-row', (rows) => rows.map((r) => r.innerText.trim()));
-    await row.click();
-    await until('the fix to change the editor', async () => ((await visibleText()) ?? '').includes(plan.form.fix.expectInEditor));
-    await command('File: Save');
-    await until('the file to be saved', async () =>
-      fs.readFileSync(path.join(plan.workspace, plan.form.file), 'utf8').includes(plan.form.fix.expectInEditor),
+      const listed = await page.$$eval('.notifications-center .notification-list-item', (els) =>
+        els.map((el) => el.innerText.replace(/\s+/g, ' ').trim()),
+      );
+      return [...listed, ...(await toasts())];
+    };
+    observed.notice = await step('untrusted-notice', () =>
+      until('the notice that the folder is not trusted', async () => (await toasts()).find((t) => t.includes(plan.notice))),
     );
-    return offered;
-  });
-
-  await step('open-script', () => openFile(plan.script.file));
-  observed.palette.script = await step('palette-on-script', () => paletteEntries('Formscript:'));
-  observed.scriptLenses = await step('script-lenses', () => until('the script lens', async () => {
-    const found = await lenses();
-    return found.length > 0 ? found : undefined;
-  }));
-  observed.simulate = await step('simulate-lens', () => runLens(plan.script.lens, plan.script.resultTab));
-
-  // The palette commands: Dry run on the form (the result tab gets its text again), rule docs, restart.
-  observed.commands = {};
-  observed.commands.dryRun = await step('command-dry-run', async () => {
-    await openFile(plan.form.file);
-    await command('Formscript: Dry run');
-    const tab = await until('the dry-run tab', async () => {
-      for (const candidate of await page.$$('.tabs-container .tab')) {
-        if (((await candidate.evaluate((el) => el.getAttribute('aria-label'))) ?? '').startsWith(plan.form.resultTab)) {
-          return candidate;
+    await step('trust-the-folder', async () => {
+      // Still there until the folder is trusted (a toast, or in the notification center).
+      observed.noticeBeforeTrust = (await notices()).some((t) => t.includes(plan.notice));
+      await command('Workspaces: Manage Workspace Trust');
+      await until('the Trust button, clicked', async () => {
+        for (const candidate of await page.$$('.workspace-trust-editor .monaco-button')) {
+          const label = (await candidate.evaluate((el) => el.innerText.trim()).catch(() => '')) ?? '';
+          if (/^Trust\b/.test(label) && (await candidate.isVisible().catch(() => false))) {
+            return candidate.click().then(() => true, () => false);
+          }
         }
-      }
-      return undefined;
+        return false;
+      });
     });
-    await tab.click();
-    const shown = await until('the dry-run text', async () => {
-      const now = await visibleText().catch(() => '');
-      return now.trim() !== '' ? now : undefined;
-    });
-    await closeEditors();
-    return shown;
-  });
-  observed.commands.ruleDoc = await step('command-rule-documentation', async () => {
-    await command('Formscript: Show rule documentation');
-    const input = '.quick-input-widget .quick-input-box input';
-    await until('the rule code prompt', async () => {
-      const title = (await text('.quick-input-widget .quick-input-title')) ?? '';
-      return title.includes('Show rule documentation');
-    });
-    await until(`the prompt to hold ${plan.ruleDoc.code}`, async () => {
-      const value = await page.$eval(input, (el) => el.value);
-      if (value === plan.ruleDoc.code) {
-        return true;
-      }
-      await page.click(input, { clickCount: 3 });
-      await page.keyboard.press('Backspace');
-      await page.type(input, plan.ruleDoc.code);
-      return false;
-    });
-    await page.keyboard.press('Enter');
-    return until(`the preview of ${plan.ruleDoc.code}`, async () => {
-      const labels = await page.$$eval('.tabs-container .tab', (tabs) => tabs.map((t) => t.getAttribute('aria-label') ?? ''));
-      return labels.find((label) => label.includes(`${plan.ruleDoc.code}.md`));
-    });
-  });
-  // Restart: the server starts again and lints the workspace again (the log shows the restart).
-  await step('command-restart', async () => {
-    await command('Formscript: Restart server');
-    await waitCounts(plan.countsAfterFix, 'after the restart');
-  });
-
-  // Settings: formscript.ignore drops a code from the Problems view; formscript.calls gives a
-  // script without a sibling transcript one (its lens names it).
-  observed.settings = {};
-  await step('setting-ignore', async () => {
-    fs.mkdirSync(path.join(plan.workspace, '.vscode'), { recursive: true });
-    fs.writeFileSync(
-      path.join(plan.workspace, '.vscode', 'settings.json'),
-      JSON.stringify({ 'formscript.ignore': plan.settings.ignore }, null, 2),
+    observed.noticeGone = await step('notice-gone', () =>
+      until('the notice to go', async () => !(await notices()).some((t) => t.includes(plan.notice))),
     );
-    await waitCounts(plan.settings.countsAfterIgnore, `formscript.ignore = ${JSON.stringify(plan.settings.ignore)}`);
-  });
-  observed.settings.problemsAfterIgnore = await step('problems-after-ignore', () => problemRows());
-  observed.settings.callsLens = await step('setting-calls', async () => {
-    await openFile(plan.settings.callsScript);
-    const before = await until('the lens of the script without a transcript', async () => {
+    await step('linted-once-trusted', () => waitCounts(plan.counts, 'once the folder is trusted'));
+    await browser.close();
+    return;
+  }
+
+  {
+    await step('open-form', () => openFile(plan.form.file));
+
+    // The server lints the whole workspace: the status bar counts what `formscript lint` counts.
+    await step('problems-counted', () => waitCounts(plan.counts, 'every example linted'));
+
+    observed.problems = await step('problems-view', async () => {
+      const rows = await problemRows();
+      await screenshot('problems-view');
+      return rows;
+    });
+
+    observed.palette = {};
+    observed.palette.form = await step('palette-on-form', () => paletteEntries('Formscript:'));
+
+    observed.hover = await step('hover', async () => {
+      await page.click('.editor-group-container.active .monaco-editor .view-lines');
+      await gotoLine(plan.form.hover.line, plan.form.hover.column);
+      await command('Show or Focus Hover');
+      const want = plan.form.hover.contains;
+      return until(`the hover to show "${want}"`, async () => {
+        const shown = await text('.monaco-hover:not(.hidden)');
+        return shown && shown.replace(/\s+/g, ' ').includes(want) ? shown : undefined;
+      });
+    });
+
+    observed.formLenses = await step('form-lenses', () => until('the form lens', async () => {
       const found = await lenses();
       return found.length > 0 ? found : undefined;
+    }));
+
+    observed.dryRun = await step('dry-run-lens', () => runLens(plan.form.lens, plan.form.resultTab));
+
+    observed.quickFix = await step('quick-fix', async () => {
+      await openFile(plan.form.file);
+      await page.click('.editor-group-container.active .monaco-editor .view-lines');
+      await gotoLine(plan.form.fix.line, plan.form.fix.column);
+      await command('Quick Fix...');
+      const row = await until(`the quick fix "${plan.form.fix.title}"`, async () => {
+        for (const candidate of await page.$$('.action-widget .monaco-list-row')) {
+          if (((await candidate.evaluate((el) => el.innerText)) ?? '').includes(plan.form.fix.title)) {
+            return candidate;
+          }
+        }
+        return undefined;
+      });
+      const offered = await page.$$eval('.action-widget .monaco-list-row', (rows) => rows.map((r) => r.innerText.trim()));
+      await row.click();
+      await until('the fix to change the editor', async () => ((await visibleText()) ?? '').includes(plan.form.fix.expectInEditor));
+      await command('File: Save');
+      await until('the file to be saved', async () =>
+        fs.readFileSync(path.join(plan.workspace, plan.form.file), 'utf8').includes(plan.form.fix.expectInEditor),
+      );
+      return offered;
     });
-    fs.writeFileSync(
-      path.join(plan.workspace, '.vscode', 'settings.json'),
-      JSON.stringify({ 'formscript.ignore': plan.settings.ignore, 'formscript.calls': plan.settings.calls }, null, 2),
-    );
-    const after = await until(`the lens "${plan.settings.callsLens}"`, async () => {
+
+    await step('open-script', () => openFile(plan.script.file));
+    observed.palette.script = await step('palette-on-script', () => paletteEntries('Formscript:'));
+    observed.scriptLenses = await step('script-lenses', () => until('the script lens', async () => {
       const found = await lenses();
-      return found.includes(plan.settings.callsLens) ? found : undefined;
+      return found.length > 0 ? found : undefined;
+    }));
+    observed.simulate = await step('simulate-lens', () => runLens(plan.script.lens, plan.script.resultTab));
+
+    // The palette commands: Dry run on the form (the result tab gets its text again), rule docs, restart.
+    observed.commands = {};
+    observed.commands.dryRun = await step('command-dry-run', async () => {
+      await openFile(plan.form.file);
+      await command('Formscript: Dry run');
+      const tab = await until('the dry-run tab', async () => {
+        for (const candidate of await page.$$('.tabs-container .tab')) {
+          if (((await candidate.evaluate((el) => el.getAttribute('aria-label'))) ?? '').startsWith(plan.form.resultTab)) {
+            return candidate;
+          }
+        }
+        return undefined;
+      });
+      await tab.click();
+      const shown = await until('the dry-run text', async () => {
+        const now = await visibleText().catch(() => '');
+        return now.trim() !== '' ? now : undefined;
+      });
+      await closeEditors();
+      return shown;
     });
-    const simulated = await runLens(plan.settings.callsLens, plan.settings.callsResultTab);
-    return { before, after, simulated };
-    // No second try: it would open the file again, which refreshes the lens anyway.
-  }, { retry: false });
+    observed.commands.ruleDoc = await step('command-rule-documentation', async () => {
+      await command('Formscript: Show rule documentation');
+      const input = '.quick-input-widget .quick-input-box input';
+      await until('the rule code prompt', async () => {
+        const title = (await text('.quick-input-widget .quick-input-title')) ?? '';
+        return title.includes('Show rule documentation');
+      });
+      await until(`the prompt to hold ${plan.ruleDoc.code}`, async () => {
+        const value = await page.$eval(input, (el) => el.value);
+        if (value === plan.ruleDoc.code) {
+          return true;
+        }
+        await page.click(input, { clickCount: 3 });
+        await page.keyboard.press('Backspace');
+        await page.type(input, plan.ruleDoc.code);
+        return false;
+      });
+      await page.keyboard.press('Enter');
+      return until(`the preview of ${plan.ruleDoc.code}`, async () => {
+        const labels = await page.$$eval('.tabs-container .tab', (tabs) => tabs.map((t) => t.getAttribute('aria-label') ?? ''));
+        return labels.find((label) => label.includes(`${plan.ruleDoc.code}.md`));
+      });
+    });
+    // Restart: the server starts again and lints the workspace again (the log shows the restart).
+    await step('command-restart', async () => {
+      await command('Formscript: Restart server');
+      await waitCounts(plan.countsAfterFix, 'after the restart');
+    });
+
+    // Settings: formscript.ignore drops a code from the Problems view; formscript.calls gives a
+    // script without a sibling transcript one (its lens names it).
+    observed.settings = {};
+    await step('setting-ignore', async () => {
+      fs.mkdirSync(path.join(plan.workspace, '.vscode'), { recursive: true });
+      fs.writeFileSync(
+        path.join(plan.workspace, '.vscode', 'settings.json'),
+        JSON.stringify({ 'formscript.ignore': plan.settings.ignore }, null, 2),
+      );
+      await waitCounts(plan.settings.countsAfterIgnore, `formscript.ignore = ${JSON.stringify(plan.settings.ignore)}`);
+    });
+    observed.settings.problemsAfterIgnore = await step('problems-after-ignore', () => problemRows());
+    observed.settings.callsLens = await step('setting-calls', async () => {
+      await openFile(plan.settings.callsScript);
+      const before = await until('the lens of the script without a transcript', async () => {
+        const found = await lenses();
+        return found.length > 0 ? found : undefined;
+      });
+      fs.writeFileSync(
+        path.join(plan.workspace, '.vscode', 'settings.json'),
+        JSON.stringify({ 'formscript.ignore': plan.settings.ignore, 'formscript.calls': plan.settings.calls }, null, 2),
+      );
+      const after = await until(`the lens "${plan.settings.callsLens}"`, async () => {
+        const found = await lenses();
+        return found.includes(plan.settings.callsLens) ? found : undefined;
+      });
+      const simulated = await runLens(plan.settings.callsLens, plan.settings.callsResultTab);
+      return { before, after, simulated };
+      // No second try: it would open the file again, which refreshes the lens anyway.
+    }, { retry: false });
+  }
 
   await browser.close();
 }

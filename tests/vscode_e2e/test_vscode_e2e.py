@@ -155,7 +155,7 @@ def _free_port() -> int:
 
 
 @contextlib.contextmanager
-def _code_server(tools: Tools, home: Path, workspace: Path, env: dict[str, str]) -> Iterator[str]:
+def _code_server(tools: Tools, home: Path, workspace: Path, env: dict[str, str], trusted: bool) -> Iterator[str]:
     port = _free_port()
     log = (home / "code-server.log").open("w", encoding="utf-8")
     server = subprocess.Popen(
@@ -165,7 +165,7 @@ def _code_server(tools: Tools, home: Path, workspace: Path, env: dict[str, str])
             "none",
             "--disable-telemetry",
             "--disable-update-check",
-            "--disable-workspace-trust",
+            *(["--disable-workspace-trust"] if trusted else []),
             "--bind-addr",
             f"127.0.0.1:{port}",
             "--user-data-dir",
@@ -203,6 +203,127 @@ def _code_server(tools: Tools, home: Path, workspace: Path, env: dict[str, str])
         log.close()
 
 
+#: The user settings of the fresh profile: no start page, tips, telemetry, chat or marketplace.
+USER_SETTINGS: dict[str, Any] = {
+    "workbench.startupEditor": "none",
+    "security.workspace.trust.enabled": False,
+    "telemetry.telemetryLevel": "off",
+    "extensions.autoCheckUpdates": False,
+    "extensions.autoUpdate": False,
+    "extensions.ignoreRecommendations": True,
+    "update.mode": "none",
+    "workbench.enableExperiments": False,
+    "chat.disableAIFeatures": True,
+    "git.enabled": False,
+    "github.gitAuthentication": False,
+    "workbench.secondarySideBar.defaultVisibility": "hidden",
+    "workbench.tips.enabled": False,
+    "editor.hover.delay": 100,
+    "files.autoSave": "off",
+}
+
+
+def _screenshots(tmp_path: Path, name: str) -> Path:
+    base = os.environ.get("FORMSCRIPT_E2E_ARTIFACTS")
+    folder = Path(base) / name if base else tmp_path / "screenshots"
+    folder.mkdir(parents=True, exist_ok=True)
+    print(f"\nVS Code end-to-end screenshots ({name}): {folder}")
+    return folder
+
+
+def _session(
+    tools: Tools,
+    tmp_path: Path,
+    workspace: Path,
+    plan: dict[str, Any],
+    *,
+    machine: dict[str, Any],
+    user: dict[str, Any] | None = None,
+    trusted: bool = True,
+    path: str | None = None,
+) -> dict[str, Any]:
+    """A fresh profile with the .vsix installed, code-server on the workspace, the driver run
+    on *plan*; what the driver observed."""
+    home = tmp_path / "vscode"
+    (home / "user-data" / "User").mkdir(parents=True)
+    (home / "user-data" / "Machine").mkdir(parents=True)
+    (home / "extensions").mkdir()
+    # formscript.path is machine-scoped: in code-server (a remote window) it is read from the
+    # machine's settings, as over Remote-SSH.
+    (home / "user-data" / "Machine" / "settings.json").write_text(json.dumps(machine), encoding="utf-8")
+    (home / "user-data" / "User" / "settings.json").write_text(
+        json.dumps({**USER_SETTINGS, **(user or {})}, indent=2), encoding="utf-8"
+    )
+    env = {
+        **os.environ,
+        "PATH": f"{tools.node_bin}{os.pathsep}{path if path is not None else os.environ.get('PATH', '')}",
+        "XDG_CONFIG_HOME": str(home / "config"),
+        "XDG_DATA_HOME": str(home / "data"),
+        # No marketplace: a gallery on a closed loopback port (nothing leaves the machine).
+        "EXTENSIONS_GALLERY": json.dumps(
+            {"serviceUrl": "http://127.0.0.1:9/gallery", "itemUrl": "http://127.0.0.1:9/item"}
+        ),
+    }
+    install = subprocess.run(
+        [
+            str(tools.code_server),
+            "--user-data-dir",
+            str(home / "user-data"),
+            "--extensions-dir",
+            str(home / "extensions"),
+            "--install-extension",
+            str(tools.vsix),
+        ],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert install.returncode == 0 and "successfully installed" in install.stdout, install.stdout + install.stderr
+    plan = {
+        **plan,
+        "puppeteer": str(tools.puppeteer),
+        "chromium": tools.chromium,
+        "workspace": str(workspace),
+        "out": str(tmp_path / "observed.json"),
+    }
+    with _code_server(tools, home, workspace, env, trusted) as url:
+        plan["url"] = url
+        (tmp_path / "plan.json").write_text(json.dumps(plan, indent=2), encoding="utf-8")
+        drive = subprocess.run(
+            [str(tools.node), str(HERE / "drive.cjs"), str(tmp_path / "plan.json")],
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=900,
+            check=False,
+        )
+    observed: dict[str, Any] = json.loads((tmp_path / "observed.json").read_text(encoding="utf-8"))
+    assert observed.get("done") is True, (
+        f"the VS Code session stopped at step {observed.get('failed', {}).get('step')!r}: "
+        f"{observed.get('error')}\nscreenshot: {observed.get('failed', {}).get('screenshot')}\n"
+        f"screenshots: {plan['screenshots']}\ndriver stderr:\n{drive.stderr[-3000:]}"
+    )
+    for retried in observed["retried"]:
+        print(f"VS Code step {retried['name']!r} needed a second try: {retried['error']} ({retried['screenshot']})")
+    return observed
+
+
+def _host_errors(home: Path) -> list[str]:
+    logs = home / "user-data" / "logs"
+    host_logs = sorted(logs.glob("*/exthost*/remoteexthost.log"))
+    assert host_logs, f"no extension host log under {logs}"
+    return [line for log in host_logs for line in log.read_text(encoding="utf-8").splitlines() if "[error]" in line]
+
+
+def _channel(home: Path) -> str:
+    logs = home / "user-data" / "logs"
+    return "".join(
+        p.read_text(encoding="utf-8") for p in sorted(logs.glob("*/exthost*/output_logging_*/*formscript.log"))
+    )
+
+
 def _hover_text(path: Path, line: int, column: int) -> str:
     """The server's hover at 1-based line/column, as VS Code renders its Markdown (no backticks)."""
     text = path.read_text(encoding="utf-8")
@@ -237,10 +358,7 @@ def _shows_start_of(shown: str, expected: str, what: str) -> None:
 
 def test_the_extension_in_vscode(tmp_path: Path) -> None:
     tools = Tools()
-    home = tmp_path / "vscode"
-    screenshots = Path(os.environ.get("FORMSCRIPT_E2E_ARTIFACTS") or tmp_path / "screenshots")
-    screenshots.mkdir(parents=True, exist_ok=True)
-    print(f"\nVS Code end-to-end screenshots: {screenshots}")
+    screenshots = _screenshots(tmp_path, "trusted")
     workspace = tmp_path / "examples"
     shutil.copytree(EXAMPLES, workspace, ignore=shutil.ignore_patterns("__pycache__", ".formscript_cache"))
     pristine = tmp_path / "pristine"
@@ -268,72 +386,10 @@ def test_the_extension_in_vscode(tmp_path: Path) -> None:
     simulated = _formscript("simulate", "--calls", str(calls), str(workspace / SCRIPT), cwd=workspace).stdout
     simulated_support = _formscript("simulate", "--calls", str(calls), str(workspace / CALLS_SCRIPT), cwd=workspace)
 
-    (home / "user-data" / "User").mkdir(parents=True)
-    (home / "user-data" / "Machine").mkdir(parents=True)
-    (home / "extensions").mkdir()
-    # formscript.path is machine-scoped: in code-server (a remote window) it is read from the
-    # machine's settings, as over Remote-SSH.
-    (home / "user-data" / "Machine" / "settings.json").write_text(
-        json.dumps({"formscript.path": sys.executable}), encoding="utf-8"
-    )
-    (home / "user-data" / "User" / "settings.json").write_text(
-        json.dumps(
-            {
-                "workbench.startupEditor": "none",
-                "security.workspace.trust.enabled": False,
-                "telemetry.telemetryLevel": "off",
-                "extensions.autoCheckUpdates": False,
-                "extensions.autoUpdate": False,
-                "extensions.ignoreRecommendations": True,
-                "update.mode": "none",
-                "workbench.enableExperiments": False,
-                "chat.disableAIFeatures": True,
-                "git.enabled": False,
-                "github.gitAuthentication": False,
-                "workbench.secondarySideBar.defaultVisibility": "hidden",
-                "workbench.tips.enabled": False,
-                "editor.hover.delay": 100,
-                "files.autoSave": "off",
-            },
-            indent=2,
-        ),
-        encoding="utf-8",
-    )
-    env = {
-        **os.environ,
-        "PATH": f"{tools.node_bin}{os.pathsep}{os.environ.get('PATH', '')}",
-        "XDG_CONFIG_HOME": str(home / "config"),
-        "XDG_DATA_HOME": str(home / "data"),
-        # No marketplace: a gallery on a closed loopback port (nothing leaves the machine).
-        "EXTENSIONS_GALLERY": json.dumps(
-            {"serviceUrl": "http://127.0.0.1:9/gallery", "itemUrl": "http://127.0.0.1:9/item"}
-        ),
-    }
-    install = subprocess.run(
-        [
-            str(tools.code_server),
-            "--user-data-dir",
-            str(home / "user-data"),
-            "--extensions-dir",
-            str(home / "extensions"),
-            "--install-extension",
-            str(tools.vsix),
-        ],
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
-    )
-    assert install.returncode == 0 and "successfully installed" in install.stdout, install.stdout + install.stderr
-
     form_name, script_name = Path(FORM).name, Path(SCRIPT).name
     plan = {
-        "puppeteer": str(tools.puppeteer),
-        "chromium": tools.chromium,
-        "workspace": str(workspace),
+        "scenario": "trusted",
         "screenshots": str(screenshots),
-        "out": str(tmp_path / "observed.json"),
         "counts": _counts(before),
         "countsAfterFix": _counts(after_fix),
         "form": {
@@ -359,25 +415,8 @@ def test_the_extension_in_vscode(tmp_path: Path) -> None:
             "callsResultTab": f"{Path(CALLS_SCRIPT).name}.txt",
         },
     }
-    (tmp_path / "plan.json").write_text(json.dumps(plan, indent=2), encoding="utf-8")
-
-    with _code_server(tools, home, workspace, env) as url:
-        plan["url"] = url
-        (tmp_path / "plan.json").write_text(json.dumps(plan, indent=2), encoding="utf-8")
-        drive = subprocess.run(
-            [str(tools.node), str(HERE / "drive.cjs"), str(tmp_path / "plan.json")],
-            env=env,
-            capture_output=True,
-            text=True,
-            timeout=900,
-            check=False,
-        )
-    observed = json.loads((tmp_path / "observed.json").read_text(encoding="utf-8"))
-    assert observed.get("done") is True, (
-        f"the VS Code session stopped at step {observed.get('failed', {}).get('step')!r}: "
-        f"{observed.get('error')}\nscreenshot: {observed.get('failed', {}).get('screenshot')}\n"
-        f"screenshots: {screenshots}\ndriver stderr:\n{drive.stderr[-3000:]}"
-    )
+    observed = _session(tools, tmp_path, workspace, plan, machine={"formscript.path": sys.executable})
+    home = tmp_path / "vscode"
 
     for retried in observed["retried"]:
         print(f"VS Code step {retried['name']!r} needed a second try: {retried['error']} ({retried['screenshot']})")
@@ -416,11 +455,52 @@ def test_the_extension_in_vscode(tmp_path: Path) -> None:
     _shows_start_of(calls_lens["simulated"], simulated_support.stdout, "Simulate with formscript.calls")
 
     # The extension host logged no error; the extension's channel shows the restart.
-    logs = home / "user-data" / "logs"
-    host_logs = sorted(logs.glob("*/exthost*/remoteexthost.log"))
-    assert host_logs, f"no extension host log under {logs}"
-    errors = [line for log in host_logs for line in log.read_text(encoding="utf-8").splitlines() if "[error]" in line]
-    assert errors == [], "\n".join(errors)
-    channel = "".join(p.read_text(encoding="utf-8") for p in logs.glob("*/exthost*/output_logging_*/*formscript.log"))
+    assert _host_errors(home) == [], "\n".join(_host_errors(home))
+    channel = _channel(home)
     assert "Restarting the server." in channel, channel
     assert "Traceback" not in channel, channel
+
+
+def test_an_untrusted_folder_in_vscode(tmp_path: Path) -> None:
+    """In a folder that is not trusted, whose settings.json names the server, formscript says
+    it is off because the folder is not trusted (not that nothing is set), and once the folder
+    is trusted the message goes and the server lints the workspace."""
+    tools = Tools()
+    workspace = tmp_path / "examples"
+    shutil.copytree(EXAMPLES, workspace, ignore=shutil.ignore_patterns("__pycache__", ".formscript_cache"))
+    counts = _counts(_lint(workspace))
+    (workspace / ".vscode").mkdir()
+    (workspace / ".vscode" / "settings.json").write_text(json.dumps({"formscript.path": sys.executable}))
+    plan = {
+        "scenario": "untrusted",
+        "screenshots": str(_screenshots(tmp_path, "untrusted")),
+        "counts": counts,
+        "form": {"file": FORM},
+        "notice": "formscript is off in this folder because the folder is not trusted",
+    }
+    observed = _session(
+        tools,
+        tmp_path,
+        workspace,
+        plan,
+        machine={},
+        user={"security.workspace.trust.enabled": True, "security.workspace.trust.startupPrompt": "never"},
+        trusted=False,
+        # Neither formscript nor the venv on PATH: only the folder's setting names a server.
+        path=os.pathsep.join(p for p in ("/usr/local/bin", "/usr/bin", "/bin") if Path(p).is_dir()),
+    )
+    # The toast, from the extension, with the whole message.
+    assert "formscript" in observed["notice"].split("formscript is off")[0], observed["notice"]
+    assert (
+        "formscript is off in this folder because the folder is not trusted: VS Code does not use the folder's "
+        "formscript.path setting or its Python interpreter until you trust it (Workspaces: Manage Workspace Trust). "
+        "Trust the folder to turn formscript on, or set formscript.path in your user settings."
+    ) in observed["notice"], observed["notice"]
+    assert "no formscript.path setting" not in observed["notice"]
+    assert observed["noticeBeforeTrust"] is True
+    assert observed["noticeGone"] is True
+    home = tmp_path / "vscode"
+    assert _host_errors(home) == [], "\n".join(_host_errors(home))
+    channel = _channel(home)
+    assert channel.count("Starting the server from the formscript.path setting") == 1, channel
+    assert "Traceback" not in channel and "Error" not in channel, channel

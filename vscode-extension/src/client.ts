@@ -19,7 +19,6 @@ import {
   formatCommandLine,
   missingModuleMessage,
   needsShell,
-  normalizePathSetting,
   untrustedMessage,
   type Discovery,
   type ServerCommand,
@@ -47,6 +46,8 @@ const OPEN_SETTINGS = 'Open Settings';
 const COPY_INSTALL = 'Copy Install Command';
 const SHOW_OUTPUT = 'Show Output';
 const RETRY = 'Retry';
+/** How long a trust grant waits for the folder's settings to arrive. */
+const TRUST_SETTLE_MS = 1000;
 
 /** Owns the language client and its output channel for the extension's lifetime. */
 export class ServerController implements vscode.Disposable {
@@ -62,6 +63,8 @@ export class ServerController implements vscode.Disposable {
   /** Withdraws the "folder not trusted" notice; set while it is shown. */
   private withdrawUntrustedNotice: (() => void) | undefined;
   private readonly startedEmitter = new vscode.EventEmitter<LanguageClient>();
+  /** How many servers have started (so a trust grant knows whether one started since). */
+  private starts = 0;
   /** Fires with the client each time a server has started. */
   readonly onDidStart = this.startedEmitter.event;
 
@@ -251,6 +254,7 @@ export class ServerController implements vscode.Disposable {
       return undefined;
     }
     this.log('The server is running.');
+    this.starts += 1;
     this.startedEmitter.fire(client);
     if (server.source === 'interpreter') {
       this.interpreterWatch = await onInterpreterChange(
@@ -271,11 +275,7 @@ export class ServerController implements vscode.Disposable {
       return first;
     }
     if (!vscode.workspace.isTrusted) {
-      const inspected = vscode.workspace.getConfiguration(SECTION).inspect<unknown>('path');
-      const folderSetsPath =
-        normalizePathSetting(inspected?.workspaceValue).kind !== 'unset' ||
-        normalizePathSetting(inspected?.workspaceFolderValue).kind !== 'unset';
-      return { ok: false, reason: 'untrusted', message: untrustedMessage(folderSetsPath) };
+      return { ok: false, reason: 'untrusted', message: untrustedMessage() };
     }
     const interpreter = await selectedInterpreter(folder?.uri, (line) => this.log(line));
     const second = discoverServer({ pathSetting, interpreter }, host);
@@ -329,7 +329,16 @@ export class ServerController implements vscode.Disposable {
   private async onTrustGranted(): Promise<void> {
     this.withdrawUntrustedNotice?.();
     this.log('The folder is trusted now.');
+    // VS Code hands the folder's restricted settings (formscript.path) to extensions just
+    // around the trust event: start once they have arrived (at most a moment later).
+    const starts = this.starts;
+    await this.settingsSettled(TRUST_SETTLE_MS);
+    await this.starting?.catch(() => undefined);
+    if (this.starts !== starts && this.runningClient() !== undefined) {
+      return; // the settings change started it already, with the folder's settings
+    }
     this.startFailed = false;
+    this.selector = this.currentSelector();
     if (this.client !== undefined) {
       await this.restart();
     } else {
@@ -337,11 +346,31 @@ export class ServerController implements vscode.Disposable {
     }
   }
 
+  /** Resolves at the next change of the formscript settings, or after `ms`. */
+  private settingsSettled(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const done = (): void => {
+        clearTimeout(timer);
+        listener.dispose();
+        resolve();
+      };
+      const timer = setTimeout(done, ms);
+      const listener = vscode.workspace.onDidChangeConfiguration((event) => {
+        if (event.affectsConfiguration(SECTION)) {
+          done();
+        }
+      });
+    });
+  }
+
   private async onConfigurationChanged(event: vscode.ConfigurationChangeEvent): Promise<void> {
     const needsRestart =
       RESTART_SETTINGS.some((section) => event.affectsConfiguration(section)) ||
       (this.server?.source === 'interpreter' && event.affectsConfiguration('python.defaultInterpreterPath'));
     if (needsRestart) {
+      this.log('The settings that start the server changed.');
+      // A start in progress read the settings before this change: let it end, then start anew.
+      await this.starting?.catch(() => undefined);
       this.startFailed = false;
       this.selector = this.currentSelector();
       if (this.client !== undefined) {

@@ -135,16 +135,17 @@ export function notFoundMessage(): string {
 }
 
 /**
- * The message shown in a folder that is not trusted, where nothing found a server:
- * VS Code ignores the folder's own formscript.path there, and its Python interpreter is not
- * asked. The extension withdraws it once the folder is trusted.
+ * The message shown in a folder that is not trusted, where nothing found a server. VS Code
+ * does not hand a folder's own formscript.path to extensions there (so the extension cannot
+ * tell whether the folder sets one), and its Python interpreter is not asked. The extension
+ * withdraws the message once the folder is trusted.
  */
-export function untrustedMessage(folderSetsPath: boolean): string {
-  const ignored = folderSetsPath ? "its formscript.path setting and its Python interpreter are" : 'its Python interpreter is';
+export function untrustedMessage(): string {
   return (
-    'formscript is off in this folder because the folder is not trusted: ' +
-    `${ignored} not used to start a program. Trust the folder (Workspaces: Manage Workspace Trust) ` +
-    `to turn formscript on, or set formscript.path in your user settings.`
+    'formscript is off in this folder because the folder is not trusted: VS Code does not use the ' +
+    "folder's formscript.path setting or its Python interpreter until you trust it " +
+    '(Workspaces: Manage Workspace Trust). Trust the folder to turn formscript on, or set ' +
+    'formscript.path in your user settings.'
   );
 }
 

@@ -10,6 +10,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { after, afterEach, before, describe, it } from 'node:test';
 
+import { untrustedMessage } from '../src/discovery';
 import { activate, deactivate } from '../src/extension';
 import { EventEmitter, Uri, fake, workspace } from './fake/vscode';
 
@@ -253,12 +254,7 @@ describe('the extension against a stand-in server', () => {
     activate(ctx as never);
     fake.onDidOpenTextDocument.fire(fake.document('/w/a.form.yaml'));
     const notice = await waitFor('the untrusted notice', () => fake.progress.find((p) => !p.done));
-    assert.equal(
-      notice.title,
-      'formscript is off in this folder because the folder is not trusted: its formscript.path setting and its ' +
-        'Python interpreter are not used to start a program. Trust the folder (Workspaces: Manage Workspace Trust) ' +
-        'to turn formscript on, or set formscript.path in your user settings.',
-    );
+    assert.equal(notice.title, untrustedMessage());
     assert.deepEqual(fake.messages, [], 'no error that would stay on screen');
     assert.deepEqual(received('initialize'), []);
 

@@ -50,13 +50,10 @@ describe('notOfferedMessage', () => {
 
 describe('untrustedMessage', () => {
   it('says formscript is off because the folder is not trusted, never that no setting exists', () => {
-    for (const folderSetsPath of [true, false]) {
-      const text = untrustedMessage(folderSetsPath);
-      assert.match(text, /^formscript is off in this folder because the folder is not trusted/);
-      assert.match(text, /Manage Workspace Trust/);
-      assert.doesNotMatch(text, /no formscript\.path setting/);
-    }
-    assert.match(untrustedMessage(true), /its formscript\.path setting and its Python interpreter are not used/);
-    assert.doesNotMatch(untrustedMessage(false), /its formscript\.path setting/);
+    const text = untrustedMessage();
+    assert.match(text, /^formscript is off in this folder because the folder is not trusted: /);
+    assert.match(text, /folder's formscript\.path setting or its Python interpreter/);
+    assert.match(text, /Manage Workspace Trust/);
+    assert.doesNotMatch(text, /no formscript\.path setting/);
   });
 });
