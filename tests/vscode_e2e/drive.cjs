@@ -204,10 +204,14 @@ async function main() {
   /** The status bar's problem counts ("10 7 1"), when they equal `counts`. */
   async function waitCounts(counts, what) {
     let last = '';
-    await until(`the status bar to count ${expectedCounts(counts)} problems (${what}); it shows "${last}"`, async () => {
-      last = (await statusCounts()).replace(/\s+/g, ' ').trim();
-      return last === expectedCounts(counts);
-    }, plan.lintTimeoutMs ?? 90_000);
+    try {
+      await until(`the status bar to count ${expectedCounts(counts)} problems (${what})`, async () => {
+        last = (await statusCounts()).replace(/\s+/g, ' ').trim();
+        return last === expectedCounts(counts);
+      }, plan.lintTimeoutMs ?? 90_000);
+    } catch (error) {
+      throw new Error(`${error.message}; it shows "${last}"`);
+    }
   }
 
   /** The lenses shown in the active editor, as their texts. */

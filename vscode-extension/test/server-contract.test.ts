@@ -147,6 +147,17 @@ describe('settings against the server model (formscript.lint.config)', { skip },
     assert.deepEqual((out.parsed as Record<string, unknown>).severity, { FS001: 'warning', FS002: 'info', FS003: 'off' });
   });
 
+  it('accepts every severity the settings schema offers', () => {
+    const manifest = JSON.parse(fs.readFileSync(path.join(__dirname, '..', 'package.json'), 'utf8')) as {
+      contributes: { configuration: { properties: Record<string, { additionalProperties?: { enum?: string[] } }> } };
+    };
+    const offered = manifest.contributes.configuration.properties['formscript.severity']?.additionalProperties?.enum ?? [];
+    assert.ok(offered.length >= 5);
+    const severity = Object.fromEntries(offered.map((level, index) => [`FS00${index + 1}`, level]));
+    const out = merge({}, toServerConfig(getter({ severity })));
+    assert.equal(out.error, undefined, String(out.error));
+  });
+
   it('refuses a wrong value the extension passed through, naming the setting', () => {
     const out = merge({}, toServerConfig(getter({ severity: { FS001: 'fatal' } })));
     assert.match(String(out.error), /severity for FS001 must be one of error, warning, info, hint, off/);
