@@ -4,6 +4,7 @@
  */
 import * as vscode from 'vscode';
 import {
+  CodeLensRequest,
   DidChangeConfigurationNotification,
   ExecuteCommandRequest,
   LanguageClient,
@@ -18,6 +19,7 @@ import {
   formatCommandLine,
   missingModuleMessage,
   needsShell,
+  untrustedMessage,
   type Discovery,
   type ServerCommand,
 } from './discovery';
@@ -30,6 +32,7 @@ import {
   SECTION,
   importsLionagi,
   isExplicitlySet,
+  selectorGlobs,
   serverSelector,
   toServerConfig,
   type ServerDocumentFilter,
@@ -43,6 +46,8 @@ const OPEN_SETTINGS = 'Open Settings';
 const COPY_INSTALL = 'Copy Install Command';
 const SHOW_OUTPUT = 'Show Output';
 const RETRY = 'Retry';
+/** How long a trust grant waits for the folder's settings to arrive. */
+const TRUST_SETTLE_MS = 1000;
 
 /** Owns the language client and its output channel for the extension's lifetime. */
 export class ServerController implements vscode.Disposable {
@@ -54,8 +59,14 @@ export class ServerController implements vscode.Disposable {
   /** After a failed start, opening documents does not retry until settings change or a restart. */
   private startFailed = false;
   private interpreterWatch: vscode.Disposable | undefined;
-  private readonly loggedProblems = new Set<string>();
   private readonly disposables: vscode.Disposable[] = [];
+  /** Withdraws the "folder not trusted" notice; set while it is shown. */
+  private withdrawUntrustedNotice: (() => void) | undefined;
+  private readonly startedEmitter = new vscode.EventEmitter<LanguageClient>();
+  /** How many servers have started (so a trust grant knows whether one started since). */
+  private starts = 0;
+  /** Fires with the client each time a server has started. */
+  readonly onDidStart = this.startedEmitter.event;
 
   constructor() {
     this.output = vscode.window.createOutputChannel('formscript');
@@ -64,7 +75,8 @@ export class ServerController implements vscode.Disposable {
       this.output,
       vscode.workspace.onDidOpenTextDocument((document) => this.startIfHandled(document)),
       vscode.workspace.onDidChangeConfiguration((event) => void this.onConfigurationChanged(event)),
-      vscode.workspace.onDidGrantWorkspaceTrust(() => void this.restartIfRunning('workspace trust granted')),
+      vscode.workspace.onDidGrantWorkspaceTrust(() => void this.onTrustGranted()),
+      this.startedEmitter,
     );
   }
 
@@ -88,6 +100,16 @@ export class ServerController implements vscode.Disposable {
       });
     }
     return this.starting;
+  }
+
+  /** The client when its server is running, else undefined (nothing is started). */
+  runningClient(): LanguageClient | undefined {
+    return this.client !== undefined && this.client.state === State.Running ? this.client : undefined;
+  }
+
+  /** Whether the server is handed this document (the selector of its files, and Python files). */
+  handles(document: vscode.TextDocument): boolean {
+    return vscode.languages.match(this.selector, document) > 0;
   }
 
   /** Stops the server and starts it again with the current settings. */
@@ -124,6 +146,7 @@ export class ServerController implements vscode.Disposable {
   }
 
   dispose(): void {
+    this.withdrawUntrustedNotice?.();
     void this.stop();
     for (const disposable of this.disposables) {
       disposable.dispose();
@@ -139,16 +162,8 @@ export class ServerController implements vscode.Disposable {
   serverConfig(scope: vscode.Uri | undefined): ServerConfig {
     const configuration = vscode.workspace.getConfiguration(SECTION, scope);
     // Settings left at their defaults are not sent: the project's [tool.formscript] decides them.
-    const mapped = toServerConfig((key) =>
-      isExplicitlySet(configuration.inspect(key)) ? configuration.get(key) : undefined,
-    );
-    for (const problem of mapped.problems) {
-      if (!this.loggedProblems.has(problem)) {
-        this.loggedProblems.add(problem);
-        this.log(`Setting ignored: ${problem}`);
-      }
-    }
-    return mapped.config;
+    // The values go as written: the server validates them and says what is wrong.
+    return toServerConfig((key) => (isExplicitlySet(configuration.inspect(key)) ? configuration.get(key) : undefined));
   }
 
   private startIfHandled(document: vscode.TextDocument): boolean {
@@ -176,7 +191,11 @@ export class ServerController implements vscode.Disposable {
     if (!discovery.ok) {
       this.startFailed = true;
       this.log(discovery.message);
-      void this.showStartError(discovery.message, discovery.reason === 'not-found');
+      if (discovery.reason === 'untrusted') {
+        this.showUntrustedNotice(discovery.message);
+      } else {
+        void this.showStartError(discovery.message, discovery.reason === 'not-found');
+      }
       return undefined;
     }
     const server = discovery.server;
@@ -235,6 +254,8 @@ export class ServerController implements vscode.Disposable {
       return undefined;
     }
     this.log('The server is running.');
+    this.starts += 1;
+    this.startedEmitter.fire(client);
     if (server.source === 'interpreter') {
       this.interpreterWatch = await onInterpreterChange(
         () => void this.restartIfRunning('the Python interpreter changed'),
@@ -254,8 +275,7 @@ export class ServerController implements vscode.Disposable {
       return first;
     }
     if (!vscode.workspace.isTrusted) {
-      this.log('The workspace is not trusted: its Python interpreter is not used to start the server.');
-      return first;
+      return { ok: false, reason: 'untrusted', message: untrustedMessage() };
     }
     const interpreter = await selectedInterpreter(folder?.uri, (line) => this.log(line));
     const second = discoverServer({ pathSetting, interpreter }, host);
@@ -284,11 +304,73 @@ export class ServerController implements vscode.Disposable {
     }
   }
 
+  /**
+   * In a folder that is not trusted, says so in a notification that stays until the folder
+   * is trusted (or the user closes it); then it goes away by itself.
+   */
+  private showUntrustedNotice(message: string): void {
+    if (this.withdrawUntrustedNotice !== undefined) {
+      return;
+    }
+    void vscode.window.withProgress(
+      { location: vscode.ProgressLocation.Notification, title: message, cancellable: true },
+      (_progress, token) =>
+        new Promise<void>((resolve) => {
+          const done = (): void => {
+            this.withdrawUntrustedNotice = undefined;
+            resolve();
+          };
+          this.withdrawUntrustedNotice = done;
+          token.onCancellationRequested(done);
+        }),
+    );
+  }
+
+  private async onTrustGranted(): Promise<void> {
+    this.withdrawUntrustedNotice?.();
+    this.log('The folder is trusted now.');
+    // VS Code hands the folder's restricted settings (formscript.path) to extensions just
+    // around the trust event: start once they have arrived (at most a moment later).
+    const starts = this.starts;
+    await this.settingsSettled(TRUST_SETTLE_MS);
+    await this.starting?.catch(() => undefined);
+    if (this.starts !== starts && this.runningClient() !== undefined) {
+      return; // the settings change started it already, with the folder's settings
+    }
+    this.startFailed = false;
+    this.selector = this.currentSelector();
+    if (this.client !== undefined) {
+      await this.restart();
+    } else {
+      this.startForOpenDocuments();
+    }
+  }
+
+  /** Resolves at the next change of the formscript settings, or after `ms`. */
+  private settingsSettled(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const done = (): void => {
+        clearTimeout(timer);
+        listener.dispose();
+        resolve();
+      };
+      const timer = setTimeout(done, ms);
+      const listener = vscode.workspace.onDidChangeConfiguration((event) => {
+        if (event.affectsConfiguration(SECTION)) {
+          done();
+        }
+      });
+    });
+  }
+
   private async onConfigurationChanged(event: vscode.ConfigurationChangeEvent): Promise<void> {
     const needsRestart =
       RESTART_SETTINGS.some((section) => event.affectsConfiguration(section)) ||
       (this.server?.source === 'interpreter' && event.affectsConfiguration('python.defaultInterpreterPath'));
     if (needsRestart) {
+      this.log('The settings that start the server changed.');
+      // A start in progress read the settings before this change: let it end, then start anew.
+      await this.starting?.catch(() => undefined);
       this.startFailed = false;
       this.selector = this.currentSelector();
       if (this.client !== undefined) {
@@ -314,6 +396,8 @@ export class ServerController implements vscode.Disposable {
       .sendNotification(DidChangeConfigurationNotification.type, {
         settings: { [SECTION]: this.serverConfig(folder?.uri) },
       })
+      // The lenses name what they run with (a `formscript.calls` transcript): ask for them again.
+      .then(() => refreshCodeLenses(client))
       .catch((error: unknown) => this.log(`Sending the settings: ${errorText(error)}`));
   }
 
@@ -333,9 +417,9 @@ export class ServerController implements vscode.Disposable {
       ...(vscode.workspace.workspaceFolders ?? []).map((folder) => folder.uri),
     ];
     for (const scope of scopes) {
-      const config = this.serverConfig(scope);
+      const globs = selectorGlobs(this.serverConfig(scope));
       for (const kind of KINDS) {
-        kinds[kind].push(...(config.kinds?.[kind] ?? []));
+        kinds[kind].push(...(globs[kind] ?? []));
       }
     }
     return serverSelector(kinds);
@@ -356,6 +440,15 @@ function keepExtensionCommandsOut(client: LanguageClient): void {
     const commands = commandsLeftToClient(data.registerOptions.commands ?? []);
     register({ ...data, registerOptions: { ...data.registerOptions, commands } });
   };
+}
+
+/** Makes VS Code ask the server for its code lenses again, as a `workspace/codeLens/refresh` would. */
+function refreshCodeLenses(client: LanguageClient): void {
+  const feature = client.getFeature(CodeLensRequest.method);
+  const providers = new Set(vscode.workspace.textDocuments.map((document) => feature.getProvider(document)));
+  for (const provider of providers) {
+    provider?.onDidChangeCodeLensEmitter.fire();
+  }
 }
 
 /** A readable message from anything thrown. */

@@ -9,6 +9,8 @@ import * as vscode from 'vscode';
 import { ExecuteCommandRequest, ResponseError } from 'vscode-languageclient/node';
 
 import { errorText, type ServerController } from './client';
+import type { RunOffers } from './menus';
+import { notOfferedMessage } from './offers';
 import {
   EXTENSION_COMMANDS,
   HIDDEN_COMMANDS,
@@ -47,16 +49,16 @@ class ResultDocuments implements vscode.TextDocumentContentProvider, vscode.Disp
 }
 
 /** Registers every command; the returned disposables unregister them. */
-export function registerCommands(controller: ServerController): vscode.Disposable[] {
+export function registerCommands(controller: ServerController, offers: RunOffers): vscode.Disposable[] {
   const documents = new ResultDocuments();
   return [
     documents,
     vscode.workspace.registerTextDocumentContentProvider(RESULT_SCHEME, documents),
     vscode.commands.registerCommand(EXTENSION_COMMANDS.dryRun, (uri?: unknown, line?: unknown) =>
-      runOnFile(controller, documents, 'dry-run', uri, line),
+      runOnFile(controller, offers, documents, 'dry-run', uri, line),
     ),
     vscode.commands.registerCommand(EXTENSION_COMMANDS.simulate, (uri?: unknown, line?: unknown) =>
-      runOnFile(controller, documents, 'simulate', uri, line),
+      runOnFile(controller, offers, documents, 'simulate', uri, line),
     ),
     vscode.commands.registerCommand(EXTENSION_COMMANDS.showRuleDocumentation, (code?: unknown) =>
       showRuleDocumentation(controller, documents, code),
@@ -92,6 +94,7 @@ function targetOf(argument: unknown): vscode.Uri | undefined {
  */
 async function runOnFile(
   controller: ServerController,
+  offers: RunOffers,
   documents: ResultDocuments,
   kind: 'dry-run' | 'simulate',
   argument: unknown,
@@ -108,6 +111,14 @@ async function runOnFile(
   }
   const command = kind === 'dry-run' ? SERVER_COMMANDS.dryRun : SERVER_COMMANDS.simulate;
   const name = path.basename(target.path) + (line === undefined ? '' : `:${line}`);
+  // An open document is asked about first: a dry run of a script (or a simulation of a
+  // form) would only report the other kind's keys as unknown.
+  const open = vscode.workspace.textDocuments.find((document) => document.uri.toString() === target.toString());
+  const offered = open === undefined ? undefined : await offers.offersFor(open);
+  if (offered !== undefined && !(kind === 'dry-run' ? offered.dryRun : offered.simulate)) {
+    void vscode.window.showInformationMessage(notOfferedMessage(kind, path.basename(target.path), offered));
+    return undefined;
+  }
   const args: unknown[] = line === undefined ? [target.toString()] : [target.toString(), line];
   const result = await askServer(controller, `${label} of ${name}`, command, args);
   if (result === undefined) {

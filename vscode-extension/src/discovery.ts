@@ -62,7 +62,7 @@ export interface DiscoveryHost {
 }
 
 /** Why no server command could be chosen. */
-export type DiscoveryFailureReason = 'invalid-setting' | 'not-found';
+export type DiscoveryFailureReason = 'invalid-setting' | 'not-found' | 'untrusted';
 
 /** The outcome of discovery. */
 export type Discovery =
@@ -131,6 +131,21 @@ export function notFoundMessage(): string {
     'The formscript language server was not found: no formscript.path setting, no ' +
     `"${SERVER_EXECUTABLE}" on PATH and no Python interpreter selected. ` +
     `Install it with "${INSTALL_COMMAND}", or set formscript.path.`
+  );
+}
+
+/**
+ * The message shown in a folder that is not trusted, where nothing found a server. VS Code
+ * does not hand a folder's own formscript.path to extensions there (so the extension cannot
+ * tell whether the folder sets one), and its Python interpreter is not asked. The extension
+ * withdraws the message once the folder is trusted.
+ */
+export function untrustedMessage(): string {
+  return (
+    'formscript is off in this folder because the folder is not trusted: VS Code does not use the ' +
+    "folder's formscript.path setting or its Python interpreter until you trust it " +
+    '(Workspaces: Manage Workspace Trust). Trust the folder to turn formscript on, or set ' +
+    'formscript.path in your user settings.'
   );
 }
 

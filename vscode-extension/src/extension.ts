@@ -6,12 +6,14 @@ import type * as vscode from 'vscode';
 
 import { ServerController } from './client';
 import { registerCommands } from './commands';
+import { RunOffers } from './menus';
 
 let controller: ServerController | undefined;
 
 export function activate(context: vscode.ExtensionContext): void {
   controller = new ServerController();
-  context.subscriptions.push(controller, ...registerCommands(controller));
+  const offers = new RunOffers(controller);
+  context.subscriptions.push(controller, offers, ...registerCommands(controller, offers));
   controller.startForOpenDocuments();
 }
 

@@ -16,15 +16,15 @@ export type Kind = (typeof KINDS)[number];
 /** The file extensions every kind accepts by default. */
 export const DEFAULT_EXTENSIONS = ['yaml', 'yml', 'json'] as const;
 
-/** A rule severity as the server understands it. */
-export const SEVERITIES = ['error', 'warning', 'info', 'hint', 'off'] as const;
-export type Severity = (typeof SEVERITIES)[number];
-
 /**
  * The server's configuration, as sent in `initializationOptions`, answered to
  * `workspace/configuration` for section "formscript" and pushed with
- * `workspace/didChangeConfiguration`. Keys and values are those of
- * `[tool.formscript]`.
+ * `workspace/didChangeConfiguration`. Keys are those of `[tool.formscript]`
+ * (snake_case); values are exactly what the user wrote.
+ *
+ * The extension does not validate them: the server does (the same checks as
+ * for `[tool.formscript]` and `--severity`), and says what is wrong in a
+ * message, so every editor gets the same verdict on the same setting.
  *
  * A key is present only when the user set the setting (at any level, even to
  * an empty value). The server merges these over the project's
@@ -33,13 +33,13 @@ export type Severity = (typeof SEVERITIES)[number];
  * `formscript.ignore` would wipe the project's `ignore`.
  */
 export interface ServerConfig {
-  select?: string[];
-  extend_select?: string[];
-  ignore?: string[];
-  severity?: Record<string, Severity>;
-  per_file_ignores?: Record<string, string[]>;
-  kinds?: Partial<Record<Kind, string[]>>;
-  calls?: Record<string, string>;
+  select?: unknown;
+  extend_select?: unknown;
+  ignore?: unknown;
+  severity?: unknown;
+  per_file_ignores?: unknown;
+  kinds?: Partial<Record<Kind, unknown>>;
+  calls?: unknown;
 }
 
 /**
@@ -48,71 +48,48 @@ export interface ServerConfig {
  */
 export type SettingGetter = (key: string) => unknown;
 
-/** The mapped configuration, plus what was dropped and why (for the output channel). */
-export interface MappedSettings {
-  readonly config: ServerConfig;
-  readonly problems: readonly string[];
-}
+/** The settings the server reads: VS Code name below `formscript.` -> server key. */
+const PASSED: readonly (readonly [string, Exclude<keyof ServerConfig, 'kinds'>])[] = [
+  ['select', 'select'],
+  ['extendSelect', 'extend_select'],
+  ['ignore', 'ignore'],
+  ['severity', 'severity'],
+  ['perFileIgnores', 'per_file_ignores'],
+  ['calls', 'calls'],
+];
 
-/** Aliases users type for the severities, mapped onto the server's names. */
-const SEVERITY_ALIASES: Readonly<Record<string, Severity>> = {
-  information: 'info',
-  warn: 'warning',
-  none: 'off',
-};
-
-/** Maps the `formscript.*` settings onto the server's configuration model. */
-export function toServerConfig(get: SettingGetter): MappedSettings {
-  const problems: string[] = [];
+/** Maps the `formscript.*` settings the user set onto the server's keys, values untouched. */
+export function toServerConfig(get: SettingGetter): ServerConfig {
   const config: ServerConfig = {};
-  const lists = [
-    ['select', 'select'],
-    ['extendSelect', 'extend_select'],
-    ['ignore', 'ignore'],
-  ] as const;
-  for (const [setting, key] of lists) {
-    const value = stringList(get(setting), `formscript.${setting}`, problems);
+  for (const [setting, key] of PASSED) {
+    const value = get(setting);
     if (value !== undefined) {
       config[key] = value;
     }
   }
-  const severity = severityMap(get('severity'), problems);
-  if (severity !== undefined) {
-    config.severity = severity;
-  }
-  const perFile = perFileIgnores(get('perFileIgnores'), problems);
-  if (perFile !== undefined) {
-    config.per_file_ignores = perFile;
-  }
   for (const kind of KINDS) {
-    const globs = stringList(get(`kinds.${kind}`), `formscript.kinds.${kind}`, problems);
-    if (globs !== undefined) {
-      config.kinds = { ...config.kinds, [kind]: globs };
+    const value = get(`kinds.${kind}`);
+    if (value !== undefined) {
+      config.kinds = { ...config.kinds, [kind]: value };
     }
   }
-  const calls = callsMap(get('calls'), problems);
-  if (calls !== undefined) {
-    config.calls = calls;
-  }
-  return { config, problems };
+  return config;
 }
 
-function callsMap(value: unknown, problems: string[]): Record<string, string> | undefined {
-  if (value === undefined || value === null) {
-    return undefined;
-  }
-  if (typeof value !== 'object' || Array.isArray(value)) {
-    problems.push(`formscript.calls: expected an object of script glob -> transcript path, got ${describe(value)}; ignored.`);
-    return undefined;
-  }
-  const out: Record<string, string> = {};
-  for (const [rawGlob, target] of Object.entries(value as Record<string, unknown>)) {
-    const glob = rawGlob.trim();
-    if (glob === '' || typeof target !== 'string' || target.trim() === '') {
-      problems.push(`formscript.calls["${rawGlob}"]: expected a non-empty glob and transcript path; ignored.`);
-      continue;
+/**
+ * The extra globs of each kind, for the client's own document selector (which
+ * files it hands to the server): the strings among what the user set. Whether
+ * the setting is valid is the server's to say.
+ */
+export function selectorGlobs(config: ServerConfig): Partial<Record<Kind, string[]>> {
+  const out: Partial<Record<Kind, string[]>> = {};
+  for (const kind of KINDS) {
+    const value = config.kinds?.[kind];
+    const items: readonly unknown[] = typeof value === 'string' ? [value] : Array.isArray(value) ? value : [];
+    const globs = items.filter((item): item is string => typeof item === 'string' && item.trim() !== '');
+    if (globs.length > 0) {
+      out[kind] = globs.map((glob) => glob.trim());
     }
-    out[glob] = target;
   }
   return out;
 }
@@ -132,104 +109,6 @@ export function isExplicitlySet(inspected: InspectedSetting | undefined): boolea
       inspected.workspaceValue !== undefined ||
       inspected.workspaceFolderValue !== undefined)
   );
-}
-
-function perFileIgnores(value: unknown, problems: string[]): Record<string, string[]> | undefined {
-  if (value === undefined || value === null) {
-    return undefined;
-  }
-  if (typeof value !== 'object' || Array.isArray(value)) {
-    problems.push(`formscript.perFileIgnores: expected an object of glob -> codes, got ${describe(value)}; ignored.`);
-    return undefined;
-  }
-  const out: Record<string, string[]> = {};
-  for (const [rawGlob, codes] of Object.entries(value as Record<string, unknown>)) {
-    const glob = rawGlob.trim();
-    if (glob === '') {
-      problems.push('formscript.perFileIgnores: an empty glob; ignored.');
-      continue;
-    }
-    const list = stringList(codes, `formscript.perFileIgnores["${glob}"]`, problems);
-    if (list !== undefined) {
-      out[glob] = list;
-    }
-  }
-  return out;
-}
-
-/**
- * Trimmed, non-empty, de-duplicated strings, in the order given; undefined
- * (the setting is left to the project) when unset, null or not a list.
- */
-function stringList(value: unknown, name: string, problems: string[]): string[] | undefined {
-  if (value === undefined || value === null) {
-    return undefined;
-  }
-  if (!Array.isArray(value) && typeof value !== 'string') {
-    problems.push(`${name}: expected an array of strings, got ${describe(value)}; ignored.`);
-    return undefined;
-  }
-  // A lone string (a hand-edited settings.json) is taken as a one-element list.
-  const items: readonly unknown[] = typeof value === 'string' ? [value] : (value as unknown[]);
-  const out: string[] = [];
-  for (const item of items) {
-    if (typeof item !== 'string') {
-      problems.push(`${name}: ${describe(item)} is not a string; ignored.`);
-      continue;
-    }
-    const trimmed = item.trim();
-    if (trimmed !== '' && !out.includes(trimmed)) {
-      out.push(trimmed);
-    }
-  }
-  return out;
-}
-
-function severityMap(value: unknown, problems: string[]): Record<string, Severity> | undefined {
-  if (value === undefined || value === null) {
-    return undefined;
-  }
-  if (typeof value !== 'object' || Array.isArray(value)) {
-    problems.push(`formscript.severity: expected an object of code -> severity, got ${describe(value)}; ignored.`);
-    return undefined;
-  }
-  const out: Record<string, Severity> = {};
-  for (const [rawCode, rawLevel] of Object.entries(value as Record<string, unknown>)) {
-    const code = rawCode.trim();
-    const level = normalizeSeverity(rawLevel);
-    if (code === '') {
-      problems.push('formscript.severity: an empty rule code; ignored.');
-    } else if (level === undefined) {
-      problems.push(
-        `formscript.severity: "${code}" has severity ${describe(rawLevel)}; expected one of ${SEVERITIES.join(', ')}; ignored.`,
-      );
-    } else {
-      out[code] = level;
-    }
-  }
-  return out;
-}
-
-/** "Warning", "warn" -> "warning"; anything unknown -> undefined. */
-export function normalizeSeverity(value: unknown): Severity | undefined {
-  if (typeof value !== 'string') {
-    return undefined;
-  }
-  const lowered = value.trim().toLowerCase();
-  if ((SEVERITIES as readonly string[]).includes(lowered)) {
-    return lowered as Severity;
-  }
-  return SEVERITY_ALIASES[lowered];
-}
-
-function describe(value: unknown): string {
-  if (value === null) {
-    return 'null';
-  }
-  if (Array.isArray(value)) {
-    return 'an array';
-  }
-  return typeof value === 'string' ? JSON.stringify(value) : `a ${typeof value}`;
 }
 
 /** The default file-name globs, e.g. `**\/*.form.yaml`, for every kind and extension. */

@@ -10,8 +10,9 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { after, afterEach, before, describe, it } from 'node:test';
 
+import { untrustedMessage } from '../src/discovery';
 import { activate, deactivate } from '../src/extension';
-import { EventEmitter, Uri, fake } from './fake/vscode';
+import { EventEmitter, Uri, fake, workspace } from './fake/vscode';
 
 const FAKE_SERVER = path.join(__dirname, '..', 'test', 'fake', 'lsp-server.cjs');
 
@@ -104,10 +105,10 @@ describe('the extension against a stand-in server', () => {
       const found = received('initialize');
       return found.length > 0 ? found : undefined;
     });
-    assert.deepEqual(logged()[0]?.argv, ['serve'], 'the array command gets "serve" appended');
+    assert.deepEqual(logged().find((entry) => entry.argv !== undefined)?.argv, ['serve'], 'the array command gets "serve" appended');
     assert.deepEqual(init?.params?.initializationOptions, {
       ignore: ['FS105'],
-      severity: { FS001: 'warning' },
+      severity: { FS001: 'Warning' },
       kinds: { form: ['specs/*.yaml'] },
     });
 
@@ -116,7 +117,7 @@ describe('the extension against a stand-in server', () => {
       logged().find((entry) => entry.response === 'workspace/configuration'),
     );
     assert.deepEqual(answer.result, [
-      { ignore: ['FS105'], severity: { FS001: 'warning' }, kinds: { form: ['specs/*.yaml'] } },
+      { ignore: ['FS105'], severity: { FS001: 'Warning' }, kinds: { form: ['specs/*.yaml'] } },
       null,
     ]);
 
@@ -184,7 +185,7 @@ describe('the extension against a stand-in server', () => {
         formscript: {
           select: ['FS0'],
           ignore: ['FS105'],
-          severity: { FS001: 'warning' },
+          severity: { FS001: 'Warning' },
           kinds: { form: ['specs/*.yaml'] },
         },
       },
@@ -201,6 +202,68 @@ describe('the extension against a stand-in server', () => {
     await waitFor('a second initialize', () => received('initialize').length === 2);
     await deactivate();
     await waitFor('shutdown', () => received('shutdown').length === 2 && received('exit').length === 2);
+  });
+
+  it('offers Dry run on forms and Simulate on scripts, as the server\'s lenses say, and refuses the other', async () => {
+    fake.reset();
+    fs.rmSync(log, { force: true });
+    fake.settings = { 'formscript.path': [process.execPath, FAKE_SERVER] };
+    ctx = context();
+    activate(ctx as never);
+    assert.equal(fake.contextKeys.get('formscript.dryRunOffered'), false, 'nothing is offered before a server runs');
+
+    const form = fake.document('/w/a.form.yaml', 'fields: {}\n');
+    const script = fake.document('/w/b.script.yaml', 'responses: []\n');
+    fake.textDocuments = [form, script];
+    fake.onDidOpenTextDocument.fire(form);
+    fake.activate(form);
+    await waitFor('the form to offer Dry run', () => fake.contextKeys.get('formscript.dryRunOffered') === true);
+    assert.equal(fake.contextKeys.get('formscript.simulateOffered'), false);
+
+    fake.activate(script);
+    await waitFor('the script to offer Simulate', () => fake.contextKeys.get('formscript.simulateOffered') === true);
+    assert.equal(fake.contextKeys.get('formscript.dryRunOffered'), false);
+
+    // A keybinding or a stale menu asks for a dry run of the script: it is refused, not sent.
+    const sentBefore = received('workspace/executeCommand').length;
+    assert.equal(await fake.commands.get('formscript.dryRun')?.(), undefined);
+    assert.equal(
+      fake.messages.at(-1)?.message,
+      'Formscript: Dry run applies to work-form specs, and formscript does not read b.script.yaml as one (it is a script: use Simulate).',
+    );
+    assert.equal(received('workspace/executeCommand').length, sentBefore);
+    // Simulate on it goes to the server.
+    await fake.commands.get('formscript.simulate')?.();
+    assert.equal(received('workspace/executeCommand').length, sentBefore + 1);
+
+    // A rule set offers neither.
+    const rules = fake.document('/w/c.rules.yaml', 'rules: []\n');
+    fake.textDocuments.push(rules);
+    fake.activate(rules);
+    await waitFor('the rule set to offer nothing', () => fake.contextKeys.get('formscript.simulateOffered') === false);
+    assert.equal(fake.contextKeys.get('formscript.dryRunOffered'), false);
+  });
+
+  it('in a folder that is not trusted, says formscript is off for that reason, and withdraws it once trusted', async () => {
+    fake.reset();
+    fs.rmSync(log, { force: true });
+    process.env.PATH = path.join(dir, 'empty'); // no formscript on PATH: only the folder's setting could start it
+    fake.workspaceSettings = { 'formscript.path': [process.execPath, FAKE_SERVER] };
+    workspace.isTrusted = false;
+    ctx = context();
+    activate(ctx as never);
+    fake.onDidOpenTextDocument.fire(fake.document('/w/a.form.yaml'));
+    const notice = await waitFor('the untrusted notice', () => fake.progress.find((p) => !p.done));
+    assert.equal(notice.title, untrustedMessage());
+    assert.deepEqual(fake.messages, [], 'no error that would stay on screen');
+    assert.deepEqual(received('initialize'), []);
+
+    workspace.isTrusted = true;
+    fake.textDocuments = [fake.document('/w/a.form.yaml')];
+    fake.onDidGrantWorkspaceTrust.fire();
+    await waitFor('the notice to go', () => notice.done);
+    await waitFor('the server from the folder setting', () => received('initialize').length === 1);
+    assert.deepEqual(logged().find((entry) => entry.argv !== undefined)?.argv, ['serve']);
   });
 
   it('starts for a Python file that imports lionagi, not for another, and runs a lens on its line', async () => {
@@ -268,7 +331,7 @@ describe('the extension against a stand-in server', () => {
     fake.onDidOpenTextDocument.fire(fake.document('/w/a.form.yaml'));
     await waitFor('initialize after Retry', () => received('initialize').length === 1);
     assert.equal(asked, 1);
-    assert.deepEqual(logged()[0]?.argv, ['serve']);
+    assert.deepEqual(logged().find((entry) => entry.argv !== undefined)?.argv, ['serve']);
   });
 
   it('reports a formscript.path that does not exist', async () => {
@@ -316,7 +379,7 @@ describe('the extension against a stand-in server', () => {
       activate(ctx as never);
       fake.onDidOpenTextDocument.fire(fake.document('/w/chat.script.json'));
       await waitFor('initialize', () => received('initialize').length === 1);
-      assert.deepEqual(logged()[0]?.argv, ['-m', 'formscript', 'serve']);
+      assert.deepEqual(logged().find((entry) => entry.argv !== undefined)?.argv, ['-m', 'formscript', 'serve']);
       const channel = fake.outputChannels.find((c) => c.name === 'formscript');
       assert.match(channel?.text.join('') ?? '', /from the Python interpreter from python-extension/);
       // The extension subscribes to interpreter changes once the server is running.

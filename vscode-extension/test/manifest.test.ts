@@ -3,6 +3,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { describe, it } from 'node:test';
 
+import { MENU_WHEN } from '../src/offers';
 import { EXTENSION_COMMANDS } from '../src/results';
 import { defaultPatterns } from '../src/settings';
 
@@ -22,6 +23,7 @@ interface Manifest {
   scripts: Record<string, string>;
   contributes: {
     commands: { command: string; title: string; category: string }[];
+    menus: Record<string, { command: string; when: string; group?: string }[]>;
     yamlValidation: Validation[];
     jsonValidation: Validation[];
     configuration: { properties: Record<string, { default?: unknown }> };
@@ -48,6 +50,31 @@ describe('package.json', () => {
       [EXTENSION_COMMANDS.showRuleDocumentation]: 'Formscript: Show rule documentation',
       [EXTENSION_COMMANDS.restartServer]: 'Formscript: Restart server',
     });
+  });
+
+  it('offers Dry run and Simulate only where they apply: forms and scripts, as the server decides', () => {
+    const when = (menu: string) =>
+      Object.fromEntries((manifest.contributes.menus[menu] ?? []).map((entry) => [entry.command, entry.when]));
+    const byServer = { [EXTENSION_COMMANDS.dryRun]: MENU_WHEN.editor.dryRun, [EXTENSION_COMMANDS.simulate]: MENU_WHEN.editor.simulate };
+    assert.deepEqual(when('editor/context'), byServer);
+    assert.deepEqual(when('commandPalette'), byServer);
+    assert.deepEqual(when('explorer/context'), {
+      [EXTENSION_COMMANDS.dryRun]: MENU_WHEN.explorer.dryRun,
+      [EXTENSION_COMMANDS.simulate]: MENU_WHEN.explorer.simulate,
+    });
+    // The explorer's clauses, as VS Code evaluates them on file names.
+    const matches = (clause: string, name: string) => new RegExp(/=~ \/(.*)\/$/.exec(clause)?.[1] ?? '$^').test(name);
+    for (const [name, dry, sim] of [
+      ['a.form.yaml', true, false],
+      ['a.form.json', true, false],
+      ['a.script.yml', false, true],
+      ['a.rules.yaml', false, false],
+      ['a.calls.yaml', false, false],
+      ['notes.yaml', false, false],
+    ] as const) {
+      assert.equal(matches(MENU_WHEN.explorer.dryRun, name), dry, name);
+      assert.equal(matches(MENU_WHEN.explorer.simulate, name), sim, name);
+    }
   });
 
   it('maps each kind to its schema for YAML and JSON files', () => {

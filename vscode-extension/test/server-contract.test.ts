@@ -90,7 +90,7 @@ const getter =
 
 describe('settings against the server model (formscript.lint.config)', { skip }, () => {
   it('parses everything the extension can send', () => {
-    const { config } = toServerConfig(
+    const config = toServerConfig(
       getter({
         select: ['FS0'],
         extendSelect: ['fs01'],
@@ -117,7 +117,7 @@ describe('settings against the server model (formscript.lint.config)', { skip },
 
   it('keeps the project configuration when no editor setting is set', () => {
     const project = { select: ['FS0'], ignore: ['SC0'], kinds: { rules: ['*.policy.yaml'] }, severity: { FS004: 'hint' } };
-    const out = merge(project, toServerConfig(getter({})).config);
+    const out = merge(project, toServerConfig(getter({})));
     assert.deepEqual(out.merged, {
       select: ['FS0'],
       extend_select: [],
@@ -131,7 +131,7 @@ describe('settings against the server model (formscript.lint.config)', { skip },
 
   it('Settings.merged: a present key replaces the project value, tables are merged', () => {
     const project = { ignore: ['SC0'], severity: { FS004: 'hint' }, kinds: { rules: ['*.policy.yaml'] } };
-    const { config } = toServerConfig(
+    const config = toServerConfig(
       getter({ ignore: [], severity: { FS005: 'error' }, 'kinds.form': ['specs/*.yaml'] }),
     );
     const merged = merge(project, config).merged as Record<string, unknown>;
@@ -140,11 +140,27 @@ describe('settings against the server model (formscript.lint.config)', { skip },
     assert.deepEqual(merged.kinds, { rules: ['*.policy.yaml'], form: ['specs/*.yaml'] });
   });
 
-  it('never sends a severity the server rejects', () => {
-    const { config } = toServerConfig(getter({ severity: { FS001: 'fatal', FS002: 'information' } }));
+  it('takes the severity aliases the settings accept, in any case', () => {
+    const config = toServerConfig(getter({ severity: { FS001: 'WARN', FS002: 'information', FS003: 'None' } }));
     const out = merge({}, config);
     assert.equal(out.error, undefined, String(out.error));
-    assert.deepEqual((out.parsed as Record<string, unknown>).severity, { FS002: 'info' });
+    assert.deepEqual((out.parsed as Record<string, unknown>).severity, { FS001: 'warning', FS002: 'info', FS003: 'off' });
+  });
+
+  it('accepts every severity the settings schema offers', () => {
+    const manifest = JSON.parse(fs.readFileSync(path.join(__dirname, '..', 'package.json'), 'utf8')) as {
+      contributes: { configuration: { properties: Record<string, { additionalProperties?: { enum?: string[] } }> } };
+    };
+    const offered = manifest.contributes.configuration.properties['formscript.severity']?.additionalProperties?.enum ?? [];
+    assert.ok(offered.length >= 5);
+    const severity = Object.fromEntries(offered.map((level, index) => [`FS00${index + 1}`, level]));
+    const out = merge({}, toServerConfig(getter({ severity })));
+    assert.equal(out.error, undefined, String(out.error));
+  });
+
+  it('refuses a wrong value the extension passed through, naming the setting', () => {
+    const out = merge({}, toServerConfig(getter({ severity: { FS001: 'fatal' } })));
+    assert.match(String(out.error), /severity for FS001 must be one of error, warning, info, hint, off/);
   });
 
   it('agrees with the server on the default file names of each kind', () => {
@@ -199,7 +215,7 @@ describe('settings against the language server layer (formscript.lsp.settings)',
       perFileIgnores: { 'legacy/*.yaml': ['FS02'] },
       'kinds.form': ['specs/*.yaml'],
     }),
-  ).config;
+  );
 
   it('keeps every key the extension sends, as initializationOptions or workspace/configuration', () => {
     const out = layer(full);
@@ -213,13 +229,13 @@ describe('settings against the language server layer (formscript.lsp.settings)',
 
   it("leaves the project's [tool.formscript] alone when nothing is set in the editor", () => {
     const toml = '[tool.formscript]\nselect = ["FS0"]\nignore = ["FS003"]\n';
-    const out = layer(toServerConfig(getter({})).config, toml);
+    const out = layer(toServerConfig(getter({})), toml);
     assert.deepEqual([out.select, out.ignore], [['FS0'], ['FS003']]);
   });
 
   it('puts a set editor setting over the project value', () => {
     const toml = '[tool.formscript]\nignore = ["FS003"]\n';
-    const out = layer(toServerConfig(getter({ ignore: ['FS004'], severity: { FS001: 'hint' } })).config, toml);
+    const out = layer(toServerConfig(getter({ ignore: ['FS004'], severity: { FS001: 'hint' } })), toml);
     assert.deepEqual(out.ignore, ['FS004']);
     assert.deepEqual(out.severity, { FS001: 'hint' });
   });

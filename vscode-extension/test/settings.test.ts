@@ -9,9 +9,9 @@ import {
   documentSelector,
   importsLionagi,
   isExplicitlySet,
-  normalizeSeverity,
   toDocumentPattern,
   serverSelector,
+  selectorGlobs,
   toServerConfig,
   type SettingGetter,
 } from '../src/settings';
@@ -24,13 +24,11 @@ function getter(values: Record<string, unknown>): SettingGetter {
 
 describe('toServerConfig', () => {
   it('sends nothing for settings the user did not set, so the project configuration decides', () => {
-    const { config, problems } = toServerConfig(getter({}));
-    assert.deepEqual(config, {});
-    assert.deepEqual(problems, []);
+    assert.deepEqual(toServerConfig(getter({})), {});
   });
 
   it('maps every camelCase setting to the snake_case model of [tool.formscript]', () => {
-    const { config, problems } = toServerConfig(
+    const config = toServerConfig(
       getter({
         select: ['FS0', 'FS201'],
         extendSelect: ['FS01'],
@@ -41,66 +39,47 @@ describe('toServerConfig', () => {
         'kinds.script': ['fixtures/**/*.yml'],
         'kinds.rules': ['policy.yaml'],
         'kinds.calls': ['calls/*.json'],
+        calls: { '*.script.yaml': 'common.calls.yaml' },
       }),
     );
-    assert.deepEqual(problems, []);
     // What goes over the wire: exactly these keys, in this order.
     assert.equal(
       JSON.stringify(config),
       '{"select":["FS0","FS201"],"extend_select":["FS01"],"ignore":["FS105"],' +
         '"severity":{"FS001":"warning","FS201":"off"},"per_file_ignores":{"legacy/*.yaml":["FS2"]},' +
+        '"calls":{"*.script.yaml":"common.calls.yaml"},' +
         '"kinds":{"form":["specs/*.yaml"],"script":["fixtures/**/*.yml"],"rules":["policy.yaml"],"calls":["calls/*.json"]}}',
     );
   });
 
   it('sends a setting explicitly set to empty (it clears the project value)', () => {
-    const { config } = toServerConfig(getter({ ignore: [], severity: {}, 'kinds.calls': [] }));
+    const config = toServerConfig(getter({ ignore: [], severity: {}, 'kinds.calls': [] }));
     assert.deepEqual(config, { ignore: [], severity: {}, kinds: { calls: [] } });
   });
 
   it('sends only the kinds that are set', () => {
-    const { config } = toServerConfig(getter({ 'kinds.rules': ['*.policy.yaml'] }));
-    assert.deepEqual(config, { kinds: { rules: ['*.policy.yaml'] } });
+    assert.deepEqual(toServerConfig(getter({ 'kinds.rules': ['*.policy.yaml'] })), {
+      kinds: { rules: ['*.policy.yaml'] },
+    });
   });
 
-  it('trims, drops empty entries and de-duplicates lists, keeping order', () => {
-    const { config } = toServerConfig(getter({ select: [' FS2 ', 'FS1', 'FS2', ''], ignore: ['  '] }));
-    assert.deepEqual(config.select, ['FS2', 'FS1']);
-    assert.deepEqual(config.ignore, []);
-  });
-
-  it('takes a lone string as a one-element list', () => {
-    assert.deepEqual(toServerConfig(getter({ ignore: 'FS105' })).config.ignore, ['FS105']);
-  });
-
-  it('leaves values of the wrong type to the project, and says so', () => {
-    const { config, problems } = toServerConfig(
-      getter({
-        select: ['FS1', 7, null],
-        extendSelect: 42,
-        severity: ['FS1'],
-        'kinds.form': { a: 1 },
-        perFileIgnores: { 'a/*.yaml': 'FS1', 'b/*.yaml': 3 },
-        ignore: null,
-      }),
-    );
-    assert.deepEqual(config, { select: ['FS1'], per_file_ignores: { 'a/*.yaml': ['FS1'] } });
-    assert.equal(problems.length, 6, problems.join('\n'));
-    assert.ok(problems.some((p) => p.startsWith('formscript.select: a number')));
-    assert.ok(problems.some((p) => p.startsWith('formscript.select: null')));
-    assert.ok(problems.some((p) => p.startsWith('formscript.extendSelect: expected an array')));
-    assert.ok(problems.some((p) => p.startsWith('formscript.severity: expected an object')));
-    assert.ok(problems.some((p) => p.startsWith('formscript.kinds.form: expected an array')));
-    assert.ok(problems.some((p) => p.startsWith('formscript.perFileIgnores["b/*.yaml"]: expected an array')));
-  });
-
-  it('normalizes severities and drops unknown ones (the server would reject the whole table)', () => {
-    const { config, problems } = toServerConfig(
-      getter({ severity: { FS1: 'Warning', FS2: 'warn', FS3: 'information', FS4: 'fatal', FS5: 3, ' ': 'error' } }),
-    );
-    assert.deepEqual(config.severity, { FS1: 'warning', FS2: 'warning', FS3: 'info' });
-    assert.equal(problems.length, 3, problems.join('\n'));
-    assert.ok(problems.some((p) => p.includes('"FS4" has severity "fatal"')));
+  it('passes values through as the user wrote them, wrong ones included, for the server to judge', () => {
+    const written = {
+      select: [' FS2 ', 7, null],
+      extendSelect: 42,
+      severity: { FS1: 'Warning', FS2: 'warn', FS4: 'fatal' },
+      'kinds.form': { a: 1 },
+      perFileIgnores: { 'a/*.yaml': 'FS1' },
+      calls: ['not', 'a', 'table'],
+    };
+    assert.deepEqual(toServerConfig(getter(written)), {
+      select: [' FS2 ', 7, null],
+      extend_select: 42,
+      severity: { FS1: 'Warning', FS2: 'warn', FS4: 'fatal' },
+      per_file_ignores: { 'a/*.yaml': 'FS1' },
+      calls: ['not', 'a', 'table'],
+      kinds: { form: { a: 1 } },
+    });
   });
 
   it('reads exactly the lint settings the manifest declares (path and trace are client-side)', () => {
@@ -119,6 +98,16 @@ describe('toServerConfig', () => {
   });
 });
 
+describe('selectorGlobs', () => {
+  it('takes the usable globs of each kind for the document selector, whatever else was written', () => {
+    assert.deepEqual(
+      selectorGlobs({ kinds: { form: [' specs/*.yaml ', 3, ''], script: 'one.yml', rules: { a: 1 }, calls: [] } }),
+      { form: ['specs/*.yaml'], script: ['one.yml'] },
+    );
+    assert.deepEqual(selectorGlobs({}), {});
+  });
+});
+
 describe('isExplicitlySet', () => {
   it('is true for a value at any level, false for the default alone', () => {
     assert.equal(isExplicitlySet(undefined), false);
@@ -126,17 +115,6 @@ describe('isExplicitlySet', () => {
     assert.equal(isExplicitlySet({ globalValue: [] }), true);
     assert.equal(isExplicitlySet({ workspaceValue: 'x' }), true);
     assert.equal(isExplicitlySet({ workspaceFolderValue: {} }), true);
-  });
-});
-
-describe('normalizeSeverity', () => {
-  it('accepts the five levels in any case', () => {
-    for (const level of ['error', 'WARNING', 'Info', 'hint', 'off']) {
-      assert.equal(normalizeSeverity(level), level.toLowerCase());
-    }
-    assert.equal(normalizeSeverity('none'), 'off');
-    assert.equal(normalizeSeverity(undefined), undefined);
-    assert.equal(normalizeSeverity('critical'), undefined);
   });
 });
 

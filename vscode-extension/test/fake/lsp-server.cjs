@@ -66,6 +66,14 @@ function handle(message) {
       }
       break;
     }
+    case 'textDocument/codeLens': {
+      // As the real server: Dry run above a form, Simulate above a script.
+      const uri = message.params.textDocument.uri;
+      const command = /\.form\./.test(uri) ? 'formscript.dryRun' : /\.script\./.test(uri) ? 'formscript.simulate' : undefined;
+      const range = { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } };
+      send({ id: message.id, result: command ? [{ range, command: { title: command, command, arguments: [uri] } }] : [] });
+      break;
+    }
     case 'shutdown':
       send({ id: message.id, result: null });
       break;

@@ -251,7 +251,24 @@ export const fake = {
   pythonExtension: undefined as unknown,
   onDidOpenTextDocument: new EventEmitter<FakeDocument>(),
   onDidChangeConfiguration: new EventEmitter<{ affectsConfiguration(section: string): boolean }>(),
+  onDidGrantWorkspaceTrust: new EventEmitter<void>(),
+  onDidChangeActiveTextEditor: new EventEmitter<unknown>(),
+  /** Full setting keys set in the workspace's settings.json (VS Code ignores restricted ones until the folder is trusted). */
+  workspaceSettings: {} as Record<string, unknown>,
+  /** Makes a document the active editor's, as VS Code does. */
+  activate(document: FakeDocument): void {
+    this.activeTextEditor = { document, selection: { active: new Position(0, 0) } };
+    this.onDidChangeActiveTextEditor.fire(this.activeTextEditor);
+  },
+  /** Progress notifications: their titles, and whether each has ended. */
+  progress: [] as { title: string; done: boolean }[],
+  /** The values given to `setContext`, by key. */
+  contextKeys: new Map<string, unknown>(),
   reset(): void {
+    this.progress = [];
+    this.workspaceSettings = {};
+    this.contextKeys.clear();
+    workspace.isTrusted = true;
     this.settings = {};
     this.commands.clear();
     this.builtinsExecuted = [];
@@ -365,20 +382,27 @@ export const workspace = {
     return fake.textDocuments;
   },
   workspaceFolders: undefined,
-  isTrusted: true,
+  isTrusted: true as boolean,
   rootPath: undefined,
   getConfiguration(section?: string) {
     const full = (key: string) => (section ? `${section}.${key}` : key);
     return {
-      get: (key: string, defaultValue?: unknown) => fake.settings[full(key)] ?? defaultValue,
+      get: (key: string, defaultValue?: unknown) =>
+        fake.settings[full(key)] ??
+        (workspace.isTrusted || full(key) !== 'formscript.path' ? fake.workspaceSettings[full(key)] : undefined) ??
+        defaultValue,
       has: (key: string) => full(key) in fake.settings,
-      inspect: (key: string) => ({ key: full(key), globalValue: fake.settings[full(key)] }),
+      inspect: (key: string) => ({
+        key: full(key),
+        globalValue: fake.settings[full(key)],
+        workspaceValue: fake.workspaceSettings[full(key)],
+      }),
       update: async () => undefined,
     };
   },
   onDidOpenTextDocument: fake.onDidOpenTextDocument.event,
   onDidChangeConfiguration: fake.onDidChangeConfiguration.event,
-  onDidGrantWorkspaceTrust: noEvent<void>(),
+  onDidGrantWorkspaceTrust: fake.onDidGrantWorkspaceTrust.event,
   onDidCloseTextDocument: noEvent<FakeDocument>(),
   onDidChangeTextDocument: noEvent<unknown>(),
   onDidSaveTextDocument: noEvent<FakeDocument>(),
@@ -423,7 +447,7 @@ export const window = {
     onDidChangeTabs: noEvent(),
     onDidChangeTabGroups: noEvent(),
   },
-  onDidChangeActiveTextEditor: noEvent(),
+  onDidChangeActiveTextEditor: fake.onDidChangeActiveTextEditor.event,
   onDidChangeVisibleTextEditors: noEvent(),
   createOutputChannel(name: string) {
     const channel = { name, text: [] as string[] };
@@ -447,8 +471,15 @@ export const window = {
     fake.shownDocuments.push({ uri: document.uri.toString(), text: document.getText() });
     return { document };
   },
-  withProgress: async <R>(_options: unknown, task: (progress: unknown, token: unknown) => Promise<R>) =>
-    task({ report: () => undefined }, { isCancellationRequested: false, onCancellationRequested: noEvent() }),
+  withProgress: async <R>(options: { title?: string }, task: (progress: unknown, token: unknown) => Promise<R>) => {
+    const shown = { title: options.title ?? '', done: false };
+    fake.progress.push(shown);
+    try {
+      return await task({ report: () => undefined }, { isCancellationRequested: false, onCancellationRequested: noEvent() });
+    } finally {
+      shown.done = true;
+    }
+  },
 };
 
 export const commands = {
@@ -460,6 +491,10 @@ export const commands = {
     return new Disposable(() => fake.commands.delete(id));
   },
   async executeCommand(id: string, ...args: unknown[]): Promise<unknown> {
+    if (id === 'setContext') {
+      fake.contextKeys.set(String(args[0]), args[1]);
+      return undefined;
+    }
     const callback = fake.commands.get(id);
     if (callback !== undefined) {
       return callback(...args);
