@@ -74,6 +74,7 @@ def capabilities(
         completion=types.CompletionClientCapabilities(
             completion_item=types.ClientCompletionItemOptions(
                 snippet_support=snippets,
+                insert_replace_support=True,
                 documentation_format=[types.MarkupKind.Markdown],
                 insert_text_mode_support=types.ClientCompletionItemInsertTextModeOptions(
                     value_set=[types.InsertTextMode.AsIs]

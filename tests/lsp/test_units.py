@@ -4,6 +4,7 @@ documentation coverage and the settings layering."""
 from __future__ import annotations
 
 import pytest
+import yaml
 from lsprotocol import types
 
 from formscript.document import Pos, Span
@@ -214,3 +215,21 @@ def test_other_yaml_gets_no_answers() -> None:
     assert hover(found, Pos(0, 2)) is None
     assert symbols(found) == [] and folding(found) == []
     assert complete(found, Pos(2, 4)) == []
+
+
+def test_one_line_items_mean_what_the_snippet_text_means() -> None:
+    from formscript.lsp.completion import one_line
+
+    cases = [
+        ("responses:\n    - ", 2, "responses: "),
+        ("values:\n  ", 0, "values: "),
+        ("type: text\n    content: 'a: b'", 4, "{type: text, content: 'a: b'}"),
+        ("- type: tool_call\n    arguments:\n      arg: ", 2, "- {type: tool_call, arguments: {arg: null}}"),
+        ("name:\n    required: true", 2, "name: {required: true}"),
+        ("mode: auto", 0, "mode: auto"),
+    ]
+    for text, column, expected in cases:
+        written = one_line(text, column)
+        assert written == expected and "\n" not in written
+        block, flat = yaml.safe_load(" " * column + text), yaml.safe_load(" " * column + written)
+        assert block == flat or (block == {"responses": [None]} and flat == {"responses": None})

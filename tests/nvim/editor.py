@@ -83,9 +83,7 @@ def formscript_on_path(tmp_path: Path) -> dict[str, str]:
     return {**os.environ, "PATH": f"{bin_dir}{os.pathsep}{os.environ['PATH']}", "PYTHONPATH": python_path}
 
 
-def run(
-    binary: str, tmp_path: Path, setup: str, scenario: str, files: list[Path], **variables: str
-) -> dict[str, Any]:
+def run(binary: str, tmp_path: Path, setup: str, scenario: str, files: list[Path], **variables: str) -> dict[str, Any]:
     """Start *binary* headless with *setup* (Lua) and run *scenario* of ``scenarios.lua``."""
     init = tmp_path / "init.lua"
     init.write_text(setup + "\n" + (HERE / "scenarios.lua").read_text(encoding="utf-8"), encoding="utf-8")

@@ -156,6 +156,7 @@ function scenarios.complete()
   local bufnr = open(files[1])
   wait_diagnostics(bufnr, function() return true end)
   vim.bo[bufnr].omnifunc = "v:lua.vim.lsp.omnifunc"
+  vim.o.completeopt = "menuone,noselect" -- the menu shows even for one item; the pick selects
   local line = tonumber(os.getenv("FORMSCRIPT_LINE"))
   local typed = os.getenv("FORMSCRIPT_TYPE") or ""
   if os.getenv("FORMSCRIPT_NEW_LINE") then
@@ -181,8 +182,12 @@ function scenarios.complete()
       end
     end
   end
+  result.done = {}
+  vim.api.nvim_create_autocmd("CompleteDone", { buffer = bufnr, callback = function()
+    table.insert(result.done, { reason = vim.v.event.reason, item = vim.v.completed_item })
+  end })
   local function keys(text) vim.api.nvim_feedkeys(vim.api.nvim_replace_termcodes(text, true, false, true), "t", false) end
-  keys("A<C-x><C-o>")
+  keys("A" .. string.rep("<Left>", tonumber(os.getenv("FORMSCRIPT_BACK") or "0")) .. "<C-x><C-o>")
   result.popup = wait_until(function()
     return vim.fn.pumvisible() == 1 and #vim.fn.complete_info({ "items" }).items > 0
   end, 10000)

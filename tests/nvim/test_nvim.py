@@ -19,6 +19,8 @@ sys.path.insert(0, str(HERE))
 
 import editor  # noqa: E402
 
+from formscript.lint.engine import lint_text  # noqa: E402
+
 FIXTURE = HERE / "fixtures" / "review.form.yaml"
 
 pytestmark = pytest.mark.nvim
@@ -162,9 +164,97 @@ def test_the_readme_setup_runs_one_server_per_project_root(tmp_path: Path, versi
     a, b, c = seen["buffers"]
     # the two buffers of proj share one client; other/ has its own
     assert len(a["clients"]) == 1 and a["clients"] == b["clients"] and c["clients"] != a["clients"]
-    assert (a["root"], b["root"], c["root"]) == (str(tmp_path / "proj"), str(tmp_path / "proj"), str(tmp_path / "other"))
+    proj, other = str(tmp_path / "proj"), str(tmp_path / "other")
+    assert (a["root"], b["root"], c["root"]) == (proj, proj, other)
     assert (seen["clients"], seen["processes"]) == (2, 2)
     # diagnostics in each buffer; FS016 is ignored by the snippet's init_options
     for buffer in (a, b, c):
         assert [(d["lnum"], d["code"]) for d in buffer["diagnostics"]] == [(5, "FS005"), (5, "FS015")]
     assert "The runtime sees `False` (bool), which is not a `str`: the form is refused" in seen["hover"]
+
+
+# ------------------------------------------------------------------------------ completion
+
+SCRIPT = "responses:\n  - type: text\n    content: hi\n"
+#: (file name, text, line typed at (0-based, a new line), what is typed, the label accepted)
+COMPLETIONS = {
+    "entry-after-dash": ("s.script.yaml", SCRIPT, 3, "  - ", "text response"),
+    "entry-new-item": ("s.script.yaml", SCRIPT, 3, "  ", "tool_call response"),
+    "list-key": ("f.script.yaml", "version: 1\n", 1, "resp", "responses"),
+    "mapping-key": ("f.form.yaml", "title: T\n", 1, "val", "values"),
+    "field": ("g.form.yaml", "title: T\nfields:\n  a: {type: str}\n", 3, "  ", "field declaration"),
+}
+#: What each case writes. Neovim 0.7 (no snippets) gets one line meaning what the snippet's
+#: text means; the newer one (snippets, expanded relative to the line's indentation) the block.
+WRITTEN = {
+    "entry-after-dash": (
+        SCRIPT + "  - {type: text, content: Hello}\n",
+        SCRIPT + "  - type: text\n    content: Hello\n",
+    ),
+    "entry-new-item": (
+        SCRIPT + "  - {type: tool_call, name: tool_name, arguments: {arg: null}}\n",
+        SCRIPT + "  - type: tool_call\n    name: tool_name\n    arguments:\n      arg: \n",
+    ),
+    "list-key": ("version: 1\nresponses: \n", "version: 1\nresponses:\n  - \n"),
+    "mapping-key": ("title: T\nvalues: \n", "title: T\nvalues:\n  \n"),
+    "field": (
+        "title: T\nfields:\n  a: {type: str}\n  name: {type: str, required: true, description: null}\n",
+        # (Neovim leaves a choice's placeholder empty until one is chosen)
+        "title: T\nfields:\n  a: {type: str}\n  name:\n    type: \n    required: \n    description: \n",
+    ),
+}
+PYTHON = (
+    "from lionagi.testing import ScriptModel\n\n\ndef test_it():\n"
+    '    ScriptModel.from_responses([{"type": "text", "co"}])\n'
+)
+
+
+@pytest.mark.parametrize("version", VERSIONS)
+@pytest.mark.parametrize("case", sorted(COMPLETIONS))
+def test_accepting_a_completion_in_neovim_inserts_text_that_lints_clean(
+    tmp_path: Path, version: str, case: str
+) -> None:
+    binary = editor.nvim(version)
+    name, text, line, typed, label = COMPLETIONS[case]
+    path = tmp_path / name
+    path.write_text(text, encoding="utf-8")
+    setup = editor.readme_lua(SETUP)
+    seen = editor.run(
+        binary,
+        tmp_path,
+        setup,
+        "complete",
+        [path],
+        FORMSCRIPT_LINE=str(line),
+        FORMSCRIPT_TYPE=typed,
+        FORMSCRIPT_LABEL=label,
+        FORMSCRIPT_NEW_LINE="1",
+    )
+    assert seen["accepted"], seen
+    written = path.read_bytes()
+    assert b"\0" not in written
+    report = lint_text(written.decode("utf-8"), str(path))
+    assert report.verdict is not None and report.document is not None, written
+    assert [d.code for d in report.diagnostics if d.code.startswith("YM")] == [], (written, json.dumps(seen)[:3000])
+    assert written.decode("utf-8") == WRITTEN[case][VERSIONS.index(version)]
+
+
+@pytest.mark.parametrize("version", VERSIONS)
+def test_accepting_a_key_inside_a_closed_python_string_in_neovim(tmp_path: Path, version: str) -> None:
+    binary = editor.nvim(version)
+    path = tmp_path / "uses_tests.py"
+    path.write_text(PYTHON, encoding="utf-8")
+    seen = editor.run(
+        binary,
+        tmp_path,
+        editor.readme_lua(SETUP),
+        "complete",
+        [path],
+        FORMSCRIPT_LINE="4",
+        FORMSCRIPT_TYPE="",
+        FORMSCRIPT_BACK="4",  # before the closing quote of "co"
+        FORMSCRIPT_LABEL="content",
+    )
+    assert seen["accepted"], json.dumps(seen)
+    line = path.read_text(encoding="utf-8").split("\n")[4]
+    assert line == '    ScriptModel.from_responses([{"type": "text", "content"}])'

@@ -1,12 +1,25 @@
 """Completion: keys valid at the cursor and not yet written, enum values, declared field
-names inside ``values:``, and whole entries as snippets."""
+names inside ``values:``, and whole entries as snippets.
+
+An item's later lines are indented for its column (``InsertTextMode.AsIs``) for a client
+that offers that mode; for any other they are indented relative to the cursor's line, which
+the client adds to each (``adjustIndentation``, what Neovim's snippet expansion does).
+
+A client without snippet support gets every item as one line of plain text: a key without
+its block below (``responses: ``), a whole entry in flow style (``- {type: text, content:
+Hello}``), meaning what the snippet's text would. Some clients insert a completion's text as a
+word (Neovim 0.7's omnifunc), where a line break becomes a NUL byte.
+"""
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
+
+import yaml
 
 from formscript.document import Pos, Span
 from formscript.lsp import keydocs
@@ -30,6 +43,8 @@ class Suggestion:
     detail: str = ""
     documentation: str = ""
     sort: str = ""
+    #: What the client matches against the text from *replace*'s start (the label if empty).
+    filter: str = ""
 
 
 def _choice(values: tuple[str, ...] | list[str]) -> str:
@@ -94,8 +109,9 @@ def plain(snippet: str) -> str:
     return _PLACEHOLDER_BARE.sub("", text)
 
 
-def complete(analysis: Analysis, pos: Pos, *, snippets: bool = True) -> list[Suggestion]:
-    """Everything that may be typed at *pos*."""
+def complete(analysis: Analysis, pos: Pos, *, snippets: bool = True, as_is: bool = True) -> list[Suggestion]:
+    """Everything that may be typed at *pos*: multi-line items indented for their column
+    (*as_is*) or relative to the line's indentation; one line each without *snippets*."""
     lines = analysis.positions.lines
     context = cursor_context(lines, pos.line, pos.column, analysis.document)
     if context is None or analysis.kind is None:
@@ -118,11 +134,48 @@ def complete(analysis: Analysis, pos: Pos, *, snippets: bool = True) -> list[Sug
         if owner == "entry" and context.dashed and not context.present:
             found += _entry_snippets(context, replace, dashed=True)
     if not snippets:
-        found = [
-            Suggestion(s.label, s.kind, plain(s.insert), s.replace, False, s.detail, s.documentation, s.sort)
-            for s in found
-        ]
+        found = [dataclasses.replace(s, insert=one_line(plain(s.insert), context.column), snippet=False) for s in found]
+    elif not as_is:
+        indent = len(lines[pos.line]) - len(lines[pos.line].lstrip(" "))
+        found = [_replace_insert(s, _relative(s.insert, indent)) for s in found]
     return found
+
+
+def _replace_insert(found: Suggestion, insert: str) -> Suggestion:
+    return dataclasses.replace(found, insert=insert)
+
+
+def _relative(insert: str, indent: int) -> str:
+    """*insert*'s later lines without the first *indent* columns (the client adds them back)."""
+    first, *rest = insert.split("\n")
+    pad = " " * indent
+    return "\n".join([first, *(line[indent:] if line.startswith(pad) else line.lstrip(" ") for line in rest)])
+
+
+def _flow(value: Any) -> str:
+    """*value* as one line of flow-style YAML."""
+    text = yaml.safe_dump(value, default_flow_style=True, width=2**30, sort_keys=False, allow_unicode=True)
+    return text.removesuffix("\n").removesuffix("\n...").strip()
+
+
+def one_line(text: str, column: int) -> str:
+    """Block YAML *text*, written from *column* (its later lines indented for that), as one line
+    that means the same there: a key with an empty block keeps only ``key: ``; a one-key
+    mapping becomes ``key: {...}``, an item ``- {...}``, a mapping after a dash ``{...}``."""
+    if "\n" not in text:
+        return text
+    try:
+        value = yaml.safe_load(" " * column + text)
+    except yaml.YAMLError:  # not expected of a snippet: keep the first line rather than fail
+        return text.split("\n", 1)[0]
+    if isinstance(value, list) and len(value) == 1:
+        return "- " + _flow(value[0])
+    if isinstance(value, dict) and len(value) == 1:
+        ((key, inner),) = value.items()
+        if inner is None or inner == [None]:
+            return _flow(key) + ": "
+        return _flow(key) + ": " + _flow(inner)
+    return _flow(value)
 
 
 def _indent_lines(body: Sequence[str], column: int) -> str:

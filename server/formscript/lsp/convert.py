@@ -246,17 +246,20 @@ def hover(found: HoverText, positions: Positions, md: bool = True) -> types.Hove
     )
 
 
-def completion_item(found: Suggestion, positions: Positions, md: bool = True) -> types.CompletionItem:
-    """A completion item from a ``completion.Suggestion``."""
+def completion_item(
+    found: Suggestion, positions: Positions, md: bool = True, as_is: bool = True
+) -> types.CompletionItem:
+    """A completion item from a ``completion.Suggestion`` (its later lines indented for their
+    column when *as_is*, else relative to the line's: ``completion.complete``)."""
     return types.CompletionItem(
         label=found.label,
         kind=_COMPLETION_KINDS.get(found.kind, types.CompletionItemKind.Text),
         detail=found.detail or None,
         documentation=documentation(found.documentation, md) if found.documentation else None,
         sort_text=found.sort or None,
-        filter_text=found.label if found.kind != "snippet" else None,
+        filter_text=(found.filter or found.label) if found.kind != "snippet" else None,
         insert_text_format=(types.InsertTextFormat.Snippet if found.snippet else types.InsertTextFormat.PlainText),
-        insert_text_mode=types.InsertTextMode.AsIs,
+        insert_text_mode=types.InsertTextMode.AsIs if as_is else types.InsertTextMode.AdjustIndentation,
         text_edit=types.TextEdit(range=positions.range(found.replace), new_text=found.insert),
     )
 

@@ -6,6 +6,11 @@ A Python file being typed rarely parses (``{"type": "text", "co`` is not Python)
 cursor's text is completed the few ways it can be — the string closed, a value given to a key,
 an empty key or value written — and the first that parses into a document holding the cursor
 answers. Outside any document nothing is offered: the user's own Python server answers there.
+
+A client that does not offer ``insertReplaceSupport`` may insert the text as a word: from the
+start of the word at the cursor to the cursor, leaving the rest (Neovim's omnifunc, 0.7 to 0.12,
+ignores the edit's range). Its items replace just that, never a quote nor what follows the
+cursor: ``"co|"`` becomes ``"content"``, not ``"content""``.
 """
 
 from __future__ import annotations
@@ -92,8 +97,33 @@ def _attempts(text: str, pos: Pos) -> Iterator[_Attempt]:
         yield _Attempt(before + '""' + close_dict + after, inner, "value", here, '"', False)
 
 
-def complete_python(analysis: Analysis, pos: Pos) -> list[Suggestion]:
-    """Keys and enum values for the cursor inside a document of the Python file."""
+def complete_python(analysis: Analysis, pos: Pos, whole_token: bool = True) -> list[Suggestion]:
+    """Keys and enum values for the cursor inside a document of the Python file; each replaces
+    the whole token (its quotes too) when *whole_token*, else only the word before *pos*."""
+    found = _complete(analysis, pos)
+    if whole_token:
+        return found
+    return [_up_to_cursor(s, analysis.text, pos) for s in found]
+
+
+def _up_to_cursor(found: Suggestion, text: str, pos: Pos) -> Suggestion:
+    """*found* replacing only the word before *pos*: the user's opening quote and the text after
+    the cursor (a closing quote) are left as they are, and not written again."""
+    start, end = found.replace
+    if start.line != pos.line or end.line != pos.line:
+        return found
+    line = text.split("\n")[pos.line]
+    insert = found.insert
+    if start.column < pos.column and line[start.column] in "\"'" and insert.startswith(line[start.column]):
+        insert, start, found = insert[1:], Pos(start.line, start.column + 1), replace(found, filter="")
+    if end > pos:
+        tail = line[pos.column : end.column]
+        if tail and tail in insert:
+            insert = insert[: insert.rindex(tail)]
+    return replace(found, insert=insert, replace=Span(start, pos))
+
+
+def _complete(analysis: Analysis, pos: Pos) -> list[Suggestion]:
     for attempt in _attempts(analysis.text, pos):
         if attempt.text is analysis.text:
             trial = analysis
@@ -126,6 +156,12 @@ def _suggest(part: Analysis, path: tuple[Any, ...], attempt: _Attempt) -> list[S
     present = {str(k): _written(v) for k, v in value.items() if k != name} if isinstance(value, dict) else {}
     q = attempt.quote
     found: list[Suggestion] = []
+    token = attempt.text.split("\n")[attempt.replace.start.line][attempt.replace.start.column :]
+
+    def quoted(name: str) -> str:
+        """What the client matches against the token (the quote too, when the token has it)."""
+        return f"{q}{name}{q}" if token[:1] == q and attempt.replace.start != attempt.replace.end else ""
+
     if attempt.where == "key":
         for order, (key_name, key) in enumerate(keydocs.keys_of(owner, present).items()):
             if key_name in present or (owner == "field" and key_name in ELEMENT_KEYS):
@@ -140,6 +176,7 @@ def _suggest(part: Analysis, path: tuple[Any, ...], attempt: _Attempt) -> list[S
                     detail=key.type,
                     documentation=keydocs.markdown(key),
                     sort=f"{order:03d}",
+                    filter=quoted(key_name),
                 )
             )
         return found
@@ -157,6 +194,7 @@ def _suggest(part: Analysis, path: tuple[Any, ...], attempt: _Attempt) -> list[S
             detail=value_key.type,
             documentation=value_key.value_doc(choice) or "",
             sort=f"{order:03d}",
+            filter=quoted(choice),
         )
         for order, choice in enumerate(value_key.choices)
     ]

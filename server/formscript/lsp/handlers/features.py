@@ -31,14 +31,17 @@ async def on_completion(ls: FormscriptServer, params: types.CompletionParams) ->
     """Keys, values, field names and entry snippets valid at the cursor."""
     found = await ls.documents.current(params.text_document.uri)
     snippets = bool(ls.capability("text_document", "completion", "completion_item", "snippet_support"))
+    modes = ls.capability("text_document", "completion", "completion_item", "insert_text_mode_support", "value_set")
+    as_is = types.InsertTextMode.AsIs in (modes or ())
     formats = ls.capability("text_document", "completion", "completion_item", "documentation_format") or ()
     md = types.MarkupKind.Markdown in formats
     pos = found.positions.pos(params.position)
     if found.report.parts is not None:  # a Python file: inside the literals it hands to lionagi
-        suggestions = await ls.documents.off_loop(pycompletion.complete_python, found, pos)
+        whole = bool(ls.capability("text_document", "completion", "completion_item", "insert_replace_support"))
+        suggestions = await ls.documents.off_loop(pycompletion.complete_python, found, pos, whole)
     else:
-        suggestions = completion.complete(found, pos, snippets=snippets)
-    items = [convert.completion_item(s, found.positions, md) for s in suggestions]
+        suggestions = completion.complete(found, pos, snippets=snippets, as_is=as_is)
+    items = [convert.completion_item(s, found.positions, md, as_is) for s in suggestions]
     return types.CompletionList(is_incomplete=False, items=items)
 
 
