@@ -258,3 +258,30 @@ def test_accepting_a_key_inside_a_closed_python_string_in_neovim(tmp_path: Path,
     assert seen["accepted"], json.dumps(seen)
     line = path.read_text(encoding="utf-8").split("\n")[4]
     assert line == '    ScriptModel.from_responses([{"type": "text", "content"}])'
+
+
+# ------------------------------------------------------------------- configuration files
+
+
+# Neovim 0.12 pulls diagnostics and offers no workspace/diagnostic/refresh: a saved buffer is
+# not pulled again, so there the change shows at the next edit.
+@pytest.mark.parametrize(("version", "touch"), [("0.7", "edit"), ("0.7", "write"), ("newer", "edit")])
+def test_a_changed_pyproject_reaches_the_diagnostics_in_neovim(tmp_path: Path, version: str, touch: str) -> None:
+    binary = editor.nvim(version)
+    first, _, _ = _project(tmp_path)
+    pyproject = tmp_path / "proj" / "pyproject.toml"
+    pyproject.write_text("[project]\nname = 'p'\n\n[tool.formscript]\n", encoding="utf-8")
+    seen = editor.run(
+        binary,
+        tmp_path,
+        editor.readme_lua(SETUP),
+        "config_change",
+        [first],
+        FORMSCRIPT_CONFIG_PATH=str(pyproject),
+        FORMSCRIPT_CONFIG_TEXT="[project]\nname = 'p'\n\n[tool.formscript.severity]\nFS005 = 'hint'\n",
+        FORMSCRIPT_TOUCH=touch,
+    )
+    # (the README's init_options ignore FS016, as a command line's --ignore would)
+    assert [(d["code"], d["severity"]) for d in seen["before"]] == [("FS005", 1), ("FS015", 1)]
+    assert seen["changed"], json.dumps(seen)
+    assert [(d["code"], d["severity"]) for d in seen["after"]] == [("FS005", 4), ("FS015", 1)]

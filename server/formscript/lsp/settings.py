@@ -10,11 +10,18 @@ case (VS Code's ``formscript.extendSelect``).
 Editors send every setting they know, set or not, so an empty list or table from the
 editor means "not set here" and leaves the file's value alone. ``select`` is the one
 exception: when present it replaces the selection, as in the TOML table.
+
+A client that cannot watch files for the server (no dynamic registration of
+``workspace/didChangeWatchedFiles``: Neovim 0.7 and others) would never tell it that a
+configuration file changed; the store keeps a stamp (path, modification time, size) of the
+configuration files each folder's settings were read from, and ``files_changed`` compares it
+when a document of that folder is opened, changed or saved: a few ``stat`` calls, no thread.
 """
 
 from __future__ import annotations
 
 import logging
+import os
 from pathlib import Path
 from typing import Any
 
@@ -58,6 +65,8 @@ class SettingsStore:
         self.generation = 0
         self._discovered: dict[str, Settings] = {}
         self._merged: dict[str, Settings] = {}
+        #: The configuration files each discovered folder's settings could come from, stamped.
+        self._stamps: dict[str, Stamp] = {}
         self.errors: list[str] = []
 
     def set_editor(self, raw: Any) -> str | None:
@@ -75,7 +84,15 @@ class SettingsStore:
     def invalidate_files(self) -> None:
         """A configuration file changed: discover again."""
         self._discovered.clear()
+        self._stamps.clear()
         self._changed()
+
+    def files_changed(self, path: str) -> bool:
+        """Whether a configuration file that applies to *path* changed on disk since the
+        settings of its folder were read (False when they have not been read)."""
+        folder = str(Path(path).parent) if path else ""
+        before = self._stamps.get(folder)
+        return before is not None and stamp(folder) != before
 
     def _changed(self) -> None:
         self._merged.clear()
@@ -89,6 +106,8 @@ class SettingsStore:
             return merged
         base = self._discovered.get(folder)
         if base is None:
+            if folder:
+                self._stamps[folder] = stamp(folder)  # before reading: a change after it shows
             try:
                 base = discover(Path(folder)) if folder else Settings()
             except ConfigError as exc:
@@ -106,3 +125,25 @@ class SettingsStore:
             merged = base
         self._merged[folder] = merged
         return merged
+
+
+Stamp = tuple[tuple[str, int, int], ...]
+
+
+def stamp(folder: str) -> Stamp:
+    """The configuration files at or above *folder*: each one's path, modification time and
+    size (``discover`` reads the nearest)."""
+    found = []
+    try:
+        current = Path(folder).resolve()
+    except (OSError, RuntimeError):
+        return ()
+    for directory in (current, *current.parents):
+        for name in CONFIG_FILES:
+            candidate = os.path.join(directory, name)
+            try:
+                info = os.stat(candidate)
+            except OSError:
+                continue
+            found.append((candidate, info.st_mtime_ns, info.st_size))
+    return tuple(found)

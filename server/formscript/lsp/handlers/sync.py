@@ -7,6 +7,7 @@ from uuid import uuid4
 
 from lsprotocol import types
 
+from formscript.lsp.analysis import uri_to_path
 from formscript.lsp.handlers.guard import Handler, guarded
 from formscript.lsp.server import FormscriptServer
 
@@ -37,6 +38,15 @@ def configuration_files_changed(ls: FormscriptServer) -> None:
     """A configuration file changed: discover the settings again, lint again."""
     ls.settings.invalidate_files()
     ls.publisher.refresh()
+
+
+def check_configuration_files(ls: FormscriptServer, uri: str) -> None:
+    """For a client that does not watch files for the server: whether the configuration files
+    of *uri*'s folder changed on disk (``SettingsStore.files_changed``)."""
+    if ls.capability("workspace", "did_change_watched_files", "dynamic_registration"):
+        return
+    if ls.settings.files_changed(uri_to_path(uri)):
+        configuration_files_changed(ls)
 
 
 @guarded()
@@ -73,8 +83,9 @@ async def initialized(ls: FormscriptServer, params: types.InitializedParams) -> 
 
 @guarded()
 def did_open(ls: FormscriptServer, params: types.DidOpenTextDocumentParams) -> None:
-    """Lint the opened document."""
+    """Lint the opened document (and all of them, when a configuration file changed unseen)."""
     ls.documents.open(params.text_document.uri)
+    check_configuration_files(ls, params.text_document.uri)
     ls.publisher.schedule(params.text_document.uri)
 
 
@@ -82,6 +93,7 @@ def did_open(ls: FormscriptServer, params: types.DidOpenTextDocumentParams) -> N
 def did_change(ls: FormscriptServer, params: types.DidChangeTextDocumentParams) -> None:
     """Lint the changed document (debounced); a changed calls transcript refreshes hints."""
     uri = params.text_document.uri
+    check_configuration_files(ls, uri)
     ls.publisher.schedule(uri)
     if ".calls." in uri and ls.capability("workspace", "inlay_hint", "refresh_support"):
         ls.workspace_inlay_hint_refresh(None)
@@ -93,7 +105,9 @@ def did_save(ls: FormscriptServer, params: types.DidSaveTextDocumentParams) -> N
     uri = params.text_document.uri
     if ls.workspace_files.is_configuration(uri):
         configuration_files_changed(ls)
-    elif ls.documents.is_open(uri):
+        return
+    check_configuration_files(ls, uri)
+    if ls.documents.is_open(uri):
         ls.publisher.schedule(uri)
 
 
