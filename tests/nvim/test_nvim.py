@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -285,3 +286,39 @@ def test_a_changed_pyproject_reaches_the_diagnostics_in_neovim(tmp_path: Path, v
     assert [(d["code"], d["severity"]) for d in seen["before"]] == [("FS005", 1), ("FS015", 1)]
     assert seen["changed"], json.dumps(seen)
     assert [(d["code"], d["severity"]) for d in seen["after"]] == [("FS005", 4), ("FS015", 1)]
+
+
+# ------------------------------------------------------------------------------- settings
+
+SETTINGS_SETUP = """
+vim.api.nvim_create_autocmd("BufRead", {
+  pattern = "*.form.yaml",
+  callback = function(args)
+    local id = vim.lsp.start_client({
+      name = "formscript",
+      cmd = { "formscript", "serve" },
+      root_dir = vim.fn.fnamemodify(vim.api.nvim_buf_get_name(args.buf), ":p:h"),
+      settings = { formscript = { severity = { FS005 = "hint" }, ignore = { "FS016" } } },
+      ON_INIT
+    })
+    vim.lsp.buf_attach_client(args.buf, id)
+  end,
+})
+"""
+
+
+@pytest.mark.parametrize("on_init", [True, False], ids=["with-the-readme-on_init", "settings-alone"])
+def test_settings_reach_the_server_from_neovim_0_7_with_the_readme_on_init(tmp_path: Path, on_init: bool) -> None:
+    binary = editor.nvim("0.7")
+    prose = editor.readme_neovim_prose()
+    match = re.search(r"`(on_init = function\(client\) .*? end)`", prose)
+    assert match, "the README's Neovim section names the on_init line"
+    setup = SETTINGS_SETUP.replace("ON_INIT", match.group(1) + "," if on_init else "")
+    path = tmp_path / "review.form.yaml"
+    path.write_text(REVIEW, encoding="utf-8")
+    seen = editor.run(binary, tmp_path, setup, "roots", [path])
+    found = [(d["code"], d["severity"]) for d in seen["buffers"][0]["diagnostics"]]
+    if on_init:  # FS005 as a hint, FS016 ignored
+        assert found == [("FS005", 4), ("FS015", 1)]
+    else:  # what the README warns of: 0.7 sends nothing, the settings have no effect
+        assert found == [("FS005", 1), ("FS016", 3), ("FS015", 1)]
