@@ -127,7 +127,7 @@ def test_analysis_values() -> None:
     assert found.kind == "form"
     values = found.entry(("values",))
     assert values is not None
-    assert (values.key, values.value, values.scalar) == (Span(Pos(0, 0), Pos(0, 6)), Span(Pos(1, 2), Pos(2, 0)), None)
+    assert (values.key, values.value, values.scalar) == (Span(Pos(0, 0), Pos(0, 6)), Span(Pos(1, 2), Pos(1, 16)), None)
     item = found.entry(("values", "a"))
     assert item is not None and (item.key, item.value) == (Span(Pos(1, 2), Pos(1, 3)), Span(Pos(1, 5), Pos(1, 16)))
     inner = found.entry(("values", "a", 1, "b"))

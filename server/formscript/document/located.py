@@ -390,8 +390,28 @@ def _one_comma(gap: str) -> bool:
 
 
 def _span(node: yaml.Node) -> Span:
-    start, end = node.start_mark, node.end_mark
-    return Span(Pos(start.line, start.column), Pos(end.line, end.column))
+    """Where *node* is written. A block collection ends where its last member ends (its own
+    end mark is the start of the next token: the next entry, on a later line), unless that
+    member is an alias (its node is written elsewhere): then at its end mark."""
+    start = _start(node)
+    current, seen = node, set()
+    while (
+        isinstance(current, yaml.MappingNode | yaml.SequenceNode)
+        and not current.flow_style
+        and current.value
+        and id(current) not in seen  # an alias of a collection inside itself
+    ):
+        seen.add(id(current))
+        if isinstance(current, yaml.MappingNode):
+            before, last = current.value[-1]
+            after = _end(before)
+        else:
+            last = current.value[-1]
+            after = _end(current.value[-2]) if len(current.value) > 1 else _start(current)
+        if _start(last) < after:  # an alias
+            return Span(start, _end(node))
+        current = last
+    return Span(start, _end(current))
 
 
 def _mark_span(mark: Any, text: str) -> Span:
