@@ -210,6 +210,7 @@ PYTHON = (
 )
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("version", VERSIONS)
 @pytest.mark.parametrize("case", sorted(COMPLETIONS))
 def test_accepting_a_completion_in_neovim_inserts_text_that_lints_clean(
@@ -240,6 +241,7 @@ def test_accepting_a_completion_in_neovim_inserts_text_that_lints_clean(
     assert written.decode("utf-8") == WRITTEN[case][VERSIONS.index(version)]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("version", VERSIONS)
 def test_accepting_a_key_inside_a_closed_python_string_in_neovim(tmp_path: Path, version: str) -> None:
     binary = editor.nvim(version)
@@ -266,6 +268,7 @@ def test_accepting_a_key_inside_a_closed_python_string_in_neovim(tmp_path: Path,
 
 # Neovim 0.12 pulls diagnostics and offers no workspace/diagnostic/refresh: a saved buffer is
 # not pulled again, so there the change shows at the next edit.
+@pytest.mark.slow
 @pytest.mark.parametrize(("version", "touch"), [("0.7", "edit"), ("0.7", "write"), ("newer", "edit")])
 def test_a_changed_pyproject_reaches_the_diagnostics_in_neovim(tmp_path: Path, version: str, touch: str) -> None:
     binary = editor.nvim(version)
@@ -307,6 +310,7 @@ vim.api.nvim_create_autocmd("BufRead", {
 """
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("on_init", [True, False], ids=["with-the-readme-on_init", "settings-alone"])
 def test_settings_reach_the_server_from_neovim_0_7_with_the_readme_on_init(tmp_path: Path, on_init: bool) -> None:
     binary = editor.nvim("0.7")
