@@ -201,6 +201,46 @@ function scenarios.complete()
   vim.cmd("write")
 end
 
+--- Pick the code action titled FORMSCRIPT_ACTION from vim.lsp.buf.code_action's menu (as a user
+--- would from vim.ui.select); record the messages the server shows and the buffers open after.
+function scenarios.action()
+  local bufnr = open(files[1])
+  wait_diagnostics(bufnr)
+  result.messages = {}
+  local shown = vim.lsp.handlers["window/showMessage"]
+  vim.lsp.handlers["window/showMessage"] = function(err, params, ctx, config)
+    table.insert(result.messages, params.message)
+    return shown(err, params, ctx, config)
+  end
+  local wanted = os.getenv("FORMSCRIPT_ACTION")
+  result.titles = {}
+  vim.ui.select = function(items, opts, on_choice)
+    for index, item in ipairs(items) do
+      local action = item.action or item[2] or item
+      table.insert(result.titles, action.title)
+      if action.title == wanted then
+        return on_choice(item, index)
+      end
+    end
+    on_choice(nil, nil)
+  end
+  local before = #vim.api.nvim_list_bufs()
+  vim.lsp.buf.code_action()
+  result.shown = wait_until(function()
+    return #result.messages > 0 or #vim.api.nvim_list_bufs() > before
+  end, 20000)
+  sleep(300)
+  result.buffers = {}
+  for _, buf in ipairs(vim.api.nvim_list_bufs()) do
+    if buf ~= bufnr and vim.api.nvim_buf_get_name(buf) ~= "" then
+      table.insert(result.buffers, {
+        name = vim.api.nvim_buf_get_name(buf),
+        lines = vim.api.nvim_buf_get_lines(buf, 0, -1, false),
+      })
+    end
+  end
+end
+
 runner = coroutine.create(function()
   scenarios[os.getenv("FORMSCRIPT_SCENARIO")]()
 end)

@@ -326,3 +326,43 @@ def test_settings_reach_the_server_from_neovim_0_7_with_the_readme_on_init(tmp_p
         assert found == [("FS005", 4), ("FS015", 1)]
     else:  # what the README warns of: 0.7 sends nothing, the settings have no effect
         assert found == [("FS005", 1), ("FS016", 3), ("FS015", 1)]
+
+
+# ----------------------------------------------------------------- the dry run, shown
+
+
+@pytest.mark.parametrize("version", VERSIONS)
+def test_the_dry_run_code_action_shows_its_result_in_neovim(tmp_path: Path, version: str) -> None:
+    """A lens's command answers text, which Neovim drops (``vim.lsp.codelens.run`` shows
+    nothing); the code action "formscript: Dry run" has the server show it: 0.7 cannot open a
+    document for the server, so it gets a message naming the result file; the newer one opens
+    the file."""
+    binary = editor.nvim(version)
+    first, _, _ = _project(tmp_path)
+    cache = tmp_path / "cache"
+    seen = editor.run(
+        binary,
+        tmp_path,
+        editor.readme_lua(SETUP),
+        "action",
+        [first],
+        FORMSCRIPT_ACTION="formscript: Dry run",
+        XDG_CACHE_HOME=str(cache),
+    )
+    assert "formscript: Dry run" in seen["titles"] and seen["shown"], seen
+    (written,) = (cache / "formscript" / "results").iterdir()
+    text = written.read_text(encoding="utf-8")
+    expected = subprocess.run(
+        [sys.executable, "-m", "formscript", "dry-run", str(first)],
+        capture_output=True,
+        text=True,
+        check=False,
+        env={**os.environ, "PYTHONPATH": str(editor.SERVER)},
+    ).stdout
+    assert text.strip() and text.strip() == expected.strip()
+    if version == "0.7":
+        (message,) = seen["messages"]
+        assert message.startswith("formscript dry run: ") and str(written) in message
+    else:
+        assert [b["name"] for b in seen["buffers"]] == [str(written)]
+        assert "\n".join(seen["buffers"][0]["lines"]).strip() == text.strip()
