@@ -14,6 +14,7 @@ import pytest
 
 from formscript.lint.config import (
     KINDS,
+    LEVEL_ALIASES,
     SETTINGS,
     SEVERITIES,
     ConfigError,
@@ -37,7 +38,10 @@ def _value_schema(annotation: Any) -> dict[str, Any]:
     if get_origin(annotation) is tuple:
         return {"type": "array", "items": {"type": "string"}}
     if get_origin(annotation) is Literal:
-        return {"type": "string", "enum": list(get_args(annotation))}
+        values = list(get_args(annotation))
+        if tuple(values) == SEVERITIES:  # the levels and the spellings the server also takes
+            values += list(LEVEL_ALIASES)
+        return {"type": "string", "enum": values}
     if get_origin(annotation) is dict:
         return {"type": "object", "additionalProperties": _value_schema(get_args(annotation)[1])}
     assert annotation is str, annotation
