@@ -58,8 +58,16 @@ class ScriptResult:
     entries: list[Entry | None] = field(default_factory=list)
 
 
-def check_script(data: Any) -> ScriptResult:
-    """Predict whether the runtime's ScriptModel accepts loaded *data*, reporting all faults."""
+#: Entries already built, by the identity of their raw mapping (kept beside it, so the
+#: identity cannot be reused): an incremental caller keeps one across versions of a text.
+EntryMemo = dict[int, tuple[Any, "Entry"]]
+
+
+def check_script(data: Any, memo: EntryMemo | None = None) -> ScriptResult:
+    """Predict whether the runtime's ScriptModel accepts loaded *data*, reporting all faults.
+
+    *memo* holds entries built before (an entry that built without a problem does not
+    depend on its place, so the same raw mapping builds the same entry)."""
     if not data:
         data = {}
     problems: list[Problem] = []
@@ -92,7 +100,18 @@ def check_script(data: Any) -> ScriptResult:
         problems.append(rules.SC019.problem(path=("responses",), found=raw_entries))
     else:
         for index, raw in enumerate(raw_entries):
-            entries.append(_build_entry(index, raw, problems))
+            if memo is None:
+                entries.append(_build_entry(index, raw, problems))
+                continue
+            known = memo.get(id(raw))
+            if known is not None and known[0] is raw:
+                entries.append(known[1])
+                continue
+            count = len(problems)
+            built = _build_entry(index, raw, problems)
+            if built is not None and len(problems) == count:
+                memo[id(raw)] = (raw, built)
+            entries.append(built)
     return ScriptResult(verdict_from(problems), problems, mode=str(mode), version=version, entries=entries)
 
 

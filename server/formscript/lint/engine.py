@@ -18,6 +18,7 @@ from formscript.lint.report import FileReport
 
 if TYPE_CHECKING:
     from formscript.core.script import ScriptResult
+    from formscript.lint.script_checks import ScriptMemo
     from formscript.lint.suppress import Suppression
     from formscript.rules.base import QuoteScalar, RemoveKey, ReplaceWith, Rule
 
@@ -73,14 +74,16 @@ def lint_document(
     paired_form: PairedForm | None = None,
     fixes: bool | None = True,
     suppress: bool = True,
+    memo: ScriptMemo | None = None,
 ) -> FileReport:
     """Lint an already located *doc* (of any syntax) as the file *path*; see ``lint_text``.
 
     ``suppress=False`` leaves suppression comments alone (a caller that lints several
-    documents of one file applies them across all of them)."""
+    documents of one file applies them across all of them); *memo* keeps a script's built
+    entries across versions of its text (``lint.incremental``)."""
     settings = settings or Settings()
     try:
-        return _lint(doc.text, path, settings, kind, paired_form, fixes, doc, suppress)
+        return _lint(doc.text, path, settings, kind, paired_form, fixes, doc, suppress, memo)
     except Exception as exc:  # a bug of ours must not crash the run: report it for this file
         failed = _located(rules.FSX000, rules.FSX000.message(error=exc), Span(Pos(0, 0), Pos(0, 0)))
         return FileReport(path, kind, Verdict.VALIDATOR_ERROR, [failed])
@@ -95,6 +98,7 @@ def _lint(
     fixes: bool | None = True,
     given: Document | None = None,
     suppress: bool = True,
+    memo: ScriptMemo | None = None,
 ) -> FileReport:
     kind = kind or kind_from_name(path, settings)
     json_syntax = path.endswith(".json") and kind != "form"
@@ -122,7 +126,7 @@ def _lint(
     if kind == "form":
         problems, report.gate = _form(doc, text, path)
     elif kind == "script":
-        problems, report.script = _script(doc, text, path, json_syntax, as_yaml)
+        problems, report.script = _script(doc, text, path, json_syntax, as_yaml, memo)
     elif kind == "rules":
         problems = _rules(doc, paired)
     else:
@@ -168,7 +172,12 @@ def _form(doc: Document, text: str, path: str) -> tuple[list[Problem], GateResul
 
 
 def _script(
-    doc: Document, text: str, path: str, json_syntax: bool, as_yaml: Document | None = None
+    doc: Document,
+    text: str,
+    path: str,
+    json_syntax: bool,
+    as_yaml: Document | None = None,
+    memo: ScriptMemo | None = None,
 ) -> tuple[list[Problem], ScriptResult | None]:
     if not doc.ok:
         if json_syntax:
@@ -180,8 +189,9 @@ def _script(
     from formscript.core.script import check_script
     from formscript.lint.script_checks import misread_strings, script_checks
 
-    result = check_script(doc.value)
-    return misread_strings(doc, result.problems) + script_checks(doc, result), result
+    result = check_script(doc.value, memo.entries if memo is not None else None)
+    payloads = memo.payloads if memo is not None else None
+    return misread_strings(doc, result.problems) + script_checks(doc, result, payloads), result
 
 
 def _rules(doc: Document, paired: PairedForm | None) -> list[Problem]:

@@ -3,11 +3,14 @@ entries, stream shape and serving faults. Light on purpose: no model machinery i
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
 from formscript import rules
 from formscript.core.entries import CONTENT_PREDICATES, Matcher, StreamEntry
 from formscript.core.expansion import EXPANSION_LIMIT, Exhausts, json_error
 from formscript.core.regex_risk import COMPILE_ERRORS, backtracking_risk, compile_user_regex
-from formscript.core.script import ScriptResult
+from formscript.core.script import EntryMemo, ScriptResult
 from formscript.core.verdict import Problem
 from formscript.document import Document
 
@@ -53,8 +56,27 @@ def _value_at(value: object, path: tuple[object, ...]) -> object:
     return value
 
 
-def script_checks(doc: Document, result: ScriptResult) -> list[Problem]:
-    """Matcher conflicts, regex faults, unreachable entries, stream shape and serving faults."""
+#: What encoding each entry's payload raises, by the entry's identity (kept beside it).
+PayloadMemo = dict[int, tuple[object, Exception | None]]
+
+
+@dataclass
+class ScriptMemo:
+    """What checking a script's entries found, kept across versions of its text."""
+
+    entries: EntryMemo = field(default_factory=dict)
+    payloads: PayloadMemo = field(default_factory=dict)
+
+    def keep_only(self, raws: Sequence[object], built: Sequence[object]) -> None:
+        """Forget what the entries no longer in the text left (*raws* and their *built*)."""
+        entries, payloads = self.entries, self.payloads
+        self.entries = {id(r): entries[id(r)] for r in raws if id(r) in entries}
+        self.payloads = {id(b): payloads[id(b)] for b in built if id(b) in payloads}
+
+
+def script_checks(doc: Document, result: ScriptResult, memo: PayloadMemo | None = None) -> list[Problem]:
+    """Matcher conflicts, regex faults, unreachable entries, stream shape and serving faults
+    (*memo*: payload errors found before, for an incremental caller)."""
     data = doc.value if isinstance(doc.value, dict) else {}
     raw_entries = data.get("responses")
     found: list[Problem] = []
@@ -88,7 +110,15 @@ def script_checks(doc: Document, result: ScriptResult) -> list[Problem]:
             payload = ("data", entry.data)
         elif entry.type == "tool_call":
             payload = ("arguments", entry.arguments)
-        error = json_error(payload[1]) if payload is not None else None
+        error = None
+        if payload is not None:
+            known = memo.get(id(entry)) if memo is not None else None
+            if known is not None and known[0] is entry:
+                error = known[1]
+            else:
+                error = json_error(payload[1])
+                if memo is not None:
+                    memo[id(entry)] = (entry, error)
         if payload is not None and isinstance(error, Exhausts):
             found.append(
                 rules.SC021.problem(path=(*where, payload[0]), index=index, what=payload[0], limit=EXPANSION_LIMIT)

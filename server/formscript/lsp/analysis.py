@@ -12,6 +12,7 @@ from formscript.document.positions import Breaks
 from formscript.lint.config import Settings
 from formscript.lint.diagnostics import Change, Diagnostic, Fix
 from formscript.lint.engine import FileReport, fix_for, lint_text
+from formscript.lint.incremental import Incremental
 from formscript.lint.python_lint import is_python, lint_python
 from formscript.lsp.convert import Positions
 from formscript.lsp.facade import KeyPath
@@ -147,10 +148,17 @@ def analyse(
     settings: Settings,
     encoding: str,
     generation: int,
+    incremental: Incremental | None = None,
 ) -> Analysis:
     """Lint *text* as the document *uri* (a Python file: the scripts and forms it hands to
-    lionagi, each a part of the report)."""
+    lionagi, each a part of the report); *incremental* reuses what the document's earlier
+    versions left (the report is the same)."""
     path = uri_to_path(uri)
-    lint = lint_python if is_python(path) else lint_text
-    report = lint(text, path, settings=settings, fixes=None)  # fixes are built when a code action asks
+    # fixes are built when a code action asks
+    if is_python(path):
+        report = lint_python(text, path, settings=settings, fixes=None)
+    elif incremental is not None:
+        report = incremental.lint(text, path, settings, fixes=None)
+    else:
+        report = lint_text(text, path, settings=settings, fixes=None)
     return Analysis(uri, path, version, text, report, Positions(text, encoding), generation, settings)

@@ -21,6 +21,7 @@ from collections.abc import Callable, Hashable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, Protocol, TypeVar
 
+from formscript.lint.incremental import Incremental
 from formscript.lint.kinds import kind_from_name
 from formscript.lint.reading import Unreadable, cannot_read_report, read_bytes, read_report_or_text
 from formscript.lint.report import FileReport
@@ -71,6 +72,8 @@ class DocumentStore:
         self._encoding = encoding
         self._open: set[str] = set()
         self._analyses: dict[str, Analysis] = {}
+        #: What each open document's earlier versions left for linting the next one.
+        self._incremental: dict[str, Incremental] = {}
         self._inflight: dict[str, tuple[str, int, asyncio.Future[Analysis]]] = {}
         #: Results derived from an open document (a simulation), dropped when it closes.
         self._memos: dict[str, dict[str, tuple[Hashable, Any]]] = {}
@@ -92,6 +95,7 @@ class DocumentStore:
         """The editor closed *uri*: forget its analysis and what was derived from it."""
         self._open.discard(uri)
         self._analyses.pop(uri, None)
+        self._incremental.pop(uri, None)
         self._memos.pop(uri, None)
 
     def is_open(self, uri: str) -> bool:
@@ -195,9 +199,15 @@ class DocumentStore:
             future = pending[2]
         else:
             settings = self._settings.for_path(uri_to_path(uri))
+            incremental = None
+            if uri in self._open:  # a closed file's text is linted once: nothing to keep
+                incremental = self._incremental.setdefault(uri, Incremental())
             future = asyncio.get_running_loop().run_in_executor(
-                self._pool, analyse, uri, text, version, settings, self._encoding(), generation
+                self._pool, analyse, uri, text, version, settings, self._encoding(), generation, incremental
             )
+            if incremental is not None:
+                # after the lint (one thread): split the first version for the edits to come
+                self._pool.submit(incremental.warm)
             self._inflight[uri] = (text, generation, future)
             future.add_done_callback(lambda done: self._landed(uri, done))
         # shielded: one cancelled request must not cancel the lint others wait for

@@ -1,0 +1,414 @@
+"""A YAML text split into its top-level entries, each parsed on its own and kept by its text.
+
+A script is a block mapping whose last key is ``responses``, a block sequence of entries to
+the end of the file. A cheap line scan finds where each entry starts; each entry's text is
+parsed alone (a sequence of one item, its columns as written, its lines counted from its own
+first line) and kept, so an edit re-parses only the entry it touches. ``SplicedDocument``
+answers the ``Document`` protocol from the head (the keys before ``responses``) and the
+entries, shifting each entry's positions by the line it starts on: what it answers is what
+``parse_document`` of the whole text answers (tests/test_incremental.py compares every path).
+
+The split is used only where it cannot differ from the whole parse; anything else is None
+(the caller parses the whole text): a character the scan does not model (tabs, carriage
+returns and other line breaks, a byte order mark), document markers or directives, a text
+libyaml is known to read differently from the runtime's loader (``located._loader_for``), a
+line outside every entry after ``responses:`` (another key, a dedent), a head that is not a
+plain block mapping ending in ``responses:``, and any entry that does not parse alone as
+exactly one item without problems (an alias to another entry's anchor, a quote or a flow
+collection running into the next entry: any token that crosses an entry's end makes that
+entry fail alone, since an entry is cut at a line that starts a new item).
+"""
+
+from __future__ import annotations
+
+import bisect
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import Any
+
+import yaml
+
+from formscript.core.verdict import KeyPath, Problem
+from formscript.document.located import YamlDocument, _comments, _loader_for, _safe_loader_class, parse_document
+from formscript.document.model import Collection, Comment, Document, Edit, Location, Pos, Span, split_lines
+from formscript.document.writing import scalar_source
+
+__all__ = ["EntryCache", "SplicedDocument", "Split", "split_entries"]
+
+#: Characters the line scan does not model: the whole text is parsed instead.
+_UNMODELLED = re.compile("[\t\r\x85\u2028\u2029\ufeff]")
+#: Document markers and directives (a stream of several documents, a %TAG): whole parse.
+_MARKERS = re.compile(r"^(?:---|\.\.\.)(?:[ ]|$)|^%", re.MULTILINE)
+#: Entries nested deeper than this are parsed with the whole text (its depth checks decide).
+_DEEPEST = 100
+
+
+@dataclass(frozen=True)
+class Split:
+    """Where the entries of a sequence under a top-level key start."""
+
+    key: str
+    #: The text before the first entry (the head keys, then the key's own line).
+    head: str
+    #: Character offset and line of each entry's first line.
+    offsets: list[int]
+    lines: list[int]
+    #: The column of the entries' item signs.
+    indent: int
+
+
+@lru_cache(maxsize=64)
+def _patterns(key: str, indent: int) -> tuple[re.Pattern[str], re.Pattern[str]]:
+    """(an entry's first line, a line that is neither an entry's nor inside one)."""
+    pad = " " * indent
+    start = re.compile(rf"^{pad}-(?:[ ]|$)", re.MULTILINE)
+    stray = re.compile(rf"^(?!{pad}-(?:[ ]|$)|{pad}[ ]|[ ]*#|[ ]*$)", re.MULTILINE)
+    return start, stray
+
+
+def split_entries(text: str, key: str = "responses") -> Split | None:
+    """The entries of the block sequence under the top-level *key*, when the text is a block
+    mapping ending in that sequence and the split is known to parse as the whole does."""
+    if _UNMODELLED.search(text) or _MARKERS.search(text) or _loader_for(text) is not _safe_loader_class():
+        return None
+    found = list(re.finditer(rf"^{re.escape(key)}:[ ]*(?:#.*)?$", text, re.MULTILINE))
+    if len(found) != 1:
+        return None
+    after = found[0].end() + 1
+    first = re.compile(r"^( *)-(?:[ ]|$)", re.MULTILINE).search(text, after)
+    if first is None or not _only_comments(text[after : first.start()]):
+        return None
+    indent = len(first.group(1))
+    start, stray = _patterns(key, indent)
+    if stray.search(text, first.start()):
+        return None
+    offsets: list[int] = []
+    lines: list[int] = []
+    line = text.count("\n", 0, first.start())
+    previous = first.start()
+    for match in start.finditer(text, first.start()):
+        line += text.count("\n", previous, match.start())
+        previous = match.start()
+        offsets.append(match.start())
+        lines.append(line)
+    return Split(key, text[: first.start()], offsets, lines, indent)
+
+
+def _only_comments(gap: str) -> bool:
+    return all(not line.strip(" ") or line.lstrip(" ").startswith("#") for line in gap.split("\n"))
+
+
+def _entry_doc(piece: str, indent: int, last: bool) -> YamlDocument | None:
+    """*piece* (one entry) parsed alone, when it parses as exactly one block item. An entry
+    that is not the last is parsed with the next item's sign after it, as it is followed in
+    the whole text: the collections it closes end where that sign starts, as they do there."""
+    doc = parse_document(piece if last else piece + " " * indent + "-")
+    root = doc.root
+    items = 1 if last else 2
+    if (
+        not doc.ok
+        or doc.problems
+        or not isinstance(root, yaml.SequenceNode)
+        or root.flow_style
+        or len(root.value) != items
+        or not isinstance(doc.value, list)
+        or len(doc.value) != items
+    ):
+        return None
+    return doc
+
+
+def _head_doc(text: str, key: str) -> YamlDocument | None:
+    """The head parsed alone, when it is a block mapping whose last key is a plain *key*
+    with nothing after it."""
+    doc = parse_document(text)
+    root = doc.root
+    if not doc.ok or doc.problems or not isinstance(root, yaml.MappingNode) or root.flow_style or not root.value:
+        return None
+    last_key, last_value = root.value[-1]
+    if not (
+        isinstance(last_key, yaml.ScalarNode)
+        and last_key.value == key
+        and isinstance(last_value, yaml.ScalarNode)
+        and last_value.value == ""
+        and last_value.tag == "tag:yaml.org,2002:null"
+    ):
+        return None
+    value = doc.value
+    if not isinstance(value, dict) or list(value)[-1:] != [key] or value[key] is not None:
+        return None
+    if sum(1 for k, _ in root.value if isinstance(k, yaml.ScalarNode) and k.value == key) != 1:
+        return None
+    return doc
+
+
+class EntryCache:
+    """The entries of one document parsed alone, across its versions.
+
+    The text last spliced is kept: a new text is compared with it (the common prefix and
+    suffix, found by C-speed comparisons), and only the entries in between are split and
+    parsed again; the entries before keep their parse and line, those after their parse,
+    shifted by the lines the edit added. Entries are also kept by their text, so an entry
+    moved elsewhere (or an edit undone) is not parsed again."""
+
+    def __init__(self) -> None:
+        self._last: SplicedDocument | None = None
+
+    def document(self, text: str, key: str = "responses") -> SplicedDocument | None:
+        """*text* as a spliced document, re-parsing only entries not seen before; None when
+        the split cannot be trusted (see the module's notes)."""
+        last = self._last
+        found = self._window(last, text, key) if last is not None and last.key == key else None
+        if found is None:
+            found = self._whole(last, text, key)
+        if found is not None:
+            self._last = found
+        return found
+
+    def _whole(self, last: SplicedDocument | None, text: str, key: str) -> SplicedDocument | None:
+        split = split_entries(text, key)
+        if split is None:
+            return None
+        head = last.head if last is not None and last.head.text == split.head else _head_doc(split.head, key)
+        if head is None:
+            return None
+        kept: dict[str, list[YamlDocument]] = {}
+        if last is not None:
+            for part in last.parts:
+                kept.setdefault(part.text, []).append(part)
+        parts = _parse_parts(text, split.offsets, len(text), kept, split.indent)
+        if parts is None:
+            return None
+        return SplicedDocument(text, head, key, parts, split.lines, split.offsets)
+
+    def _window(self, last: SplicedDocument, text: str, key: str) -> SplicedDocument | None:
+        """*text* spliced from *last* and the entries the difference between them touches,
+        or None when the difference reaches the head or may change how the text splits."""
+        old = last.text
+        if old == text:
+            return last
+        prefix, suffix = _common_ends(old, text)
+        offsets, lines = last.offsets, last.starts
+        first = last.parts[0].root
+        assert first is not None
+        indent = first.start_mark.column
+        # entries before the edit: their first line (and its item sign) before the change
+        begin = bisect.bisect_right(offsets, prefix - indent - 2) - 1
+        if begin < 0:
+            return None
+        old_end, new_end = len(old) - suffix, len(text) - suffix
+        # entries after the edit: they start (and the line break before them) after the change
+        after = bisect.bisect_right(offsets, old_end)
+        shift = len(text) - len(old)
+        start = offsets[begin]
+        stop = offsets[after] + shift if after < len(offsets) else len(text)
+        window = text[start:stop]
+        if _UNMODELLED.search(window) or _MARKERS.search(window):
+            return None
+        if _loader_for(window) is not _safe_loader_class():
+            return None
+        if any(c in window for c in "?{[") and _loader_for(text) is not _safe_loader_class():
+            return None
+        if re.search(rf"^{re.escape(key)}:", window, re.MULTILINE):
+            return None
+        item, stray = _patterns(key, indent)
+        if stray.search(window):
+            return None
+        inner = [start + m.start() for m in item.finditer(window)]
+        if not inner or inner[0] != start:
+            return None
+        line = lines[begin]
+        inner_lines = []
+        previous = start
+        for offset in inner:
+            line += text.count("\n", previous, offset)
+            previous = offset
+            inner_lines.append(line)
+        kept: dict[str, list[YamlDocument]] = {}
+        for part in last.parts[begin:after]:
+            kept.setdefault(part.text, []).append(part)
+        middle = _parse_parts(text, inner, stop, kept, indent)
+        if middle is None:
+            return None
+        moved = text.count("\n", prefix, new_end) - old.count("\n", prefix, old_end)
+        parts = [*last.parts[:begin], *middle, *last.parts[after:]]
+        starts = [*lines[:begin], *inner_lines, *(n + moved for n in lines[after:])]
+        new_offsets = [*offsets[:begin], *inner, *(o + shift for o in offsets[after:])]
+        return SplicedDocument(text, last.head, key, parts, starts, new_offsets)
+
+
+def _common_ends(old: str, new: str) -> tuple[int, int]:
+    """The lengths of the longest common prefix and (not overlapping it) suffix."""
+    most = min(len(old), len(new))
+    low, high = 0, most
+    while low < high:  # the longest prefix, by halving (each comparison runs in C)
+        middle = (low + high + 1) // 2
+        if old[:middle] == new[:middle]:
+            low = middle
+        else:
+            high = middle - 1
+    prefix = low
+    low, high = 0, most - prefix
+    while low < high:
+        middle = (low + high + 1) // 2
+        if old[len(old) - middle :] == new[len(new) - middle :]:
+            low = middle
+        else:
+            high = middle - 1
+    return prefix, low
+
+
+def _parse_parts(
+    text: str, offsets: list[int], stop: int, kept: dict[str, list[YamlDocument]], indent: int
+) -> list[YamlDocument] | None:
+    """The entries starting at *offsets* (the last ending at *stop*), each taken from *kept*
+    (by the text it was parsed from) or parsed alone; None when one does not parse alone."""
+    parts: list[YamlDocument] = []
+    sign = " " * indent + "-"
+    for begin, end in zip(offsets, [*offsets[1:], stop], strict=True):
+        piece = text[begin:end]
+        last = end == len(text)
+        spare = kept.get(piece if last else piece + sign)
+        doc = spare.pop() if spare else None
+        if doc is None:
+            doc = _entry_doc(piece, indent, last)
+            if doc is None or _too_deep(piece):
+                return None
+        parts.append(doc)
+    return parts
+
+
+def _too_deep(piece: str) -> bool:
+    from formscript.document.located import _depth_bound
+
+    return _depth_bound(piece) > _DEEPEST
+
+
+def _move(span: Span, lines: int) -> Span:
+    return Span(Pos(span.start.line + lines, span.start.column), Pos(span.end.line + lines, span.end.column))
+
+
+def _moved(found: Location | None, lines: int) -> Location | None:
+    if found is None or not lines:
+        return found
+    key = _move(found.key, lines) if found.key is not None else None
+    return Location(_move(found.value, lines), key, found.scalar)
+
+
+@dataclass
+class SplicedDocument(Document):
+    """A script's text answered from its head and its entries, each parsed alone."""
+
+    text: str
+    head: YamlDocument
+    key: str
+    parts: list[YamlDocument]
+    #: The line each entry starts on.
+    starts: list[int]
+    #: The character offset each entry starts at.
+    offsets: list[int]
+    value: Any = None
+    ok: bool = True
+    problems: list[Problem] = field(default_factory=list)
+    syntax: str = "yaml"
+    _lines: list[str] | None = field(default=None, repr=False)
+    _whole: YamlDocument | None = field(default=None, repr=False)
+    _comments: list[Comment] | None = field(default=None, repr=False)
+
+    def __post_init__(self) -> None:
+        value = dict(self.head.value)
+        value[self.key] = [part.value[0] for part in self.parts]
+        self.value = value
+
+    @property
+    def lines(self) -> list[str]:
+        """The text's lines."""
+        if self._lines is None:
+            self._lines = split_lines(self.text)
+        return self._lines
+
+    def whole(self) -> YamlDocument:
+        """The whole text parsed at once (for what is asked rarely: edits outside entries)."""
+        if self._whole is None:
+            self._whole = parse_document(self.text)
+        return self._whole
+
+    def _sequence(self) -> Span:
+        first, last = self.parts[0].root, self.parts[-1].root
+        assert first is not None and last is not None
+        start = first.start_mark
+        end = last.end_mark
+        return Span(Pos(start.line + self.starts[0], start.column), Pos(end.line + self.starts[-1], end.column))
+
+    def _part(self, path: KeyPath) -> int | None:
+        """The entry *path* (under the key, then an index) lies in."""
+        if len(path) < 2 or path[0] != self.key:
+            return None
+        index = path[1]
+        if isinstance(index, bool) or not isinstance(index, int) or not 0 <= index < len(self.parts):
+            return None
+        return index
+
+    def entry(self, path: KeyPath) -> Location | None:
+        """The located entry at *path*."""
+        path = tuple(path)
+        if not path:
+            top = self.head.entry(())
+            assert top is not None
+            return Location(Span(top.value.start, self._sequence().end))
+        try:
+            under = path[0] == self.key
+        except Exception:
+            under = False
+        if under:
+            if len(path) == 1:
+                own = self.head.entry(path)
+                return Location(self._sequence(), own.key if own is not None else None)
+            index = path[1]
+            if isinstance(index, bool) or (isinstance(index, float) and index.is_integer()):  # as dict.get finds them
+                index = int(index)
+            if not isinstance(index, int) or not 0 <= index < len(self.parts):
+                return None
+            return _moved(self.parts[index].entry((0, *path[2:])), self.starts[index])
+        return self.head.entry(path)
+
+    def comments(self) -> list[Comment]:
+        """The comments of the whole text."""
+        if self._comments is None:
+            self._comments = _comments(self.text) if "#" in self.text else []
+        return self._comments
+
+    def collections(self) -> Iterator[Collection]:
+        """Every mapping and sequence below the top, in the order a whole parse gives."""
+        own = self.head.entry((self.key,))
+        assert own is not None and own.key is not None
+        yield Collection(own.key.start, self._sequence())
+        for index in range(len(self.parts) - 1, -1, -1):
+            lines = self.starts[index]
+            for found in self.parts[index].collections():
+                yield Collection(Pos(found.owner.line + lines, found.owner.column), _move(found.span, lines))
+        yield from self.head.collections()
+
+    def edit_text(self, path: KeyPath, text: str, *, on_key: bool = False) -> str | None:
+        """*text* as a YAML scalar that loads to exactly *text*."""
+        return scalar_source(text)
+
+    def replacement(self, path: KeyPath, text: str, *, on_key: bool = False, quoted: bool = False) -> Edit | None:
+        """See ``YamlDocument.replacement``: made on the entry, shifted."""
+        index = self._part(tuple(path))
+        if index is None:
+            return self.whole().replacement(path, text, on_key=on_key, quoted=quoted)
+        edit = self.parts[index].replacement((0, *tuple(path)[2:]), text, on_key=on_key, quoted=quoted)
+        return Edit(_move(edit.span, self.starts[index]), edit.new_text) if edit is not None else None
+
+    def removal(self, path: KeyPath) -> tuple[Edit, ...] | None:
+        """See ``YamlDocument.removal``: made on the entry, shifted."""
+        index = self._part(tuple(path))
+        if index is None:
+            return self.whole().removal(path)
+        edits = self.parts[index].removal((0, *tuple(path)[2:]))
+        if edits is None:
+            return None
+        return tuple(Edit(_move(e.span, self.starts[index]), e.new_text) for e in edits)

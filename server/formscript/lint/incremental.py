@@ -1,0 +1,70 @@
+"""Lint successive versions of one text, re-doing only what an edit touched.
+
+A YAML script is split into its entries (``document.segments``): each entry is parsed on its
+own and kept by its text, and each entry that builds is kept by its parsed value, so an edit
+re-parses and re-builds one entry; the checks across entries (modes, matchers, duplicate ids,
+the verdict) run again over the kept values, which are the values a whole parse gives. Where
+the split cannot be trusted (see ``segments``) or the text does not load, the text is linted
+whole, exactly as ``lint_text`` does; either way the report is the one ``lint_text`` gives
+(tests/test_incremental.py holds the two equal over random edit sequences).
+"""
+
+from __future__ import annotations
+
+from formscript.core.script import loads_as_yaml
+from formscript.document.segments import EntryCache
+from formscript.lint.config import Settings
+from formscript.lint.engine import lint_document, lint_text
+from formscript.lint.kinds import kind_from_name
+from formscript.lint.report import FileReport
+from formscript.lint.script_checks import ScriptMemo
+
+__all__ = ["Incremental"]
+
+
+class Incremental:
+    """What one document's earlier versions left to reuse."""
+
+    def __init__(self) -> None:
+        self._entries = EntryCache()
+        self._memo = ScriptMemo()
+        #: How the last text was linted: "spliced" or "whole" (for tests and the benchmark).
+        self.last = ""
+        #: The text to split ahead of the next edit ("" once done, None before any).
+        self._warm: str | None = None
+
+    def warm(self) -> None:
+        """Split and parse the first version's entries, and load the entry models an invalid
+        entry needs, so that the first edit costs what every later one does."""
+        text, self._warm = self._warm, ""
+        if text:
+            import formscript.core.script_models  # noqa: F401  (pydantic, for invalid entries)
+
+            self._entries.document(text)
+
+    def lint(self, text: str, path: str, settings: Settings, *, fixes: bool | None = None) -> FileReport:
+        """The report ``lint_text(text, path, settings=settings, fixes=fixes)`` gives."""
+        kind = kind_from_name(path, settings)
+        if kind in ("script", None) and loads_as_yaml(path) and "responses:" in text:
+            if self._warm is None:
+                # The first version is linted whole (the fastest first answer); ``warm``
+                # splits it afterwards, off the path of that answer.
+                self._warm = text
+                self.last = "whole"
+                return lint_text(text, path, settings=settings, fixes=fixes)
+            doc = self._entries.document(text)
+            if doc is not None and (kind == "script" or _sniffed_script(doc.value)):
+                report = lint_document(doc, path, settings=settings, fixes=fixes, memo=self._memo)
+                raws = doc.value["responses"]
+                if report.script is not None and len(self._memo.entries) > 2 * len(raws) + 64:
+                    self._memo.keep_only(raws, report.script.entries)  # what the text still uses
+                self.last = "spliced"
+                return report
+        self.last = "whole"
+        return lint_text(text, path, settings=settings, fixes=fixes)
+
+
+def _sniffed_script(value: object) -> bool:
+    from formscript.lint.kinds import sniff
+
+    return sniff(value) == "script"

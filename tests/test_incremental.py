@@ -1,0 +1,257 @@
+"""Incremental analysis gives what a fresh whole lint gives, after any edit sequence.
+
+``lint.incremental.Incremental`` re-parses only the script entries an edit touches
+(``document.segments``). After every edit of a random sequence (keys, values, entries added,
+removed, moved, broken on the way: unterminated quotes, bad indentation, stray anchors) its
+report must equal ``lint_text`` of the same text: verdict, kind, every diagnostic with its
+range, message and fix plan; and where the text was spliced, the document must answer like
+``parse_document`` of the whole text: the value, the location of every key path, the
+collections, comments, removals and replacements, and the server's outline, hovers and fixes.
+
+Seeded: ``FORMSCRIPT_INCR_SEQUENCES`` (120 here; the long mode in the README runs thousands),
+``FORMSCRIPT_INCR_EDITS`` (25 per sequence) and ``FORMSCRIPT_INCR_SEED``; a failure names the
+seed and the edit that reproduce it.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from formscript.document import Pos, parse_document
+from formscript.document.segments import EntryCache, SplicedDocument, split_entries
+from formscript.lint.config import Settings
+from formscript.lint.engine import fix_for, lint_text
+from formscript.lint.incremental import Incremental
+from formscript.lint.report import FileReport
+from formscript.lsp.analysis import Analysis, analyse
+from formscript.lsp.hover import hover
+from formscript.lsp.navigation import folding, symbols
+
+SEQUENCES = int(os.environ.get("FORMSCRIPT_INCR_SEQUENCES", "120"))
+EDITS = int(os.environ.get("FORMSCRIPT_INCR_EDITS", "25"))
+SEED = int(os.environ.get("FORMSCRIPT_INCR_SEED", "20261201"))
+PATH = "/w/fuzz.script.yaml"
+#: Per sequence: how many of its texts were spliced (the rest linted whole), of how many.
+SPLICED: dict[int, tuple[int, int]] = {}
+
+#: Entries of every shape: block and flow mappings, streams, matchers, block scalars (with
+#: keep chomping and blank lines), comments, quotes, YAML 1.1 surprises, invalid entries.
+ENTRIES = [
+    "  - type: text\n    content: answer {i}\n",
+    "  - type: text\n    content: 'quoted {i}'\n    when:\n      prompt_contains: ask {i}\n",
+    "  - type: tool_call\n    name: tool_{i}\n    arguments: {{q: {i}}}\n    id: call_{j}\n",
+    "  - type: structured\n    data: {{a: {i}, b: [1, 2]}}\n",
+    "  - type: stream\n    chunks:\n      - {{type: text, content: hi}}\n      - {{type: result}}\n",
+    "  - type: stream\n    chunks:\n      - type: tool_use\n      - type: text\n",
+    "  - type: error\n    kind: timeout\n    when: {{call_index: {j}}}\n",
+    "  - type: error\n    kind: rate_limit\n    delay_ms: -5\n",
+    "  - type: text\n    content: |\n      line one {i}\n\n      line two\n",
+    "  - type: text\n    content: |+\n      kept\n\n",
+    "  - type: text  # a comment\n    content: yes\n",
+    "  - type: text\n    content: >\n      folded\n      text\n    when: {{prompt_regex: 'a(b'}}\n",
+    "  - type: txt\n    content: typo\n",
+    "  - type: text\n    contnet: misspelt\n",
+    "  - {{type: text, content: flow {i}}}\n",
+    "  - type: text\n    content: a multi\n      line plain\n",
+    "  - type: text\n    content: x\n    when: {{}}\n",
+    '  - type: text\n    content: "double {i}"\n    when:\n      has_tool: t{j}\n      call_index: {j}\n',
+    "  -\n    type: text\n    content: on the next line\n",
+]
+HEADS = [
+    "version: 1\nmode: auto\nresponses:\n",
+    "mode: when_only\nresponses:\n",
+    "# fixtures\nmode: positional\nresponses:  # the calls\n\n",
+    "responses:\n",
+]
+#: What the edits type: indicators, quotes, breaks, indentation, anchors, whole entries.
+SNIPPETS = [
+    ":", ": ", " ", "  ", "-", "- ", "#", "# c", "'", '"', "{", "}", "[", "]", ",", "|", ">",
+    "&a ", "*a", "!!str ", "%", "?", "~", "\t", "\n", "\n  ", "\n  - ", "\n    ", "\r\n",
+    "yes", "no", "null", "0x1F", "1e3", "---\n", "type: text", "content: x", "when: ",
+    "prompt_contains: a", "call_index: 1", "formscript: ignore[SC012] -- why",
+    "\n  - type: text\n    content: added\n", "\n  - type: tool_call\n    name: n\n    id: call_1\n",
+    "\n  - type: structured\n    data: {a: 1, a: 2}\n",
+]  # fmt: skip
+
+
+#: What ordinary typing adds.
+WORDS = ["a", "e", "t", "x", "0", "7", " ", "_", "ok", "text", "yes", "'", ":"]
+
+
+def script(rand: random.Random) -> str:
+    parts = [rand.choice(HEADS)]
+    for i in range(rand.randint(1, 14)):
+        parts.append(rand.choice(ENTRIES).format(i=i, j=rand.randint(0, 3)))
+    return "".join(parts)
+
+
+def edit(rand: random.Random, text: str) -> str:
+    """One random edit: type, delete, replace, or add, remove, duplicate or move a line."""
+    lines = text.splitlines(keepends=True)
+    kind = rand.random()
+    if kind < 0.15 and len(lines) > 1:
+        del lines[rand.randrange(len(lines))]
+        return "".join(lines)
+    if kind < 0.25 and lines:
+        line = rand.randrange(len(lines))
+        lines.insert(rand.randrange(len(lines) + 1), lines[line])
+        return "".join(lines)
+    if kind < 0.35:
+        entry = rand.choice(ENTRIES).format(i=rand.randint(0, 99), j=rand.randint(0, 3))
+        starts = [i for i, line in enumerate(lines) if line.startswith("  - ")] or [len(lines)]
+        lines.insert(rand.choice([*starts, len(lines)]), entry)
+        return "".join(lines)
+    start = rand.randint(0, len(text))
+    if kind < 0.75:  # typing in a line: letters, digits, blanks, or deleting a few of them
+        end = start
+        while end < len(text) and end - start < rand.randint(0, 4) and text[end] != "\n":
+            end += 1
+        return text[:start] + "".join(rand.choice(WORDS) for _ in range(rand.randint(0, 2))) + text[end:]
+    end = min(len(text), start + (rand.randint(1, 12) if rand.random() < 0.5 else 0))
+    new = "".join(rand.choice(SNIPPETS) for _ in range(rand.randint(0, 2)))
+    return text[:start] + new + text[end:]
+
+
+def diagnostics(report: FileReport) -> list[tuple[Any, ...]]:
+    return [
+        (d.code, d.severity, d.message, d.span, d.pending.fix if d.pending is not None else None)
+        for d in report.diagnostics
+    ]
+
+
+def paths(value: Any, prefix: tuple[Any, ...] = ()) -> Iterator[tuple[Any, ...]]:
+    yield prefix
+    if isinstance(value, dict):
+        for key, item in value.items():
+            yield from paths(item, (*prefix, key))
+    elif isinstance(value, list):
+        for index, item in enumerate(value):
+            yield from paths(item, (*prefix, index))
+
+
+def same_document(spliced: SplicedDocument, where: str) -> None:
+    whole = parse_document(spliced.text)
+    assert whole.ok and not whole.problems, where
+    assert spliced.value == whole.value, where
+    every = list(paths(whole.value))
+    for path in [*every, ("responses", len(whole.value["responses"])), ("responses", -1), ("nope",)]:
+        assert spliced.entry(path) == whole.entry(path), f"{where}: entry {path}"
+        assert spliced.locate(path) == whole.locate(path), f"{where}: locate {path}"
+        if path and path[-1] != () and len(path) > 0:
+            assert spliced.removal(path) == whole.removal(path), f"{where}: removal {path}"
+            for on_key in (False, True):
+                got = spliced.replacement(path, "a: b", on_key=on_key, quoted=True)
+                assert got == whole.replacement(path, "a: b", on_key=on_key, quoted=True), f"{where}: {path}"
+    assert list(spliced.collections()) == list(whole.collections()), where
+    assert spliced.comments() == whole.comments(), where
+    assert spliced.lines == whole.lines, where
+
+
+def same_features(incremental: Analysis, fresh: Analysis, rand: random.Random, where: str) -> None:
+    assert symbols(incremental) == symbols(fresh), where
+    assert folding(incremental) == folding(fresh), where
+    lines = fresh.text.split("\n")
+    for _ in range(6):
+        line = rand.randrange(len(lines))
+        pos = Pos(line, rand.randint(0, len(lines[line])))
+        assert hover(incremental, pos) == hover(fresh, pos), f"{where}: hover at {pos}"
+    for mine, theirs in zip(incremental.report.diagnostics, fresh.report.diagnostics, strict=True):
+        assert incremental.document is not None and fresh.document is not None
+        assert fix_for(mine, incremental.document) == fix_for(theirs, fresh.document), where
+
+
+def _ids() -> Iterator[Any]:
+    for number in range(SEQUENCES):
+        yield pytest.param(SEED + number, id=f"seed{SEED + number}")
+
+
+@pytest.mark.parametrize("seed", list(_ids()))
+def test_every_edit_lints_as_the_whole_text_does(seed: int) -> None:
+    rand = random.Random(seed)
+    text = script(rand)
+    incremental = Incremental()
+    settings = Settings()
+    spliced = 0
+    history = [text]
+    for step in range(EDITS + 1):
+        if step:
+            # an undo now and then (back to an earlier text), else an edit
+            text = rand.choice(history) if rand.random() < 0.25 else edit(rand, text)
+            history.append(text)
+        where = f"FORMSCRIPT_INCR_SEED={seed} FORMSCRIPT_INCR_SEQUENCES=1, edit {step}, text {text!r}"
+        got = incremental.lint(text, PATH, settings)
+        incremental.warm()
+        want = lint_text(text, PATH, settings=settings, fixes=None)
+        assert (got.kind, got.verdict, got.note) == (want.kind, want.verdict, want.note), where
+        assert diagnostics(got) == diagnostics(want), where
+        if incremental.last == "spliced":
+            spliced += 1
+            assert isinstance(got.document, SplicedDocument)
+            if step % 3 == 0:
+                same_document(got.document, where)
+    SPLICED[seed] = (spliced, EDITS + 1)
+
+
+@pytest.mark.parametrize("seed", [SEED + n for n in range(max(SEQUENCES // 6, 4))])
+def test_the_server_features_answer_as_on_a_fresh_analysis(seed: int) -> None:
+    rand = random.Random(seed)
+    text = script(rand)
+    uri = "file:///w/fuzz.script.yaml"
+    incremental = Incremental()
+    for step in range(EDITS // 2 + 1):
+        if step:
+            text = edit(rand, text)
+        where = f"seed {seed}, edit {step}, text {text!r}"
+        mine = analyse(uri, text, step, Settings(), "utf-16", 0, incremental)
+        incremental.warm()
+        fresh = analyse(uri, text, step, Settings(), "utf-16", 0)
+        if mine.document is not None and fresh.document is not None:
+            same_features(mine, fresh, rand, where)
+
+
+def test_a_typical_edit_is_spliced_and_reuses_every_other_entry() -> None:
+    head = "version: 1\nresponses:\n"
+    entries = [f"  - type: text\n    content: answer {i}\n" for i in range(50)]
+    text = head + "".join(entries)
+    cache = EntryCache()
+    first = cache.document(text)
+    assert first is not None
+    edited = text.replace("answer 25", "answer 25!")
+    second = cache.document(edited)
+    assert second is not None
+    changed = [i for i, (a, b) in enumerate(zip(first.parts, second.parts, strict=True)) if a is not b]
+    assert changed == [25]
+    added = edited.replace("  - type: text\n    content: answer 30\n", "  - type: text\n    content: new\n" * 2)
+    third = cache.document(added)
+    assert third is not None and len(third.parts) == 51
+    assert third.starts[-1] == second.starts[-1] + 2
+    assert third.parts[-1] is second.parts[-1]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "responses:\n  - a: &x 1\n  - b: *x\n",  # an alias to another entry's anchor
+        "responses:\n  - a: 'one\n  - two'\n",  # a quote running into the next entry
+        "responses:\n  - a: [1,\n  - 2]\n",  # a flow collection running on
+        "responses:\n  - a: 1\nmode: auto\n",  # a key after the entries
+        "responses:\n  - a: 1\n - b: 2\n",  # a dedent
+        "responses:\n\t- a: 1\n",  # a tab
+        "%YAML 1.1\n---\nresponses:\n  - a: 1\n",  # a directive
+        "responses:\n  - a: 1\n---\nresponses:\n  - b: 2\n",  # two documents
+        "responses:\r\n  - a: 1\r\n",  # another line break
+        "responses: []\n",  # a flow sequence
+        "responses:\n  - !!str a\n",  # a tag
+        "mode: {a: 1}\nresponses:\n  - a: ?b\n",  # where libyaml reads otherwise
+        "responses:\nresponses:\n  - a: 1\n",  # a duplicated key
+    ],
+)
+def test_a_split_that_could_differ_from_the_whole_parse_is_not_made(text: str) -> None:
+    cache = EntryCache()
+    assert cache.document(text) is None, split_entries(text)
+    assert lint_text(text, PATH, fixes=None).diagnostics == Incremental().lint(text, PATH, Settings()).diagnostics
