@@ -724,15 +724,43 @@ def _yaml_problem(exc: yaml.YAMLError, text: str) -> Problem:
         detail = f"unacceptable character #x{character:04x}: {exc.reason}"
         return rules.YM001.yaml_syntax(detail=detail, span=_char_span(text, exc.position))
     mark = getattr(exc, "problem_mark", None) or getattr(exc, "context_mark", None)
-    problem = getattr(exc, "problem", None) or str(exc)
-    context = getattr(exc, "context", None)
+    problem = getattr(exc, "problem", None) or getattr(exc, "context", None) or type(exc).__name__
+    context = getattr(exc, "context", None) if getattr(exc, "problem", None) else None
     message = str(problem)
     if context:
         message = f"{message} ({context})"
+    worded = _in_our_words(str(problem), str(context or ""), getattr(exc, "context_mark", None))
+    if worded is not None:
+        message, cause = worded
+        mark = cause or mark
     span = _mark_span(mark, text)
     if isinstance(exc, yaml.constructor.ConstructorError) and "tag" in message:
         return rules.YM003.problem(detail=message, span=span)
     return rules.YM001.yaml_syntax(detail=message, span=span)
+
+
+def _in_our_words(problem: str, context: str, opened: Any) -> tuple[str, Any] | None:
+    """The common syntax errors said plainly (no line numbers: a message stays true where
+    an entry parsed alone is shifted into place), with the mark of their cause where that is
+    where something was opened (a quote never closed): (message, mark or None)."""
+    if context.startswith("while scanning a quoted scalar") and (
+        "end of stream" in problem or "document separator" in problem
+    ):
+        return "this quoted string is never closed", opened
+    if context.startswith(("while parsing a flow sequence", "while parsing a flow mapping")):
+        bracket, closing = ("[", "]") if "sequence" in context else ("{", "}")
+        if "end of stream" in problem or "<stream end>" in problem:
+            return f"this '{bracket}' is never closed by a '{closing}'", opened
+        return f"expected ',' or '{closing}' here, inside a '{bracket}' not yet closed", None
+    if problem.startswith("expected <block end>, but found"):
+        return "this line is indented differently from the block it belongs to", None
+    if problem == "mapping values are not allowed here":
+        return "a ': ' cannot start a mapping here (quote the value if the colon belongs to it)", None
+    if context.startswith("while scanning a simple key") and "could not find expected ':'" in problem:
+        return "this line is neither a 'key: value' nor part of the value before it", None
+    if "that cannot start any token" in problem and "\\t" in problem:
+        return "a tab cannot start a token here (YAML indents with spaces only)", None
+    return None
 
 
 _STR_TAG = "tag:yaml.org,2002:str"

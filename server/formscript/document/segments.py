@@ -24,7 +24,7 @@ from __future__ import annotations
 import bisect
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from typing import Any
 
@@ -35,7 +35,7 @@ from formscript.document.located import YamlDocument, _comments, _loader_for, _s
 from formscript.document.model import Collection, Comment, Document, Edit, Location, Pos, Span, split_lines
 from formscript.document.writing import scalar_source
 
-__all__ = ["EntryCache", "SplicedDocument", "Split", "split_entries"]
+__all__ = ["EntryCache", "SplicedDocument", "Split", "split_entries", "tolerate"]
 
 #: Characters the line scan does not model: the whole text is parsed instead.
 _UNMODELLED = re.compile("[\t\r\x85\u2028\u2029\ufeff]")
@@ -177,7 +177,8 @@ class EntryCache:
         kept: dict[str, list[YamlDocument]] = {}
         if last is not None:
             for part in last.parts:
-                kept.setdefault(part.text, []).append(part)
+                if part is not None:
+                    kept.setdefault(part.text, []).append(part)
         parts = _parse_parts(text, split.offsets, len(text), kept, split.indent)
         if parts is None:
             return None
@@ -191,9 +192,9 @@ class EntryCache:
             return last
         prefix, suffix = _common_ends(old, text)
         offsets, lines = last.offsets, last.starts
-        first = last.parts[0].root
-        assert first is not None
-        indent = first.start_mark.column
+        first = last.parts[0]
+        assert first is not None and first.root is not None
+        indent = first.root.start_mark.column
         # entries before the edit: their first line (and its item sign) before the change
         begin = bisect.bisect_right(offsets, prefix - indent - 2) - 1
         if begin < 0:
@@ -228,7 +229,8 @@ class EntryCache:
             inner_lines.append(line)
         kept: dict[str, list[YamlDocument]] = {}
         for part in last.parts[begin:after]:
-            kept.setdefault(part.text, []).append(part)
+            if part is not None:
+                kept.setdefault(part.text, []).append(part)
         middle = _parse_parts(text, inner, stop, kept, indent)
         if middle is None:
             return None
@@ -262,10 +264,10 @@ def _common_ends(old: str, new: str) -> tuple[int, int]:
 
 def _parse_parts(
     text: str, offsets: list[int], stop: int, kept: dict[str, list[YamlDocument]], indent: int
-) -> list[YamlDocument] | None:
+) -> list[YamlDocument | None] | None:
     """The entries starting at *offsets* (the last ending at *stop*), each taken from *kept*
     (by the text it was parsed from) or parsed alone; None when one does not parse alone."""
-    parts: list[YamlDocument] = []
+    parts: list[YamlDocument | None] = []
     sign = " " * indent + "-"
     for begin, end in zip(offsets, [*offsets[1:], stop], strict=True):
         piece = text[begin:end]
@@ -304,7 +306,8 @@ class SplicedDocument(Document):
     text: str
     head: YamlDocument
     key: str
-    parts: list[YamlDocument]
+    #: Each entry parsed alone (None: it does not parse alone, in a tolerated document).
+    parts: list[YamlDocument | None]
     #: The line each entry starts on.
     starts: list[int]
     #: The character offset each entry starts at.
@@ -319,7 +322,7 @@ class SplicedDocument(Document):
 
     def __post_init__(self) -> None:
         value = dict(self.head.value)
-        value[self.key] = [part.value[0] for part in self.parts]
+        value[self.key] = [part.value[0] if part is not None else None for part in self.parts]
         self.value = value
 
     @property
@@ -336,11 +339,25 @@ class SplicedDocument(Document):
         return self._whole
 
     def _sequence(self) -> Span:
-        first, last = self.parts[0].root, self.parts[-1].root
-        assert first is not None and last is not None
-        start = first.start_mark
-        end = last.end_mark
-        return Span(Pos(start.line + self.starts[0], start.column), Pos(end.line + self.starts[-1], end.column))
+        first, last = self.parts[0], self.parts[-1]
+        if first is not None and first.root is not None:
+            start = Pos(first.root.start_mark.line + self.starts[0], first.root.start_mark.column)
+        else:
+            start = Pos(self.starts[0], len(self.lines[self.starts[0]]) - len(self.lines[self.starts[0]].lstrip(" ")))
+        if last is not None and last.root is not None:
+            end = Pos(last.root.end_mark.line + self.starts[-1], last.root.end_mark.column)
+        else:
+            end = Pos(len(self.lines) - 1, len(self.lines[-1])) if self.lines[-1] else Pos(len(self.lines), 0)
+        return Span(start, end)
+
+    def _lines_of(self, index: int) -> Span:
+        """Where entry *index* is written: from its item sign to the next entry's."""
+        lines = self.lines
+        first = lines[self.starts[index]]
+        indent = len(first) - len(first.lstrip(" "))
+        if index + 1 < len(self.starts):
+            return Span(Pos(self.starts[index], indent), Pos(self.starts[index + 1], indent))
+        return Span(Pos(self.starts[index], indent), self._sequence().end)
 
     def _part(self, path: KeyPath) -> int | None:
         """The entry *path* (under the key, then an index) lies in."""
@@ -371,7 +388,10 @@ class SplicedDocument(Document):
                 index = int(index)
             if not isinstance(index, int) or not 0 <= index < len(self.parts):
                 return None
-            return _moved(self.parts[index].entry((0, *path[2:])), self.starts[index])
+            part = self.parts[index]
+            if part is None:  # a broken entry (tolerated): its lines, nothing inside located
+                return Location(self._lines_of(index)) if len(path) == 2 else None
+            return _moved(part.entry((0, *path[2:])), self.starts[index])
         return self.head.entry(path)
 
     def comments(self) -> list[Comment]:
@@ -387,7 +407,8 @@ class SplicedDocument(Document):
         yield Collection(own.key.start, self._sequence())
         for index in range(len(self.parts) - 1, -1, -1):
             lines = self.starts[index]
-            for found in self.parts[index].collections():
+            part = self.parts[index]
+            for found in part.collections() if part is not None else ():
                 yield Collection(Pos(found.owner.line + lines, found.owner.column), _move(found.span, lines))
         yield from self.head.collections()
 
@@ -400,7 +421,10 @@ class SplicedDocument(Document):
         index = self._part(tuple(path))
         if index is None:
             return self.whole().replacement(path, text, on_key=on_key, quoted=quoted)
-        edit = self.parts[index].replacement((0, *tuple(path)[2:]), text, on_key=on_key, quoted=quoted)
+        part = self.parts[index]
+        if part is None:
+            return None
+        edit = part.replacement((0, *tuple(path)[2:]), text, on_key=on_key, quoted=quoted)
         return Edit(_move(edit.span, self.starts[index]), edit.new_text) if edit is not None else None
 
     def removal(self, path: KeyPath) -> tuple[Edit, ...] | None:
@@ -408,7 +432,45 @@ class SplicedDocument(Document):
         index = self._part(tuple(path))
         if index is None:
             return self.whole().removal(path)
-        edits = self.parts[index].removal((0, *tuple(path)[2:]))
+        part = self.parts[index]
+        edits = part.removal((0, *tuple(path)[2:])) if part is not None else None
         if edits is None:
             return None
         return tuple(Edit(_move(e.span, self.starts[index]), e.new_text) for e in edits)
+
+
+def tolerate(text: str, key: str = "responses") -> SplicedDocument | None:
+    """For a text that does not load: when its head and all but some entries parse alone, a
+    document of those (the others ``None``), whose problems are the syntax errors of the
+    entries that do not parse alone, each found at its cause within that entry. None when
+    the split cannot be made or every entry parses alone (the error lies between entries)."""
+    split = split_entries(text, key)
+    if split is None:
+        return None
+    head = _head_doc(split.head, key)
+    if head is None:
+        return None
+    parts: list[YamlDocument | None] = []
+    problems: list[Problem] = []
+    sign = " " * split.indent + "-"
+    ends = [*split.offsets[1:], len(text)]
+    for begin, end, line in zip(split.offsets, ends, split.lines, strict=True):
+        piece = text[begin:end]
+        last = end == len(text)
+        doc = _entry_doc(piece, split.indent, last)
+        if doc is not None and _too_deep(piece):
+            return None
+        if doc is None:
+            alone = parse_document(piece if last else piece + sign)
+            found = [p for p in alone.problems if p.span is not None]
+            if alone.ok or not found:
+                return None  # it parses, as something other than one entry: not tolerated
+            for problem in found:
+                assert problem.span is not None
+                problems.append(replace(problem, span=_move(problem.span, line)))
+        parts.append(doc)
+    if len(problems) == 0:
+        return None
+    spliced = SplicedDocument(text, head, key, parts, split.lines, split.offsets)
+    spliced.problems = problems
+    return spliced

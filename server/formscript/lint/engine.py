@@ -121,12 +121,23 @@ def _lint(
                 as_yaml = None if json_syntax else doc
                 json_syntax = not json_syntax
                 doc = parse_document(text, "json" if json_syntax else "yaml")
+    tolerated = False
+    if kind == "script" and not doc.ok and not json_syntax and given is None:
+        from formscript.document.segments import tolerate
+
+        partial = tolerate(text)
+        if partial is not None:  # one broken entry hides none of the others
+            doc, tolerated = partial, True
     problems: list[Problem] = []
     report = FileReport(path, kind, None, document=doc)
     if kind == "form":
         problems, report.gate = _form(doc, text, path)
     elif kind == "script":
         problems, report.script = _script(doc, text, path, json_syntax, as_yaml, memo)
+        if tolerated:  # the runtime loads nothing: only the findings of the entries that parse
+            broken = {("responses", i) for i, part in enumerate(getattr(doc, "parts", ())) if part is None}
+            problems = [p for p in problems if tuple(p.path[:2]) not in broken]
+            report.script = None
     elif kind == "rules":
         problems = _rules(doc, paired)
     else:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from formscript import rules
 from formscript.document import Pos, Span
 from formscript.lsp import keydocs
 from formscript.lsp.analysis import Analysis
@@ -52,7 +53,8 @@ def hover(analysis: Analysis, pos: Pos) -> HoverText | None:
         return _hover_unparsed(analysis, pos)
     hit = node_at(doc, pos)
     if hit is None:
-        return None
+        # inside an entry that does not parse (the rest of a tolerated script does): by lines
+        return _hover_unparsed(analysis, pos) if any(p.rule is rules.YM001 for p in doc.problems) else None
     path, on_key = hit
     entry = doc.entry(path)
     if entry is None:
