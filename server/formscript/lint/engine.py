@@ -201,8 +201,7 @@ def _script(
     from formscript.lint.script_checks import misread_strings, script_checks
 
     result = check_script(doc.value, memo.entries if memo is not None else None)
-    payloads = memo.payloads if memo is not None else None
-    return misread_strings(doc, result.problems) + script_checks(doc, result, payloads), result
+    return misread_strings(doc, result.problems) + script_checks(doc, result, memo), result
 
 
 def _rules(doc: Document, paired: PairedForm | None) -> list[Problem]:

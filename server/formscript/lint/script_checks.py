@@ -5,9 +5,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import Any
 
 from formscript import rules
-from formscript.core.entries import CONTENT_PREDICATES, Matcher, StreamEntry
+from formscript.core.entries import CONTENT_PREDICATES, Entry, Matcher, StreamEntry
 from formscript.core.expansion import EXPANSION_LIMIT, Exhausts, json_error
 from formscript.core.regex_risk import COMPILE_ERRORS, backtracking_risk, compile_user_regex
 from formscript.core.script import EntryMemo, ScriptResult
@@ -66,17 +68,22 @@ class ScriptMemo:
 
     entries: EntryMemo = field(default_factory=dict)
     payloads: PayloadMemo = field(default_factory=dict)
+    #: Each entry's own findings, by its identity: (entry, index, mode, items); the index is
+    #: -1 where the items are only markers, which hold for the entry at any place.
+    checks: dict[int, tuple[object, int, str, Items]] = field(default_factory=dict)
 
     def keep_only(self, raws: Sequence[object], built: Sequence[object]) -> None:
         """Forget what the entries no longer in the text left (*raws* and their *built*)."""
         entries, payloads = self.entries, self.payloads
         self.entries = {id(r): entries[id(r)] for r in raws if id(r) in entries}
         self.payloads = {id(b): payloads[id(b)] for b in built if id(b) in payloads}
+        checks = self.checks
+        self.checks = {id(b): checks[id(b)] for b in built if id(b) in checks}
 
 
-def script_checks(doc: Document, result: ScriptResult, memo: PayloadMemo | None = None) -> list[Problem]:
+def script_checks(doc: Document, result: ScriptResult, memo: ScriptMemo | None = None) -> list[Problem]:
     """Matcher conflicts, regex faults, unreachable entries, stream shape and serving faults
-    (*memo*: payload errors found before, for an incremental caller)."""
+    (*memo*: what each entry's own checks found before, for an incremental caller)."""
     data = doc.value if isinstance(doc.value, dict) else {}
     raw_entries = data.get("responses")
     found: list[Problem] = []
@@ -84,55 +91,101 @@ def script_checks(doc: Document, result: ScriptResult, memo: PayloadMemo | None 
         found.append(rules.SC016.problem(path=("responses",) if "responses" in data else ()))
     tool_ids: dict[str, int] = {}
     gate_only_calls: dict[int, int] = {}
+    mode = result.mode
+    checks = memo.checks if memo is not None else None
     for index, entry in enumerate(result.entries):
         if entry is None:
             continue
-        where = ("responses", index)
-        raw = raw_entries[index] if isinstance(raw_entries, list) else {}
-        if isinstance(raw, dict) and raw.get("when") == {}:
-            found.append(rules.SC012.problem(path=(*where, "when"), index=index))
-        when = entry.when
-        if when is not None and not when.is_empty():
-            found.extend(_matcher_checks(index, when, result.mode, gate_only_calls))
-        elif result.mode == "when_only":
-            found.append(rules.SC011.unconditional_in_when_only(path=where, index=index))
-        if entry.type == "stream":
-            found.extend(_stream_checks(index, entry))
-        if entry.type == "tool_call" and entry.id is not None:
-            if entry.id in tool_ids:
+        known = checks.get(id(entry)) if checks is not None else None
+        # an entry's markers hold no index: only its own findings tie it to its place
+        if known is not None and known[0] is entry and known[2] == mode and (known[1] == index or known[1] < 0):
+            items = known[3]
+        else:
+            raw = raw_entries[index] if isinstance(raw_entries, list) else {}
+            items = _entry_items(index, entry, raw, mode, memo.payloads if memo is not None else None)
+            if checks is not None:
+                placed = any(not isinstance(item, tuple) for item in items)
+                checks[id(entry)] = (entry, index if placed else -1, mode, items)
+        for item in items:
+            if not isinstance(item, tuple):
+                found.append(item)
+                continue
+            what, value = item  # what this entry's findings depend on in the entries before it
+            if what == "taken":
+                if value in gate_only_calls:
+                    where = ("responses", index, "when", "call_index")
+                    taken = gate_only_calls[value]
+                    found.append(rules.SC011.call_taken(path=where, index=index, taken_by=taken, call=value))
+            elif what == "gate":
+                gate_only_calls.setdefault(value, index)
+            elif value in tool_ids:
+                first = tool_ids[value]
                 found.append(
-                    rules.SC015.problem(path=(*where, "id"), index=index, call_id=entry.id, first=tool_ids[entry.id])
+                    rules.SC015.problem(path=("responses", index, "id"), index=index, call_id=value, first=first)
                 )
             else:
-                tool_ids[entry.id] = index
-        payload = None
-        if entry.type == "structured":
-            payload = ("data", entry.data)
-        elif entry.type == "tool_call":
-            payload = ("arguments", entry.arguments)
-        error = None
-        if payload is not None:
-            known = memo.get(id(entry)) if memo is not None else None
-            if known is not None and known[0] is entry:
-                error = known[1]
-            else:
-                error = json_error(payload[1])
-                if memo is not None:
-                    memo[id(entry)] = (entry, error)
-        if payload is not None and isinstance(error, Exhausts):
-            found.append(
-                rules.SC021.problem(path=(*where, payload[0]), index=index, what=payload[0], limit=EXPANSION_LIMIT)
-            )
-        elif payload is not None and error is not None:
-            found.append(rules.SC020.problem(path=(*where, payload[0]), index=index, what=payload[0], error=error))
-        if entry.type == "error" and entry.delay_ms < 0:
-            found.append(rules.SC022.problem(path=(*where, "delay_ms"), index=index, delay=entry.delay_ms))
+                tool_ids[value] = index
     return found
 
 
-def _matcher_checks(index: int, when: Matcher, mode: str, gate_only_calls: dict[int, int]) -> list[Problem]:
+#: One entry's own findings, and markers ("taken", call), ("gate", call), ("id", call id)
+#: where the findings depend on the entries before it (replayed in order by script_checks).
+Items = list[Problem | tuple[str, Any]]
+
+
+def _entry_items(index: int, entry: Entry, raw: object, mode: str, memo: PayloadMemo | None) -> Items:
+    where = ("responses", index)
+    found: Items = []
+    if isinstance(raw, dict) and raw.get("when") == {}:
+        found.append(rules.SC012.problem(path=(*where, "when"), index=index))
+    when = entry.when
+    if when is not None and not when.is_empty():
+        found.extend(_matcher_checks(index, when, mode))
+    elif mode == "when_only":
+        found.append(rules.SC011.unconditional_in_when_only(path=where, index=index))
+    if entry.type == "stream":
+        found.extend(_stream_checks(index, entry))
+    if entry.type == "tool_call" and entry.id is not None:
+        found.append(("id", entry.id))
+    payload = None
+    if entry.type == "structured":
+        payload = ("data", entry.data)
+    elif entry.type == "tool_call":
+        payload = ("arguments", entry.arguments)
+    error = None
+    if payload is not None:
+        known = memo.get(id(entry)) if memo is not None else None
+        if known is not None and known[0] is entry:
+            error = known[1]
+        else:
+            error = json_error(payload[1])
+            if memo is not None:
+                memo[id(entry)] = (entry, error)
+    if payload is not None and isinstance(error, Exhausts):
+        found.append(
+            rules.SC021.problem(path=(*where, payload[0]), index=index, what=payload[0], limit=EXPANSION_LIMIT)
+        )
+    elif payload is not None and error is not None:
+        found.append(rules.SC020.problem(path=(*where, payload[0]), index=index, what=payload[0], error=error))
+    if entry.type == "error" and entry.delay_ms < 0:
+        found.append(rules.SC022.problem(path=(*where, "delay_ms"), index=index, delay=entry.delay_ms))
+    return found
+
+
+@lru_cache(maxsize=4096)
+def _regex_findings(pattern: str) -> tuple[Exception | None, str | None]:
+    """Why *pattern* does not compile, or how it may backtrack (None, None: neither), once
+    per pattern (a script repeats its patterns; an edit re-checks them all)."""
+    try:
+        compile_user_regex(pattern)
+    except COMPILE_ERRORS as exc:
+        return exc, None
+    return None, backtracking_risk(pattern)
+
+
+def _matcher_checks(index: int, when: Matcher, mode: str) -> Items:
     where = ("responses", index, "when")
-    found: list[Problem] = []
+    found: Items = []
     if mode == "positional":
         found.append(rules.SC011.conditional_in_positional(path=where, index=index))
         return found
@@ -140,12 +193,10 @@ def _matcher_checks(index: int, when: Matcher, mode: str, gate_only_calls: dict[
     if len(configured) > 1:
         found.append(rules.SC008.problem(path=(*where, configured[1]), index=index, configured=configured))
     if configured and configured[0] == "prompt_regex" and when.prompt_regex is not None:
-        try:
-            compile_user_regex(when.prompt_regex)
-        except COMPILE_ERRORS as exc:
-            found.append(rules.SC009.problem(path=(*where, "prompt_regex"), pattern=when.prompt_regex, error=exc))
+        error, risk = _regex_findings(when.prompt_regex)
+        if error is not None:
+            found.append(rules.SC009.problem(path=(*where, "prompt_regex"), pattern=when.prompt_regex, error=error))
         else:
-            risk = backtracking_risk(when.prompt_regex)
             if risk:
                 found.append(rules.SC010.problem(path=(*where, "prompt_regex"), pattern=when.prompt_regex, risk=risk))
     call, after = when.call_index, when.after_calls
@@ -153,14 +204,12 @@ def _matcher_checks(index: int, when: Matcher, mode: str, gate_only_calls: dict[
         found.append(rules.SC011.negative_call_index(path=(*where, "call_index"), index=index, call=call))
     elif call is not None and after is not None and call < after:
         found.append(rules.SC011.call_before_after(path=(*where, "call_index"), index=index, call=call, after=after))
-    elif call is not None and call in gate_only_calls:
-        found.append(
-            rules.SC011.call_taken(path=(*where, "call_index"), index=index, taken_by=gate_only_calls[call], call=call)
-        )
+    elif call is not None:
+        found.append(("taken", call))  # SC011 when an entry before serves that call by its gate alone
     if after is not None and after < 0:
         found.append(rules.SC023.problem(path=(*where, "after_calls"), index=index, after=after))
     if call is not None and not configured and (after is None or after <= call) and call >= 0:
-        gate_only_calls.setdefault(call, index)
+        found.append(("gate", call))
     return found
 
 
