@@ -1,7 +1,9 @@
 """Reliability: the server never falls over.
 
 * Random incremental edit sequences on a form and a script end in exactly the diagnostics
-  a fresh lint of the final text gives. Seeded: ``FORMSCRIPT_LSP_FUZZ_SEQUENCES`` (25),
+  a fresh lint of the final text gives (one of the scripts is long, so the server's
+  incremental path answers most edits; tests/test_incremental.py checks that path after every
+  edit, in-process). Seeded: ``FORMSCRIPT_LSP_FUZZ_SEQUENCES`` (25),
   ``FORMSCRIPT_LSP_FUZZ_EDITS`` (30 per document at most) and ``FORMSCRIPT_LSP_FUZZ_SEED``
   explore more; a failure names the seed that reproduces it.
 * Abuse (broken frames, bodies that are not JSON-RPC, unknown methods, documents never
@@ -67,6 +69,20 @@ SCRIPTS = [
     'mode: positional\nresponses:\n  - type: text\n    content: "héllo 😀"\n'
     "  - type: text\n    content: hi\n    when: {prompt_contains: x}\n",
 ]
+#: A longer script, so that most edits land inside one entry and the server's incremental
+#: path (entries parsed alone, spliced) is the one that answers.
+SCRIPTS.append(
+    "version: 1\nmode: auto\nresponses:\n"
+    + "".join(
+        (
+            f"  - type: text\n    content: answer {i}\n",
+            f"  - type: tool_call\n    name: t{i}\n    id: call_{i % 3}\n    when: {{prompt_contains: ask {i}}}\n",
+            "  - type: stream\n    chunks:\n      - {type: text, content: hi}\n      - {type: result}\n",
+            f"  - type: error\n    kind: timeout\n    when: {{call_index: {i % 4}}}\n",
+        )[i % 4]
+        for i in range(40)
+    )
+)
 #: What the fuzz types: YAML indicators, breaks (YAML 1.1 and LSP ones), quotes, keys that
 #: mean something to forms and scripts, and characters outside ASCII and the BMP.
 SNIPPETS = [
