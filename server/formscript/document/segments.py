@@ -31,7 +31,14 @@ from typing import Any
 import yaml
 
 from formscript.core.verdict import KeyPath, Problem
-from formscript.document.located import YamlDocument, _comments, _loader_for, _safe_loader_class, parse_document
+from formscript.document.located import (
+    YamlDocument,
+    _comments,
+    _loader_for,
+    _safe_loader_class,
+    _span,
+    parse_document,
+)
 from formscript.document.model import Collection, Comment, Document, Edit, Location, Pos, Span, split_lines
 from formscript.document.writing import scalar_source
 
@@ -344,8 +351,9 @@ class SplicedDocument(Document):
             start = Pos(first.root.start_mark.line + self.starts[0], first.root.start_mark.column)
         else:
             start = Pos(self.starts[0], len(self.lines[self.starts[0]]) - len(self.lines[self.starts[0]].lstrip(" ")))
-        if last is not None and last.root is not None:
-            end = Pos(last.root.end_mark.line + self.starts[-1], last.root.end_mark.column)
+        if last is not None and last.root is not None:  # where the whole parse ends it (``_span``)
+            own = _span(last.root).end
+            end = Pos(own.line + self.starts[-1], own.column)
         else:
             end = Pos(len(self.lines) - 1, len(self.lines[-1])) if self.lines[-1] else Pos(len(self.lines), 0)
         return Span(start, end)
