@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
+from functools import cached_property
 from pathlib import Path
 from typing import Any
 from urllib.parse import unquote, urlparse
@@ -14,6 +15,7 @@ from formscript.lint.diagnostics import Change, Diagnostic, Fix
 from formscript.lint.engine import FileReport, fix_for, lint_text
 from formscript.lint.incremental import Incremental
 from formscript.lint.python_lint import is_python, lint_python
+from formscript.lsp import context
 from formscript.lsp.convert import Positions
 from formscript.lsp.facade import KeyPath
 
@@ -90,6 +92,12 @@ class Analysis:
             if any(d is diagnostic for d in part.diagnostics):
                 return number, part.document
         return 0, self.report.document
+
+    @cached_property
+    def outline(self) -> context.Outline:
+        """The text's lines as completion and hover read them, kept for this version: each
+        line is read once however many requests ask."""
+        return context.Outline(self.positions.lines)
 
     @property
     def kind(self) -> str | None:

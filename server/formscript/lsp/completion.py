@@ -113,7 +113,7 @@ def complete(analysis: Analysis, pos: Pos, *, snippets: bool = True, as_is: bool
     """Everything that may be typed at *pos*: multi-line items indented for their column
     (*as_is*) or relative to the line's indentation; one line each without *snippets*."""
     lines = analysis.positions.lines
-    context = cursor_context(lines, pos.line, pos.column, analysis.document)
+    context = cursor_context(lines, pos.line, pos.column, analysis.document, analysis.outline)
     if context is None or analysis.kind is None:
         return []
     replace = Span(Pos(pos.line, context.word_start), pos)
@@ -289,7 +289,7 @@ def _value_keys(analysis: Analysis, context: CursorContext, replace: Span) -> li
     if gate is not None and gate.declarations:
         declared = {str(k): spec.type for k, spec in gate.declarations.items()}
     else:
-        outline = Outline(analysis.positions.lines)
+        outline = analysis.outline
         for line in outline.top_block("fields"):
             if line.key is not None:
                 declared[line.key] = _written_type(outline, line.number, line.value)

@@ -154,11 +154,20 @@ def read_line(number: int, text: str) -> Line:
 
 
 class Outline:
-    """The lines of a text, read on demand."""
+    """The lines of a text, read on demand.
+
+    Every scan first looks at a line's shape alone (its indent, blank or not, whether it
+    starts with ``- ``), measured once for the whole text without a regular expression, and
+    reads a line's key only where the answer depends on it: a scan that passes over other
+    entries costs a comparison per line. An outline kept for one text version
+    (``Analysis.outline``) reads each line at most once.
+    """
 
     def __init__(self, lines: list[str]) -> None:
         self.texts = lines
         self._cache: dict[int, Line] = {}
+        self._indents: list[int] | None = None
+        self._dashes: list[bool] = []
 
     def __len__(self) -> int:
         return len(self.texts)
@@ -171,36 +180,59 @@ class Outline:
             self._cache[number] = found
         return found
 
+    def _shape(self) -> tuple[list[int], list[bool]]:
+        """Each line's indent (-1 when blank, as ``Line.blank``) and whether it starts with a dash."""
+        if self._indents is None:
+            indents: list[int] = []
+            dashes: list[bool] = []
+            for text in self.texts:
+                stripped = text.strip()
+                if not stripped or stripped[0] == "#":
+                    indents.append(-1)
+                    dashes.append(False)
+                    continue
+                rest = text.lstrip(" ")
+                indents.append(len(text) - len(rest))
+                dashes.append(rest == "-" or rest.startswith("- "))
+            self._indents, self._dashes = indents, dashes
+        return self._indents, self._dashes
+
     def item_index(self, number: int, dash: int) -> int:
         """The index of the sequence item whose dash is at (*number*, *dash*)."""
+        indents, dashes = self._shape()
         index = 0
         for above in range(number - 1, -1, -1):
-            line = self.line(above)
-            if line.blank:
+            indent = indents[above]
+            if indent < 0:
                 continue
-            if line.dash == dash:
+            if dashes[above] and indent == dash:
                 index += 1
-            elif line.indent < dash or (line.indent == dash and line.dash is None):
+            elif indent < dash or (indent == dash and not dashes[above]):
                 break
         return index
 
     def parent(self, number: int, column: int) -> KeyPath:
         """The path of the mapping holding a key at *column* on line *number*."""
+        indents, dashes = self._shape()
         path: list[object] = []
         target = column
         seq: int | None = None  # looking for the key owning a sequence at this dash column
         for above in range(number - 1, -1, -1):
-            line = self.line(above)
-            if line.blank:
+            indent = indents[above]
+            if indent < 0:
                 continue
             if seq is not None:
-                if line.dash == seq or line.indent > seq:
+                if indent > seq or (dashes[above] and indent == seq):
                     continue
+                line = self.line(above)
                 if line.key is None:
                     return tuple(reversed(path))
                 path.append(line.key)
                 target, seq = self._climb(line, path)
                 continue
+            if not dashes[above] and indent >= target:
+                continue  # its content starts at its indent: a sibling or deeper
+            line = self.line(above)
             if line.dash is not None and line.content == target and line.dash < target:
                 path.append(self.item_index(above, line.dash))
                 seq = line.dash
@@ -224,11 +256,12 @@ class Outline:
         """The keys of the block mapping around line *number* whose keys sit at *column*:
         key -> (line, value text). With *above* false, only the lines below count (a new
         sequence item starts on line *number*)."""
+        indents, dashes = self._shape()
         keys: dict[str, tuple[int, str]] = {}
         for above_line in range(number - 1 if above else -1, -1, -1):
-            line = self.line(above_line)
-            if line.blank or line.indent > column:
+            if indents[above_line] < 0 or indents[above_line] > column:
                 continue
+            line = self.line(above_line)
             if line.content == column and line.key is not None:
                 keys.setdefault(line.key, (above_line, line.value))
                 if line.dash is not None:
@@ -236,9 +269,12 @@ class Outline:
                 continue
             break
         for below in range(number + 1, len(self)):
-            line = self.line(below)
-            if line.blank or (line.indent > column and line.dash is None):
+            indent = indents[below]
+            if indent < 0 or (indent > column and not dashes[below]):
                 continue
+            if not dashes[below] and indent < column:
+                break
+            line = self.line(below)
             if line.dash is not None and line.dash < column + 1 and line.content <= column:
                 break
             if line.indent == column and line.key is not None and line.dash is None:
@@ -250,10 +286,12 @@ class Outline:
 
     def top_block(self, key: str) -> list[Line]:
         """The key lines directly inside the top-level *key* (e.g. the declared fields)."""
+        indents, dashes = self._shape()
         start = None
         for number in range(len(self)):
-            line = self.line(number)
-            if line.indent == 0 and line.dash is None and line.key == key:
+            if indents[number] != 0 or dashes[number]:
+                continue
+            if self.line(number).key == key:
                 start = number
                 break
         if start is None:
@@ -261,15 +299,17 @@ class Outline:
         found: list[Line] = []
         column = None
         for number in range(start + 1, len(self)):
-            line = self.line(number)
-            if line.blank:
+            indent = indents[number]
+            if indent < 0:
                 continue
-            if line.indent == 0:
+            if indent == 0:
                 break
             if column is None:
-                column = line.indent
-            if line.indent == column and line.key is not None and line.dash is None:
-                found.append(line)
+                column = indent
+            if indent == column and not dashes[number]:
+                line = self.line(number)
+                if line.key is not None:
+                    found.append(line)
         return found
 
 
@@ -301,8 +341,11 @@ class CursorContext:
     in_flow: bool = False
 
 
-def cursor_context(lines: list[str], line: int, column: int, doc: Document | None = None) -> CursorContext | None:
-    """The completion context at code-point *column* of *line*."""
+def cursor_context(
+    lines: list[str], line: int, column: int, doc: Document | None = None, outline: Outline | None = None
+) -> CursorContext | None:
+    """The completion context at code-point *column* of *line* (*outline*: one already kept
+    for *lines*)."""
     if line >= len(lines):
         return None
     text = lines[line]
@@ -313,7 +356,8 @@ def cursor_context(lines: list[str], line: int, column: int, doc: Document | Non
         flow = _flow_context(doc, lines, line, column, word_start)
         if flow is not None:
             return flow
-    outline = Outline(lines)
+    if outline is None:
+        outline = Outline(lines)
     stripped = prefix.lstrip(" ")
     indent = len(prefix) - len(stripped)
     dashed = stripped.startswith("- ") or stripped == "-"

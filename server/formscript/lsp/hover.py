@@ -9,7 +9,7 @@ from formscript import rules
 from formscript.document import Pos, Span
 from formscript.lsp import keydocs
 from formscript.lsp.analysis import Analysis
-from formscript.lsp.context import Outline, node_at
+from formscript.lsp.context import node_at
 from formscript.lsp.facade import Declared, KeyPath, type_label
 
 _MAX_REPR = 300
@@ -175,7 +175,7 @@ def _hover_unparsed(analysis: Analysis, pos: Pos) -> HoverText | None:
     lines = analysis.positions.lines
     if pos.line >= len(lines):
         return None
-    outline = Outline(lines)
+    outline = analysis.outline
     line = outline.line(pos.line)
     if line.key is None or not line.content <= pos.column <= line.content + len(line.key):
         return None
