@@ -641,8 +641,9 @@ def target_of(result: dict[str, Any]) -> float | None:
 
 #: What --check holds to its absolute target (times the noise allowance) as well as to
 #: yaml-language-server's figure: script edits and hovers. Forms (linted whole on every
-#: edit: their fields are not split yet) and completion (which reads the whole outline)
-#: miss their targets today; for them --check fails on a loss against yaml-language-server.
+#: edit: their fields are not split yet) and completion (on a form, the cursor's field is
+#: found by locating every field) miss their targets today; for them --check fails on a loss
+#: against yaml-language-server.
 GATED = ("edits of scripts", "hover", "first publication")
 
 

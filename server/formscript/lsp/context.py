@@ -230,8 +230,8 @@ class Outline:
                 path.append(line.key)
                 target, seq = self._climb(line, path)
                 continue
-            if not dashes[above] and indent >= target:
-                continue  # its content starts at its indent: a sibling or deeper
+            if indent >= target:
+                continue  # a sibling's line or a deeper one (a content never starts before its indent)
             line = self.line(above)
             if line.dash is not None and line.content == target and line.dash < target:
                 path.append(self.item_index(above, line.dash))
