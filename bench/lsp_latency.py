@@ -39,8 +39,9 @@ yaml-language-server) and a Markdown table on stderr (``--table FILE`` writes it
 Targets (issue 14): p95 15 ms at 100 entries, 50 ms at 2,000 and for forms, 80 ms at 10,000;
 hover and completion 20 ms and the first publication 300 ms at 2,000 (``meets_target`` in the
 JSON). ``--check`` fails when a script edit, a hover or the first publication misses its target
-by more than ``--noise``, or when any figure (forms and completion included) is slower than
-yaml-language-server's on the same file and edits (see ``GATED``). The absolute figures scale
+by more than ``--noise``, or when any figure (forms and completion included) loses to
+yaml-language-server's on the same file and edits: a slower median, or a p95 beyond
+``PEER_NOISE`` times its p95 (see ``GATED``). The absolute figures scale
 with the machine's load (reported as ``load_average``); the ratios much less, as the servers
 take turns.
 """
@@ -645,11 +646,15 @@ def target_of(result: dict[str, Any]) -> float | None:
 #: found by locating every field) miss their targets today; for them --check fails on a loss
 #: against yaml-language-server.
 GATED = ("edits of scripts", "hover", "first publication")
+#: A loss against yaml-language-server is a slower median, or a p95 beyond this factor of its
+#: p95: a few requests' p95 on a loaded machine swings by more than the gap between two tied
+#: servers (CI once read 47.2 ms against 46.9 ms for hovers whose medians were 12 and 41 ms).
+PEER_NOISE = 1.5
 
 
 def check(results: list[dict[str, Any]], noise: float) -> list[str]:
-    """Why --check fails: a gated target missed by more than *noise*, or any figure slower
-    than yaml-language-server's on the same file and edits."""
+    """Why --check fails: a gated target missed by more than *noise*, or a loss against
+    yaml-language-server on the same file and edits (see ``PEER_NOISE``)."""
     failures = []
     for result in results:
         name = f"{result['mix']} x {result['entries']}"
@@ -659,8 +664,12 @@ def check(results: list[dict[str, Any]], noise: float) -> list[str]:
             p95 = ours[kind]["p95_ms"]
             if kind in EDIT_KINDS and target is not None and p95 > target * noise:
                 failures.append(f"{name}, {kind} edits: formscript p95 {p95} ms > {noise}x the {target} ms target")
-            if p95 > theirs[kind]["p95_ms"]:
-                failures.append(f"{name}, {kind}: formscript p95 {p95} ms > yaml-language-server's")
+            p50, their_p50, their_p95 = ours[kind]["p50_ms"], theirs[kind]["p50_ms"], theirs[kind]["p95_ms"]
+            if p50 > their_p50 or p95 > their_p95 * PEER_NOISE:
+                failures.append(
+                    f"{name}, {kind}: formscript p50 / p95 {p50} / {p95} ms against yaml-language-server's "
+                    f"{their_p50} / {their_p95} (a loss: a slower median, or a p95 over {PEER_NOISE}x)"
+                )
         if result["entries"] == 2000 and result["mix"] != FORM:
             p95 = ours["hover"]["p95_ms"]
             if p95 > REQUEST_TARGET_MS * noise:
