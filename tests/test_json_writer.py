@@ -104,3 +104,104 @@ def test_character_classes_match_their_definitions_on_every_code_point() -> None
         char = chr(cp)
         assert (_NOT_XML.match(char) is None) == xml_char(cp), hex(cp)
         assert (_NOT_SINGLE.match(char) is None) == single_ok(cp), hex(cp)
+
+
+def _reference_payload(reports: list[Any]) -> dict[str, Any]:
+    """The JSON contract's payload, built as plain values (what ``render_json`` writes)."""
+    from formscript.lint.formats import JSON_VERSION, summary
+
+    def rng(span: Any) -> dict[str, Any]:
+        return {
+            "start": {"line": span.start.line + 1, "column": span.start.column + 1},
+            "end": {"line": span.end.line + 1, "column": span.end.column + 1},
+        }
+
+    files = []
+    for report in reports:
+        diagnostics = []
+        for d in report.diagnostics:
+            item: dict[str, Any] = {"code": d.code, "severity": d.severity, "message": d.message, "range": rng(d.span)}
+            if d.fix is not None:
+                item["fix"] = {
+                    "description": d.fix.description,
+                    "safe": d.fix.safe,
+                    "edits": [{"range": rng(e.span), "new_text": e.new_text} for e in d.fix.edits],
+                }
+            diagnostics.append(item)
+        entry: dict[str, Any] = {
+            "path": report.path,
+            "kind": report.kind,
+            "verdict": report.verdict.value if report.verdict is not None else None,
+            "diagnostics": diagnostics,
+        }
+        if report.embedded is not None:
+            entry["embedded"] = {"call": report.embedded.call, "range": rng(report.embedded.span)}
+        if report.note:
+            entry["note"] = report.note
+        files.append(entry)
+    return {"version": JSON_VERSION, "files": files, "summary": summary(reports)}
+
+
+def _random_reports(rng: random.Random) -> list[Any]:
+    from formscript.core.verdict import Verdict
+    from formscript.document import Pos, Span
+    from formscript.lint.diagnostics import Diagnostic, Fix, TextEdit
+    from formscript.lint.report import Embedding, FileReport
+
+    def text() -> str:
+        return "".join(rng.choice(PIECES) for _ in range(rng.randrange(5)))
+
+    def span() -> Span:
+        return Span(Pos(rng.randrange(10**6), rng.randrange(99)), Pos(rng.randrange(10**6), rng.randrange(99)))
+
+    reports = []
+    for _ in range(rng.randrange(4)):
+        diagnostics = []
+        for _ in range(rng.randrange(4)):
+            fix = None
+            if rng.random() < 0.6:
+                edits = tuple(TextEdit(span(), text()) for _ in range(rng.randrange(3)))
+                fix = Fix(text(), edits, safe=rng.random() < 0.5)
+            severity = rng.choice(["error", "warning", "info", "hint"])
+            diagnostics.append(Diagnostic(text() or "FS001", severity, text(), span(), fix))  # type: ignore[arg-type]
+        verdict = rng.choice([None, *Verdict])
+        kind = rng.choice([None, "form", "script", text()])
+        embedded = Embedding(text(), span()) if rng.random() < 0.3 else None
+        reports.append(FileReport(text(), kind, verdict, diagnostics, note=rng.choice(["", text()]), embedded=embedded))
+    return reports
+
+
+def test_the_report_writer_gives_the_payloads_bytes_on_random_reports() -> None:
+    from formscript.lint.formats import render_json
+
+    rng = random.Random(14)
+    for _ in range(3000):
+        reports = _random_reports(rng)
+        expected = json.dumps(_reference_payload(reports), indent=2, ensure_ascii=False) + "\n"
+        assert render_json(reports) == expected
+
+
+def test_the_report_writer_gives_the_payloads_bytes_on_real_reports(tmp_path: Any) -> None:
+    """Every example and a corpus heavy with problems and fixes (bench/corpus.py)."""
+    import sys
+    from pathlib import Path
+
+    from formscript.lint.config import Settings
+    from formscript.lint.engine import lint_text
+    from formscript.lint.formats import render_json
+
+    root = Path(__file__).resolve().parent.parent
+    sys.path.insert(0, str(root / "bench"))
+    try:
+        from corpus import write_problem_corpus
+    finally:
+        sys.path.remove(str(root / "bench"))
+    paths = sorted((root / "examples").rglob("*.*")) + write_problem_corpus(tmp_path, 200)
+    reports = []
+    for path in paths:
+        if path.suffix in {".yaml", ".yml", ".json"}:
+            text = path.read_bytes().decode("utf-8", "replace")
+            reports.append(lint_text(text, str(path), settings=Settings()))
+    assert sum(len(r.diagnostics) for r in reports) > 500
+    assert sum(1 for r in reports for d in r.diagnostics if d.fix is not None) > 200
+    assert render_json(reports) == json.dumps(_reference_payload(reports), indent=2, ensure_ascii=False) + "\n"

@@ -53,6 +53,8 @@ class YamlDocument(Document):
     #: Earlier occurrences of duplicated keys: path -> key spans of the overridden copies.
     duplicates: dict[KeyPath, list[Span]] = field(default_factory=dict)
     root: yaml.Node | None = None
+    #: libyaml refused the text and the pure-Python loader was not asked (``parse_document``).
+    unconfirmed: bool = False
     _lines: list[str] | None = None
     _children: dict[int, dict[Any, tuple[yaml.Node | None, yaml.Node]]] = field(default_factory=dict)
     _index: LineIndex | None = None
@@ -491,7 +493,49 @@ def _failed_node(root: yaml.Node) -> yaml.Node | None:
 
 
 def _safe_loader_class() -> type[Any]:
-    return getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+    return _CLoader if _CLoader is not None else yaml.SafeLoader
+
+
+def _make_c_loader() -> type[Any] | None:
+    """libyaml's safe loader, resolving plain scalars through a memo: libyaml asks the
+    resolver (Python, a regex scan per scalar) for every node it composes, and a file's
+    scalars repeat (keys, types, booleans). It answers what ``BaseResolver.resolve`` answers
+    for a loader without path resolvers (the safe loaders have none)."""
+    base = getattr(yaml, "CSafeLoader", None)
+    if base is None or base.yaml_path_resolvers:
+        return None
+    scalar, sequence, mapping = yaml.ScalarNode, yaml.SequenceNode, yaml.MappingNode
+    resolvers = base.yaml_implicit_resolvers
+    wildcard = resolvers.get(None, [])
+    string_tag: str = base.DEFAULT_SCALAR_TAG
+    sequence_tag: str = base.DEFAULT_SEQUENCE_TAG
+    mapping_tag: str = base.DEFAULT_MAPPING_TAG
+    memo: dict[str, str] = {}
+
+    def resolve(self: Any, kind: type[Any], value: Any, implicit: tuple[bool, bool]) -> str | None:
+        if kind is scalar:
+            if not implicit[0]:
+                return string_tag
+            tag = memo.get(value)
+            if tag is not None:
+                return tag
+            tag = string_tag
+            for found, regexp in resolvers.get(value[:1], []) + wildcard:
+                if regexp.match(value):
+                    tag = str(found)
+                    break
+            if len(memo) >= 4096:
+                memo.clear()
+            memo[value] = tag
+            return tag
+        if kind is sequence:
+            return sequence_tag
+        return mapping_tag if kind is mapping else None
+
+    return type("_CLoader", (base,), {"resolve": resolve})
+
+
+_CLoader = _make_c_loader()
 
 
 _TAG = re.compile(r"(?:^|[\s\[{,])!", re.MULTILINE)
@@ -624,9 +668,14 @@ def _compose_pure(text: str) -> yaml.Node | None:
     return compose()
 
 
-def _compose(text: str) -> yaml.Node | None:
+class _Unconfirmed(Exception):
+    """libyaml refuses the text; the pure-Python loader, which has the last word, was not asked."""
+
+
+def _compose(text: str, confirm: bool = True) -> yaml.Node | None:
     """The node graph the runtime composes: libyaml's where it is known to agree with the
-    pure-Python loader, which has the last word wherever libyaml refuses the text."""
+    pure-Python loader, which has the last word wherever libyaml refuses the text (unless
+    not *confirm*: then _Unconfirmed, for a caller with a cheaper way to ask it)."""
     loader_class = _loader_for(text)
     if loader_class is yaml.SafeLoader:
         return _compose_pure(text)
@@ -641,26 +690,32 @@ def _compose(text: str) -> yaml.Node | None:
             # libyaml stops at 1,000 levels, far past MAX_DEPTH: the pure composer fails
             # too, after scanning (in time quadratic in the flow depth) up to its limit
             raise _Refused(rules.YM001.too_deep(span=_mark_span(exc.problem_mark, text))) from exc
+        if not confirm:
+            raise _Unconfirmed from exc
         return _compose_pure(text)
-    except Exception:
+    except Exception as exc:
+        if not confirm:
+            raise _Unconfirmed from exc
         return _compose_pure(text)
     finally:
         loader.dispose()
     return node
 
 
-def parse_document(text: str, syntax: Syntax = "yaml") -> YamlDocument:
+def parse_document(text: str, syntax: Syntax = "yaml", *, confirm: bool = True) -> YamlDocument:
     """Parse *text* the way the runtime reads it: YAML 1.1 via safe_load, or strict json.
 
     Whatever the runtime's loader or constructor raises is a rejection (the file does not
     load, or its tag is refused), located at its cause where that is known; parsing itself
-    never raises."""
+    never raises. Not *confirm*: a text libyaml refuses is not read again by the pure-Python
+    loader (which decides whether the runtime refuses it too, and why); the document is
+    returned not ok, without problems and ``unconfirmed`` (``parse_document(text)`` decides)."""
     doc = YamlDocument(text=text, syntax=syntax)
     if syntax == "json":
         _parse_json(doc)
         return doc
     try:
-        node = _compose(text)
+        node = _compose(text, confirm)
         if node is not None and _depth_bound(text) > MAX_DEPTH:
             deep = _too_deep_node(node)
             if deep is not None:
@@ -669,6 +724,10 @@ def parse_document(text: str, syntax: Syntax = "yaml") -> YamlDocument:
     except _Refused as refused:
         doc.ok = False
         doc.problems.append(refused.problem)
+        return doc
+    except _Unconfirmed:
+        doc.ok = False
+        doc.unconfirmed = True
         return doc
     if node is None:
         doc.value = None

@@ -339,6 +339,11 @@ class SplicedDocument(Document):
             self._lines = split_lines(self.text)
         return self._lines
 
+    @property
+    def tolerated(self) -> bool:
+        """Whether some entry does not parse alone (``tolerate``): the whole text does not load."""
+        return any(part is None for part in self.parts)
+
     def whole(self) -> YamlDocument:
         """The whole text parsed at once (for what is asked rarely: edits outside entries)."""
         if self._whole is None:
@@ -428,6 +433,8 @@ class SplicedDocument(Document):
         """See ``YamlDocument.replacement``: made on the entry, shifted."""
         index = self._part(tuple(path))
         if index is None:
+            if self.tolerated:  # the whole text does not load: nothing in it is located
+                return None
             return self.whole().replacement(path, text, on_key=on_key, quoted=quoted)
         part = self.parts[index]
         if part is None:
@@ -439,7 +446,7 @@ class SplicedDocument(Document):
         """See ``YamlDocument.removal``: made on the entry, shifted."""
         index = self._part(tuple(path))
         if index is None:
-            return self.whole().removal(path)
+            return None if self.tolerated else self.whole().removal(path)
         part = self.parts[index]
         edits = part.removal((0, *tuple(path)[2:])) if part is not None else None
         if edits is None:

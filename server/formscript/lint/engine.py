@@ -106,7 +106,13 @@ def _lint(
         from formscript.core.script import loads_as_yaml
 
         json_syntax = not loads_as_yaml(path)
-    doc = given if given is not None else parse_document(text, "json" if json_syntax else "yaml")
+    tolerated = tried = False
+    if given is not None:
+        doc = given
+    elif kind == "script" and not json_syntax:
+        doc, tolerated, tried = _script_document(text)
+    else:
+        doc = parse_document(text, "json" if json_syntax else "yaml")
     as_yaml: Document | None = None  # the text read as YAML, where a script's name says JSON
     if kind is None:
         kind = sniff(doc.value) if doc.ok else None
@@ -121,13 +127,8 @@ def _lint(
                 as_yaml = None if json_syntax else doc
                 json_syntax = not json_syntax
                 doc = parse_document(text, "json" if json_syntax else "yaml")
-    tolerated = False
-    if kind == "script" and not doc.ok and not json_syntax and given is None:
-        from formscript.document.segments import tolerate
-
-        partial = tolerate(text)
-        if partial is not None:  # one broken entry hides none of the others
-            doc, tolerated = partial, True
+    if kind == "script" and not doc.ok and not json_syntax and given is None and not tried:
+        doc, tolerated = _tolerated(text, doc)
     problems: list[Problem] = []
     report = FileReport(path, kind, None, document=doc)
     if kind == "form":
@@ -150,6 +151,30 @@ def _lint(
     diagnostics = parse_problems + [_to_diagnostic(doc, p, None) for p in _dedupe(problems)]
     report.diagnostics = realize_fixes(finish(diagnostics, doc, settings, path, suppress=suppress), doc, fixes)
     return report
+
+
+def _script_document(text: str) -> tuple[Document, bool, bool]:
+    """A YAML script's document, whether it is tolerated (some entries do not parse) and
+    whether tolerating it was tried. Where libyaml refuses the text, the split into entries
+    is tried before the pure-Python loader reads the whole text: when that loader refuses
+    some entry alone (the cause), it refuses the whole; otherwise the whole text is read as
+    ``parse_document`` reads it."""
+    doc = parse_document(text, confirm=False)
+    if not doc.unconfirmed:
+        return doc, False, False
+    from formscript.document.segments import tolerate
+
+    partial = tolerate(text)
+    if partial is not None:  # one broken entry hides none of the others
+        return partial, True, True
+    return parse_document(text), False, True
+
+
+def _tolerated(text: str, doc: Document) -> tuple[Document, bool]:
+    from formscript.document.segments import tolerate
+
+    partial = tolerate(text)
+    return (partial, True) if partial is not None else (doc, False)
 
 
 def realize_fixes(diagnostics: list[Diagnostic], doc: Document, fixes: bool | None = True) -> list[Diagnostic]:

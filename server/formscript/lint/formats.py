@@ -26,7 +26,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from formscript import __version__
-from formscript.document import Span
+from formscript.document import Pos, Span
 from formscript.lint.diagnostics import Diagnostic
 from formscript.lint.report import FileReport
 
@@ -153,47 +153,78 @@ def summary(reports: Sequence[FileReport]) -> dict[str, Any]:
 
 
 def render_json(reports: Sequence[FileReport]) -> str:
-    """The versioned JSON contract."""
-    files = []
-    for report in reports:
-        diagnostics = []
-        for d in report.diagnostics:
-            line, col, end_line, end_col = _pos(d)
-            item: dict[str, Any] = {
-                "code": d.code,
-                "severity": d.severity,
-                "message": d.message,
-                "range": {"start": {"line": line, "column": col}, "end": {"line": end_line, "column": end_col}},
-            }
-            if d.fix is not None:
-                item["fix"] = {
-                    "description": d.fix.description,
-                    "safe": d.fix.safe,
-                    "edits": [
-                        {
-                            "range": {
-                                "start": {"line": e.span.start.line + 1, "column": e.span.start.column + 1},
-                                "end": {"line": e.span.end.line + 1, "column": e.span.end.column + 1},
-                            },
-                            "new_text": e.new_text,
-                        }
-                        for e in d.fix.edits
-                    ],
-                }
-            diagnostics.append(item)
-        entry: dict[str, Any] = {
-            "path": report.path,
-            "kind": report.kind,
-            "verdict": report.verdict.value if report.verdict is not None else None,
-            "diagnostics": diagnostics,
-        }
+    """The versioned JSON contract, written exactly as ``json.dumps(payload, indent=2,
+    ensure_ascii=False)`` writes its payload (tests/test_json_writer.py holds the payload as
+    the reference), one formatted step per diagnostic."""
+    out = [f'{{\n  "version": {_scalar(JSON_VERSION)},\n  "files": ']
+    for i, report in enumerate(reports):
+        out.append("[\n    {" if i == 0 else ",\n    {")
+        out.append(
+            f'\n      "path": {_scalar(report.path)},\n      "kind": {_scalar(report.kind)},'
+            f'\n      "verdict": {_scalar(report.verdict.value if report.verdict is not None else None)},'
+            '\n      "diagnostics": '
+        )
+        if report.diagnostics:
+            out.append("[")
+            out.append(",".join(map(_diagnostic_json, report.diagnostics)))
+            out.append("\n      ]")
+        else:
+            out.append("[]")
         if report.embedded is not None:
-            entry["embedded"] = {"call": report.embedded.call, "range": _range(report.embedded.span)}
+            out.append(',\n      "embedded": ')
+            _emit({"call": report.embedded.call, "range": _range(report.embedded.span)}, "\n      ", out)
         if report.note:
-            entry["note"] = report.note
-        files.append(entry)
-    payload = {"version": JSON_VERSION, "files": files, "summary": summary(reports)}
-    return dumps_indented(payload) + "\n"
+            out.append(f',\n      "note": {_scalar(report.note)}')
+        out.append("\n    }")
+    out.append("\n  ]" if reports else "[]")
+    out.append(',\n  "summary": ')
+    _emit(summary(reports), "\n  ", out)
+    out.append("\n}\n")
+    return "".join(out)
+
+
+def _scalar(value: Any) -> str:
+    """A string, None, a boolean or an int as json writes it."""
+    out: list[str] = []
+    _emit(value, "", out)
+    return out[0]
+
+
+def _position(pos: Pos, newline: str) -> str:
+    inner = newline + "  "
+    return f'{{{inner}"line": {pos.line + 1},{inner}"column": {pos.column + 1}{newline}}}'
+
+
+def _span_json(span: Span, newline: str) -> str:
+    inner = newline + "  "
+    return f'{{{inner}"start": {_position(span.start, inner)},{inner}"end": {_position(span.end, inner)}{newline}}}'
+
+
+#: The newlines and indents of a diagnostic in the report (it sits at depth 4).
+_D, _D1, _D2, _D3 = ("\n" + " " * n for n in (8, 10, 12, 14))
+
+
+def _diagnostic_json(d: Diagnostic) -> str:
+    """One item of a file's ``diagnostics``, preceded by its newline and indent."""
+    text = (
+        f'{_D}{{{_D1}"code": {_ENCODE(d.code)},{_D1}"severity": {_ENCODE(d.severity)},'
+        f'{_D1}"message": {_ENCODE(d.message)},{_D1}"range": {_span_json(d.span, _D1)}'
+    )
+    fix = d.fix
+    if fix is None:
+        return text + _D + "}"
+    if fix.edits:
+        edits = ",".join(
+            f'{_D3}{{{_D3}  "range": {_span_json(e.span, _D3 + "  ")},{_D3}  "new_text": {_ENCODE(e.new_text)}{_D3}}}'
+            for e in fix.edits
+        )
+        edits = "[" + edits + _D2 + "]"
+    else:
+        edits = "[]"
+    return (
+        f'{text},{_D1}"fix": {{{_D2}"description": {_ENCODE(fix.description)},'
+        f'{_D2}"safe": {_scalar(fix.safe)},{_D2}"edits": {edits}{_D1}}}{_D}}}'
+    )
 
 
 def dumps_indented(value: Any) -> str:
