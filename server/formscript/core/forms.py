@@ -188,9 +188,6 @@ class WorkForm(_ElementBase):
     failures: list[Failure] = Field(default_factory=list)
 
 
-WorkForm.model_rebuild()
-
-
 def fill_form(form: WorkForm, values: dict[Any, Any], *, ruleset: RuleSet | None = None) -> WorkForm:
     """Merge *values* (declared fields first, then defaults, then extras) and validate."""
     filled = form.model_copy(

@@ -108,13 +108,19 @@ def _only_comments(gap: str) -> bool:
 
 
 def _entry_doc(piece: str, indent: int, last: bool) -> YamlDocument | None:
-    """*piece* (one entry) parsed alone, when it parses as exactly one block item. An entry
+    """*piece* (one entry) parsed alone, when it parses as exactly one block item."""
+    doc, alone = _entry_parsed(piece, indent, last)
+    return doc if alone else None
+
+
+def _entry_parsed(piece: str, indent: int, last: bool) -> tuple[YamlDocument, bool]:
+    """*piece* (one entry) parsed, and whether it parses as exactly one block item. An entry
     that is not the last is parsed with the next item's sign after it, as it is followed in
     the whole text: the collections it closes end where that sign starts, as they do there."""
     doc = parse_document(piece if last else piece + " " * indent + "-")
     root = doc.root
     items = 1 if last else 2
-    if (
+    alone = not (
         not doc.ok
         or doc.problems
         or not isinstance(root, yaml.SequenceNode)
@@ -122,9 +128,8 @@ def _entry_doc(piece: str, indent: int, last: bool) -> YamlDocument | None:
         or len(root.value) != items
         or not isinstance(doc.value, list)
         or len(doc.value) != items
-    ):
-        return None
-    return doc
+    )
+    return doc, alone
 
 
 def _head_doc(text: str, key: str) -> YamlDocument | None:
@@ -467,16 +472,15 @@ def tolerate(text: str, key: str = "responses") -> SplicedDocument | None:
         return None
     parts: list[YamlDocument | None] = []
     problems: list[Problem] = []
-    sign = " " * split.indent + "-"
     ends = [*split.offsets[1:], len(text)]
     for begin, end, line in zip(split.offsets, ends, split.lines, strict=True):
         piece = text[begin:end]
         last = end == len(text)
-        doc = _entry_doc(piece, split.indent, last)
+        alone, whole_item = _entry_parsed(piece, split.indent, last)
+        doc = alone if whole_item else None
         if doc is not None and _too_deep(piece):
             return None
         if doc is None:
-            alone = parse_document(piece if last else piece + sign)
             found = [p for p in alone.problems if p.span is not None]
             if alone.ok or not found:
                 return None  # it parses, as something other than one entry: not tolerated
