@@ -187,7 +187,8 @@ def realize_fixes(diagnostics: list[Diagnostic], doc: Document, fixes: bool | No
     for diagnostic in diagnostics:
         if diagnostic.pending is not None:
             fix = _fix(doc, diagnostic.pending) if fixes else None
-            diagnostic = replace(diagnostic, fix=fix, pending=None)
+            d = diagnostic  # what ``replace(d, fix=fix, pending=None)`` gives, without its field walk
+            diagnostic = Diagnostic(d.code, d.severity, d.message, d.span, fix, d.related)
         realized.append(diagnostic)
     return realized
 
