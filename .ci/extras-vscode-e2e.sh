@@ -20,13 +20,6 @@ CACHE="${FORMSCRIPT_VSCODE_E2E_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/formscript
 mkdir -p "$CACHE"
 start=$(date +%s)
 
-SUDO=""
-if [ "$(id -u)" -ne 0 ]; then
-  if command -v sudo >/dev/null 2>&1; then
-    SUDO="sudo"
-  fi
-fi
-
 # Debian packages: chromium for puppeteer, headers and compilers for code-server's native modules.
 need_apt=()
 command -v chromium >/dev/null 2>&1 || need_apt+=(chromium)
@@ -35,14 +28,7 @@ dpkg -s build-essential >/dev/null 2>&1 || need_apt+=(build-essential)
 command -v python3 >/dev/null 2>&1 || need_apt+=(python3)
 command -v pkg-config >/dev/null 2>&1 || need_apt+=(pkg-config)
 if [ "${#need_apt[@]}" -gt 0 ]; then
-  if [ "$(id -u)" -ne 0 ] && [ -z "$SUDO" ]; then
-    echo "extras-vscode-e2e: ${need_apt[*]} missing and this is not root (no sudo either)" >&2
-    exit 1
-  fi
-  echo "== vscode-e2e: apt-get install ${need_apt[*]}"
-  export DEBIAN_FRONTEND=noninteractive
-  $SUDO apt-get update -qq
-  $SUDO apt-get install -y -qq --no-install-recommends "${need_apt[@]}"
+  bash "$(dirname "$0")/apt-install.sh" extras-vscode-e2e "${need_apt[@]}"
 fi
 
 # Node 24, beside (not instead of) the system Node.
