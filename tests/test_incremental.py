@@ -6,7 +6,8 @@ removed, moved, broken on the way: unterminated quotes, bad indentation, stray a
 report must equal ``lint_text`` of the same text: verdict, kind, every diagnostic with its
 range, message and fix plan; and where the text was spliced, the document must answer like
 ``parse_document`` of the whole text: the value, the location of every key path, the
-collections, comments, removals and replacements, and the server's outline, hovers and fixes.
+collections, comments, removals and replacements, and the server's outline, hovers, fixes and
+line table (each version's made from the previous one's, as the server does).
 
 Seeded: ``FORMSCRIPT_INCR_SEQUENCES`` (120 here; the long mode in the README runs thousands),
 ``FORMSCRIPT_INCR_EDITS`` (25 per sequence) and ``FORMSCRIPT_INCR_SEED``; a failure names the
@@ -23,7 +24,7 @@ from typing import Any
 import pytest
 
 from formscript.document import Pos, parse_document
-from formscript.document.segments import EntryCache, SplicedDocument, split_entries
+from formscript.document.segments import EntryCache, SplicedDocument, common_ends, split_entries
 from formscript.lint.config import Settings
 from formscript.lint.engine import fix_for, lint_text
 from formscript.lint.incremental import Incremental
@@ -203,13 +204,16 @@ def test_the_server_features_answer_as_on_a_fresh_analysis(seed: int) -> None:
     text = script(rand)
     uri = "file:///w/fuzz.script.yaml"
     incremental = Incremental()
+    previous = None  # the lines of the version before, as the server hands them on
     for step in range(EDITS // 2 + 1):
         if step:
             text = edit(rand, text)
         where = f"seed {seed}, edit {step}, text {text!r}"
-        mine = analyse(uri, text, step, Settings(), "utf-16", 0, incremental)
+        mine = analyse(uri, text, step, Settings(), "utf-16", 0, incremental, previous)
         incremental.warm()
+        previous = mine.positions
         fresh = analyse(uri, text, step, Settings(), "utf-16", 0)
+        assert mine.positions.lines == fresh.positions.lines, where
         if mine.document is not None and fresh.document is not None:
             same_features(mine, fresh, rand, where)
 
@@ -255,3 +259,25 @@ def test_a_split_that_could_differ_from_the_whole_parse_is_not_made(text: str) -
     cache = EntryCache()
     assert cache.document(text) is None, split_entries(text)
     assert lint_text(text, PATH, fixes=None).diagnostics == Incremental().lint(text, PATH, Settings()).diagnostics
+
+
+def test_the_common_ends_of_two_texts_are_the_longest() -> None:
+    """``common_ends`` (halving) against a character-by-character reading, on texts that share
+    prefixes, suffixes, both, or neither, and repeat themselves (where a wrong halving would
+    stop early)."""
+    rand = random.Random(SEED)
+
+    def reference(old: str, new: str) -> tuple[int, int]:
+        most = min(len(old), len(new))
+        prefix = next((i for i in range(most) if old[i] != new[i]), most)
+        rest = most - prefix
+        suffix = next((i for i in range(rest) if old[len(old) - 1 - i] != new[len(new) - 1 - i]), rest)
+        return prefix, suffix
+
+    for _ in range(5000):
+        old = "".join(rand.choice("ab\n") for _ in range(rand.randint(0, 16)))
+        begin = rand.randint(0, len(old))
+        end = rand.randint(begin, len(old))
+        typed = "".join(rand.choice("ab\n") for _ in range(rand.randint(0, 3)))
+        new = old[:begin] + typed + old[end:] if rand.random() < 0.8 else old[::-1]
+        assert common_ends(old, new) == reference(old, new), (old, new)

@@ -43,6 +43,36 @@ def test_positions_map_yaml_only_line_breaks() -> None:
     assert positions.pos(types.Position(1, 2)) == Pos(2, 2)
 
 
+def test_positions_made_from_the_previous_version_have_the_lines_of_a_fresh_split() -> None:
+    """The lines of a version made from the previous one's (``Positions(..., previous=)``),
+    after random edits (line breaks of every kind, at the ends, texts that agree at both
+    ends), are the lines a fresh split gives, and so is every converted position."""
+    import random
+
+    from formscript.document.segments import common_ends
+
+    rand = random.Random(20261201)
+    pieces = ["a", "b: 1", "\n", "\n", "é", "- x\n", "", "\r\n", "\r", "😀"]  # the last three: rarely
+    text = ""
+    positions = Positions(text)
+    for _ in range(4000):
+        if rand.random() < 0.05:
+            text = "".join(rand.choice(pieces[:7]) for _ in range(rand.randint(0, 40)))
+        else:
+            begin = rand.randint(0, len(text))
+            end = rand.randint(begin, min(len(text), begin + rand.choice([0, 1, 3, 10])))
+            some = pieces if rand.random() < 0.02 else pieces[:7]
+            typed = "".join(rand.choice(some) for _ in range(rand.randint(0, 3)))
+            text = text[:begin] + typed + text[end:]
+        made = Positions(text, "utf-16", positions)
+        fresh = Positions(text, "utf-16")
+        assert made.lines == fresh.lines, (positions.text, text, common_ends(positions.text, text))
+        for line in range(len(fresh.lines) + 1):
+            for column in (0, 2, 9):
+                assert made.position(Pos(line, column)) == fresh.position(Pos(line, column))
+        positions = made
+
+
 def test_choose_encoding() -> None:
     assert choose_encoding(None) == "utf-16"
     assert choose_encoding(["utf-7", "utf-32", "utf-8"]) == "utf-32"

@@ -42,12 +42,28 @@ from formscript.document.located import (
 from formscript.document.model import Collection, Comment, Document, Edit, Location, Pos, Span, split_lines
 from formscript.document.writing import scalar_source
 
-__all__ = ["EntryCache", "SplicedDocument", "Split", "split_entries", "tolerate"]
+__all__ = ["EntryCache", "SplicedDocument", "Split", "common_ends", "split_entries", "tolerate"]
 
 #: Characters the line scan does not model: the whole text is parsed instead.
-_UNMODELLED = re.compile("[\t\r\x85\u2028\u2029\ufeff]")
+_UNMODELLED = "\t\r\x85\u2028\u2029\ufeff"
 #: Document markers and directives (a stream of several documents, a %TAG): whole parse.
 _MARKERS = re.compile(r"^(?:---|\.\.\.)(?:[ ]|$)|^%", re.MULTILINE)
+
+
+def _unmodelled(text: str) -> bool:
+    """Whether *text* holds a character the line scan does not model (one substring search
+    each: a regular expression's character class costs a long text milliseconds)."""
+    return any(char in text for char in _UNMODELLED)
+
+
+def _markers(text: str) -> bool:
+    """Whether a line of *text* is a document marker or a directive (the expression runs
+    only where a line could start with one)."""
+    if not (text.startswith(("---", "...", "%")) or "\n---" in text or "\n..." in text or "\n%" in text):
+        return False
+    return _MARKERS.search(text) is not None
+
+
 #: Entries nested deeper than this are parsed with the whole text (its depth checks decide).
 _DEEPEST = 100
 
@@ -78,7 +94,7 @@ def _patterns(key: str, indent: int) -> tuple[re.Pattern[str], re.Pattern[str]]:
 def split_entries(text: str, key: str = "responses") -> Split | None:
     """The entries of the block sequence under the top-level *key*, when the text is a block
     mapping ending in that sequence and the split is known to parse as the whole does."""
-    if _UNMODELLED.search(text) or _MARKERS.search(text) or _loader_for(text) is not _safe_loader_class():
+    if _unmodelled(text) or _markers(text) or _loader_for(text) is not _safe_loader_class():
         return None
     found = list(re.finditer(rf"^{re.escape(key)}:[ ]*(?:#.*)?$", text, re.MULTILINE))
     if len(found) != 1:
@@ -202,7 +218,7 @@ class EntryCache:
         old = last.text
         if old == text:
             return last
-        prefix, suffix = _common_ends(old, text)
+        prefix, suffix = common_ends(old, text)
         offsets, lines = last.offsets, last.starts
         first = last.parts[0]
         assert first is not None and first.root is not None
@@ -218,7 +234,7 @@ class EntryCache:
         start = offsets[begin]
         stop = offsets[after] + shift if after < len(offsets) else len(text)
         window = text[start:stop]
-        if _UNMODELLED.search(window) or _MARKERS.search(window):
+        if _unmodelled(window) or _markers(window):
             return None
         if _loader_for(window) is not _safe_loader_class():
             return None
@@ -250,24 +266,32 @@ class EntryCache:
         parts = [*last.parts[:begin], *middle, *last.parts[after:]]
         starts = [*lines[:begin], *inner_lines, *(n + moved for n in lines[after:])]
         new_offsets = [*offsets[:begin], *inner, *(o + shift for o in offsets[after:])]
-        return SplicedDocument(text, last.head, key, parts, starts, new_offsets)
+        entries = last.value[key]
+        value = dict(last.value)  # the entries' values spliced as their parts are
+        spliced = (part.value[0] if part is not None else None for part in middle)
+        value[key] = [*entries[:begin], *spliced, *entries[after:]]
+        return SplicedDocument(text, last.head, key, parts, starts, new_offsets, value)
 
 
-def _common_ends(old: str, new: str) -> tuple[int, int]:
-    """The lengths of the longest common prefix and (not overlapping it) suffix."""
+def common_ends(old: str, new: str) -> tuple[int, int]:
+    """The lengths of the longest common prefix and (not overlapping it) suffix of two texts.
+
+    Found by halving, each step comparing (in C) only the part not yet known to agree, so the
+    characters compared add up to about the length of the texts, whatever the answer."""
     most = min(len(old), len(new))
-    low, high = 0, most
-    while low < high:  # the longest prefix, by halving (each comparison runs in C)
+    low, high = 0, most  # old[:low] == new[:low]; the prefix ends in [low, high]
+    while low < high:
         middle = (low + high + 1) // 2
-        if old[:middle] == new[:middle]:
+        if old.startswith(new[low:middle], low):
             low = middle
         else:
             high = middle - 1
     prefix = low
-    low, high = 0, most - prefix
+    old_size, new_size = len(old), len(new)
+    low, high = 0, most - prefix  # the same from the ends
     while low < high:
         middle = (low + high + 1) // 2
-        if old[len(old) - middle :] == new[len(new) - middle :]:
+        if old.startswith(new[new_size - middle : new_size - low], old_size - middle):
             low = middle
         else:
             high = middle - 1
@@ -333,9 +357,10 @@ class SplicedDocument(Document):
     _comments: list[Comment] | None = field(default=None, repr=False)
 
     def __post_init__(self) -> None:
-        value = dict(self.head.value)
-        value[self.key] = [part.value[0] if part is not None else None for part in self.parts]
-        self.value = value
+        if self.value is None:  # else given: spliced from an earlier version's (``EntryCache``)
+            value = dict(self.head.value)
+            value[self.key] = [part.value[0] if part is not None else None for part in self.parts]
+            self.value = value
 
     @property
     def lines(self) -> list[str]:

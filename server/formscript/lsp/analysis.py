@@ -157,10 +157,12 @@ def analyse(
     encoding: str,
     generation: int,
     incremental: Incremental | None = None,
+    previous: Positions | None = None,
 ) -> Analysis:
     """Lint *text* as the document *uri* (a Python file: the scripts and forms it hands to
     lionagi, each a part of the report); *incremental* reuses what the document's earlier
-    versions left (the report is the same)."""
+    versions left (the report is the same), *previous* the lines of an earlier version's
+    position converter (the lines are the same)."""
     path = uri_to_path(uri)
     # fixes are built when a code action asks
     if is_python(path):
@@ -169,4 +171,5 @@ def analyse(
         report = incremental.lint(text, path, settings, fixes=None)
     else:
         report = lint_text(text, path, settings=settings, fixes=None)
-    return Analysis(uri, path, version, text, report, Positions(text, encoding), generation, settings)
+    positions = Positions(text, encoding, previous)
+    return Analysis(uri, path, version, text, report, positions, generation, settings)

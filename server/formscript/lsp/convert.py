@@ -19,6 +19,7 @@ from lsprotocol import types
 
 from formscript import rules
 from formscript.document import Pos, Span
+from formscript.document.segments import common_ends
 from formscript.lint.diagnostics import Diagnostic
 
 if TYPE_CHECKING:
@@ -76,14 +77,36 @@ def _line_starts(text: str, pattern: re.Pattern[str]) -> list[int]:
     return [0, *(m.end() for m in pattern.finditer(text))]
 
 
+def _lsp_lines(text: str, previous: Positions | None) -> list[str]:
+    """*text*'s LSP lines; from *previous* (an earlier text's) those the difference between
+    the two texts leaves alone, so that only the lines an edit touches are split again."""
+    if "\r" in text:
+        return _LSP_BREAK.split(text)
+    if previous is None or "\r" in previous.text:
+        return text.split("\n")
+    old = previous.text
+    if old == text:
+        return list(previous.lines)
+    prefix, suffix = common_ends(old, text)
+    begin = old.rfind("\n", 0, prefix) + 1  # the first line the difference touches
+    first = old.count("\n", 0, begin)
+    after = old.find("\n", len(old) - suffix)  # the line break after it, in the common end
+    if after < 0:
+        return [*previous.lines[:first], *text[begin:].split("\n")]
+    kept = old.count("\n", after)  # the lines after that break: as they were
+    stop = after + len(text) - len(old)
+    return [*previous.lines[:first], *text[begin:stop].split("\n"), *previous.lines[len(previous.lines) - kept :]]
+
+
 class Positions:
     """Converts positions of one text between formscript (YAML lines, code points) and a
-    client (LSP lines, code units of *encoding*)."""
+    client (LSP lines, code units of *encoding*). Made with the *previous* version's, it
+    splits only the lines the edit between them touches (the lines are the same)."""
 
-    def __init__(self, text: str, encoding: str = UTF16.value) -> None:
+    def __init__(self, text: str, encoding: str = UTF16.value, previous: Positions | None = None) -> None:
         self.text = text
         self.encoding = encoding
-        self.lines = _LSP_BREAK.split(text)
+        self.lines = _lsp_lines(text, previous)
         self._bom = 1 if text.startswith("\ufeff") else 0
         self._exotic = any(c in text for c in _EXOTIC)
         self._lsp_starts: list[int] | None = None

@@ -200,10 +200,13 @@ class DocumentStore:
         else:
             settings = self._settings.for_path(uri_to_path(uri))
             incremental = None
+            previous = None
             if uri in self._open:  # a closed file's text is linted once: nothing to keep
                 incremental = self._incremental.setdefault(uri, Incremental())
+                kept = self._analyses.get(uri)
+                previous = kept.positions if kept is not None else None
             future = asyncio.get_running_loop().run_in_executor(
-                self._pool, analyse, uri, text, version, settings, self._encoding(), generation, incremental
+                self._pool, analyse, uri, text, version, settings, self._encoding(), generation, incremental, previous
             )
             if incremental is not None:
                 # after the lint (one thread): split the first version for the edits to come

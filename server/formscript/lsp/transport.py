@@ -31,7 +31,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import itertools
 import json
 import logging
 import os
@@ -62,7 +61,15 @@ _CONTENT_LENGTH = re.compile(rb"Content-Length: *(\d+) *\r?\n$", re.IGNORECASE)
 #: The largest body read (a frame claiming more is dropped unread).
 MAX_FRAME = 256 * 1024 * 1024
 #: Line breaks of ``str.splitlines`` that LSP does not count.
-_NOT_LSP_BREAKS = re.compile("[\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029]")
+_NOT_LSP_BREAKS = "\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029"
+
+
+def _other_breaks(text: str) -> bool:
+    """Whether *text* has a line break LSP does not count (one substring search each: a
+    regular expression's character class costs a long text milliseconds)."""
+    return any(char in text for char in _NOT_LSP_BREAKS)
+
+
 _LSP_LINE = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+\Z")
 
 
@@ -72,21 +79,21 @@ class TextDocument(workspace.TextDocument):
     @property
     def lines(self) -> Sequence[str]:
         source = self.source
-        if _NOT_LSP_BREAKS.search(source) is None:
+        if not _other_breaks(source):
             return tuple(source.splitlines(True))
         return tuple(_LSP_LINE.findall(source))
 
     def _apply_incremental_change(self, change: types.TextDocumentContentChangePartial) -> None:
-        """pygls's edit without rebuilding the text line by line (that costs a long text
-        tens of milliseconds a keystroke): the text is cut at the offsets of the range's ends,
+        """pygls's edit without rebuilding the text line by line, nor splitting it into lines
+        (either costs a long text milliseconds a keystroke): the offsets of the range's ends
+        are found by counting line breaks at C speed (``_Lines``), and the text is cut there,
         which gives the same text. A text with a break other than LF, or a range whose end
         comes before its start, takes pygls's own way."""
         source = self.source
-        if "\r" in source or _NOT_LSP_BREAKS.search(source) is not None:
+        if "\r" in source or _other_breaks(source):
             super()._apply_incremental_change(change)
             return
-        pieces = source.split("\n")
-        lines = _Lines(pieces)
+        lines = _Lines(source)
         where = self._position_codec.range_from_client_units(lines, change.range)
         start_line, start_column = where.start.line, where.start.character
         end_line, end_column = where.end.line, where.end.character
@@ -97,39 +104,78 @@ class TextDocument(workspace.TextDocument):
         if backwards or min(start_line, start_column, end_line, end_column) < 0:
             super()._apply_incremental_change(change)
             return
-        ends = list(itertools.accumulate(map(len, pieces)))
-        begin = lines.start(start_line, ends) + min(start_column, len(lines[start_line]))
+        begin = lines.start(start_line) + min(start_column, len(lines[start_line]))
         if end_line >= len(lines):
             self._source = source[:begin] + change.text
             return
-        stop = lines.start(end_line, ends) + min(end_column, len(lines[end_line]))
+        stop = lines.start(end_line) + min(end_column, len(lines[end_line]))
         self._source = source[:begin] + change.text + source[stop:]
 
 
-class _Lines(Sequence[str]):
-    """A text's lines with their LF, as ``str.splitlines(True)`` gives them, read from the
-    text split at LF (no list of line copies is made)."""
+#: Characters counted at once while looking for a line (``_Lines.start``).
+_BLOCK = 1 << 16
+#: Below this many characters the line breaks are found one by one.
+_SMALL = 512
 
-    def __init__(self, pieces: list[str]) -> None:
-        self._pieces = pieces
-        self._count = len(pieces) - 1 if pieces[-1] == "" else len(pieces)
+
+class _Lines(Sequence[str]):
+    """A LF-only text's lines with their LF, as ``str.splitlines(True)`` gives them, found
+    where they are asked for: no list of the lines is made. A line's start is found by
+    counting line breaks block by block (``str.count``, C speed), then halving the block it
+    lies in, from the nearest line found before."""
+
+    def __init__(self, text: str) -> None:
+        self._text = text
+        self._count: int | None = None
+        #: Line -> offset of its start, for the lines found so far.
+        self._starts: dict[int, int] = {0: 0}
 
     def __len__(self) -> int:
+        if self._count is None:
+            text = self._text
+            self._count = text.count("\n") + (0 if text.endswith("\n") or not text else 1)
         return self._count
 
     def __getitem__(self, index: Any) -> Any:
         if not isinstance(index, int):
             raise TypeError("lines are read one at a time")
         if index < 0:
-            index += self._count
-        if not 0 <= index < self._count:
+            index += len(self)
+        if not 0 <= index < len(self):
             raise IndexError(index)
-        piece = self._pieces[index]
-        return piece + "\n" if index < len(self._pieces) - 1 else piece
+        begin = self.start(index)
+        end = self._text.find("\n", begin)
+        return self._text[begin:] if end < 0 else self._text[begin : end + 1]
 
-    def start(self, index: int, ends: list[int]) -> int:
-        """The offset where line *index* starts (*ends*: the running sum of the pieces' lengths)."""
-        return ends[index - 1] + index if index else 0
+    def start(self, index: int) -> int:
+        """The offset where line *index* (0 to ``len(self)``) starts."""
+        found = self._starts.get(index)
+        if found is not None:
+            return found
+        text = self._text
+        line = max(n for n in self._starts if n < index)
+        offset = self._starts[line]
+        wanted = index - line  # line breaks to pass from *offset*
+        size = len(text)
+        while True:  # whole blocks
+            end = min(offset + _BLOCK, size)
+            count = text.count("\n", offset, end)
+            if count >= wanted or end == size:
+                break
+            wanted -= count
+            offset = end
+        while end - offset > _SMALL:  # halve the block holding the line
+            middle = (offset + end) // 2
+            count = text.count("\n", offset, middle)
+            if count >= wanted:
+                end = middle
+            else:
+                wanted -= count
+                offset = middle
+        for _ in range(wanted):
+            offset = text.index("\n", offset) + 1
+        self._starts[index] = offset
+        return offset
 
 
 class Workspace(workspace.Workspace):
