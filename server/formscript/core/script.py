@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import json
+import operator
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -58,9 +59,46 @@ class ScriptResult:
     entries: list[Entry | None] = field(default_factory=list)
 
 
-#: Entries already built, by the identity of their raw mapping (kept beside it, so the
-#: identity cannot be reused): an incremental caller keeps one across versions of a text.
-EntryMemo = dict[int, tuple[Any, "Entry"]]
+@dataclass
+class EntryMemo:
+    """What building a script's entries found, kept by an incremental caller across versions
+    of one text.
+
+    ``built``: the entries that built without a problem (they do not depend on their place),
+    by the identity of their raw mapping (kept beside it, so the identity cannot be reused).
+    ``raws``, ``entries`` and ``problems``: the previous call's raw entries, what each built
+    to and each index's problems (only the indices with some); the raw entries the next call
+    shares with them at its start and its end (the same objects: ``same_ends``) keep their
+    entries without a look-up each, and their problems where they keep their index."""
+
+    built: dict[int, tuple[Any, Entry]] = field(default_factory=dict)
+    raws: list[Any] = field(default_factory=list)
+    entries: list[Entry | None] = field(default_factory=list)
+    problems: dict[int, list[Problem]] = field(default_factory=dict)
+
+
+def same_ends(old: Sequence[object], new: Sequence[object]) -> tuple[int, int]:
+    """The lengths of the longest common prefix and (not overlapping it) suffix of two
+    sequences whose items are the same objects (identity, never equality: ``1 == True``).
+    Found by halving, each step comparing at C speed only the part not yet known to agree."""
+    most = min(len(old), len(new))
+    low, high = 0, most
+    while low < high:
+        middle = (low + high + 1) // 2
+        if all(map(operator.is_, old[low:middle], new[low:middle])):
+            low = middle
+        else:
+            high = middle - 1
+    prefix = low
+    old_size, new_size = len(old), len(new)
+    low, high = 0, most - prefix
+    while low < high:
+        middle = (low + high + 1) // 2
+        if all(map(operator.is_, old[old_size - middle : old_size - low], new[new_size - middle : new_size - low])):
+            low = middle
+        else:
+            high = middle - 1
+    return prefix, low
 
 
 def check_script(data: Any, memo: EntryMemo | None = None) -> ScriptResult:
@@ -98,21 +136,50 @@ def check_script(data: Any, memo: EntryMemo | None = None) -> ScriptResult:
         raw_entries = list(raw_entries)
     if not isinstance(raw_entries, list):
         problems.append(rules.SC019.problem(path=("responses",), found=raw_entries))
-    else:
+    elif memo is None:
         for index, raw in enumerate(raw_entries):
-            if memo is None:
-                entries.append(_build_entry(index, raw, problems))
-                continue
-            known = memo.get(id(raw))
-            if known is not None and known[0] is raw:
-                entries.append(known[1])
-                continue
-            count = len(problems)
-            built = _build_entry(index, raw, problems)
-            if built is not None and len(problems) == count:
-                memo[id(raw)] = (raw, built)
-            entries.append(built)
+            entries.append(_build_entry(index, raw, problems))
+    else:
+        entries = _spliced_entries(raw_entries, memo, problems)
     return ScriptResult(verdict_from(problems), problems, mode=str(mode), version=version, entries=entries)
+
+
+def _spliced_entries(raws: list[Any], memo: EntryMemo, problems: list[Problem]) -> list[Entry | None]:
+    """The entries of *raws* (their problems added to *problems*, in index order), as
+    ``_build_entry`` gives them: the raw entries shared with the previous call's at the start
+    and the end keep what they built to (an entry's problems name its index: those of a
+    shifted one are made again), the others are found in ``memo.built`` or built."""
+    prefix, suffix = same_ends(memo.raws, raws)
+    stop_old, stop_new = len(memo.raws) - suffix, len(raws) - suffix
+    shift = stop_new - stop_old
+    placed = {index: found for index, found in memo.problems.items() if index < prefix}
+    entries = memo.entries[:prefix]
+    built = memo.built
+    for index in range(prefix, stop_new):
+        raw = raws[index]
+        known = built.get(id(raw))
+        if known is not None and known[0] is raw:
+            entries.append(known[1])
+            continue
+        own: list[Problem] = []
+        entry = _build_entry(index, raw, own)
+        if own:
+            placed[index] = own
+        elif entry is not None:
+            built[id(raw)] = (raw, entry)
+        entries.append(entry)
+    entries += memo.entries[stop_old:]
+    for index, found in memo.problems.items():
+        if index >= stop_old:
+            moved = index + shift
+            if shift:
+                found = []
+                entries[moved] = _build_entry(moved, raws[moved], found)
+            placed[moved] = found
+    for index in sorted(placed):
+        problems.extend(placed[index])
+    memo.raws, memo.entries, memo.problems = list(raws), list(entries), placed
+    return entries
 
 
 def _check_header(data: dict[Any, Any], problems: list[Problem]) -> ScriptHeader | None:

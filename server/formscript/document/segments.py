@@ -264,8 +264,9 @@ class EntryCache:
             return None
         moved = text.count("\n", prefix, new_end) - old.count("\n", prefix, old_end)
         parts = [*last.parts[:begin], *middle, *last.parts[after:]]
-        starts = [*lines[:begin], *inner_lines, *(n + moved for n in lines[after:])]
-        new_offsets = [*offsets[:begin], *inner, *(o + shift for o in offsets[after:])]
+        # the entries after: shifted at C speed (``map`` of the bound addition)
+        starts = [*lines[:begin], *inner_lines, *(map(moved.__add__, lines[after:]) if moved else lines[after:])]
+        new_offsets = [*offsets[:begin], *inner, *map(shift.__add__, offsets[after:])]
         entries = last.value[key]
         value = dict(last.value)  # the entries' values spliced as their parts are
         spliced = (part.value[0] if part is not None else None for part in middle)

@@ -56,7 +56,7 @@ class Incremental:
             if doc is not None and (kind == "script" or _sniffed_script(doc.value)):
                 report = lint_document(doc, path, settings=settings, fixes=fixes, memo=self._memo)
                 raws = doc.value["responses"]
-                if report.script is not None and len(self._memo.entries) > 2 * len(raws) + 64:
+                if report.script is not None and len(self._memo.entries.built) > 2 * len(raws) + 64:
                     self._memo.keep_only(raws, report.script.entries)  # what the text still uses
                 self.last = "spliced"
                 return report

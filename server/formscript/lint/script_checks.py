@@ -3,7 +3,8 @@ entries, stream shape and serving faults. Light on purpose: no model machinery i
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import bisect
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
@@ -12,7 +13,7 @@ from formscript import rules
 from formscript.core.entries import CONTENT_PREDICATES, Entry, Matcher, StreamEntry
 from formscript.core.expansion import EXPANSION_LIMIT, Exhausts, json_error
 from formscript.core.regex_risk import COMPILE_ERRORS, backtracking_risk, compile_user_regex
-from formscript.core.script import EntryMemo, ScriptResult
+from formscript.core.script import EntryMemo, ScriptResult, same_ends
 from formscript.core.verdict import Problem
 from formscript.document import Document
 
@@ -66,16 +67,22 @@ PayloadMemo = dict[int, tuple[object, Exception | None]]
 class ScriptMemo:
     """What checking a script's entries found, kept across versions of its text."""
 
-    entries: EntryMemo = field(default_factory=dict)
+    entries: EntryMemo = field(default_factory=EntryMemo)
     payloads: PayloadMemo = field(default_factory=dict)
     #: Each entry's own findings, by its identity: (entry, index, mode, items); the index is
     #: -1 where the items are only markers, which hold for the entry at any place.
     checks: dict[int, tuple[object, int, str, Items]] = field(default_factory=dict)
+    #: The previous call's entries and mode, and the items of those of its entries that have
+    #: any, in order: (index, items). The entries the next call shares with them at its start
+    #: and its end (the same objects) keep their items without a look-up each.
+    last_entries: list[object] = field(default_factory=list)
+    last_mode: str = ""
+    last_items: list[tuple[int, Items]] = field(default_factory=list)
 
     def keep_only(self, raws: Sequence[object], built: Sequence[object]) -> None:
         """Forget what the entries no longer in the text left (*raws* and their *built*)."""
-        entries, payloads = self.entries, self.payloads
-        self.entries = {id(r): entries[id(r)] for r in raws if id(r) in entries}
+        entries, payloads = self.entries.built, self.payloads
+        self.entries.built = {id(r): entries[id(r)] for r in raws if id(r) in entries}
         self.payloads = {id(b): payloads[id(b)] for b in built if id(b) in payloads}
         checks = self.checks
         self.checks = {id(b): checks[id(b)] for b in built if id(b) in checks}
@@ -91,21 +98,12 @@ def script_checks(doc: Document, result: ScriptResult, memo: ScriptMemo | None =
         found.append(rules.SC016.problem(path=("responses",) if "responses" in data else ()))
     tool_ids: dict[str, int] = {}
     gate_only_calls: dict[int, int] = {}
-    mode = result.mode
-    checks = memo.checks if memo is not None else None
-    for index, entry in enumerate(result.entries):
-        if entry is None:
-            continue
-        known = checks.get(id(entry)) if checks is not None else None
-        # an entry's markers hold no index: only its own findings tie it to its place
-        if known is not None and known[0] is entry and known[2] == mode and (known[1] == index or known[1] < 0):
-            items = known[3]
-        else:
-            raw = raw_entries[index] if isinstance(raw_entries, list) else {}
-            items = _entry_items(index, entry, raw, mode, memo.payloads if memo is not None else None)
-            if checks is not None:
-                placed = any(not isinstance(item, tuple) for item in items)
-                checks[id(entry)] = (entry, index if placed else -1, mode, items)
+    if memo is None:
+        raws = raw_entries if isinstance(raw_entries, list) else None
+        listed = [(i, _entry_items(i, e, raws[i] if raws else {}, result.mode, None)) for i, e in _built(result)]
+    else:
+        listed = _spliced_items(result, raw_entries, memo)
+    for index, items in listed:
         for item in items:
             if not isinstance(item, tuple):
                 found.append(item)
@@ -126,6 +124,57 @@ def script_checks(doc: Document, result: ScriptResult, memo: ScriptMemo | None =
             else:
                 tool_ids[value] = index
     return found
+
+
+def _built(result: ScriptResult) -> Iterator[tuple[int, Entry]]:
+    return ((i, e) for i, e in enumerate(result.entries) if e is not None)
+
+
+def _spliced_items(result: ScriptResult, raw_entries: object, memo: ScriptMemo) -> list[tuple[int, Items]]:
+    """(index, items) of each entry with any items, in order: the entries shared with the
+    previous call's at the start and the end (the same objects, in the same mode) keep their
+    items (a shifted entry's findings name its index: those are made again); the others' are
+    found in ``memo.checks`` or made."""
+    entries, mode = result.entries, result.mode
+    raws = raw_entries if isinstance(raw_entries, list) else None
+    old = memo.last_entries if memo.last_mode == mode else []
+    prefix, suffix = same_ends(old, entries)
+    stop_old, stop_new = len(old) - suffix, len(entries) - suffix
+    shift = stop_new - stop_old
+    kept = memo.last_items if old else []
+    listed = kept[: bisect.bisect_left(kept, prefix, key=_index)]
+    for index in range(prefix, stop_new):
+        entry = entries[index]
+        if entry is not None:
+            items = _items_of(index, entry, raws, mode, memo)
+            if items:
+                listed.append((index, items))
+    for index, items in kept[bisect.bisect_left(kept, stop_old, key=_index) :]:
+        moved = index + shift
+        if shift:  # the same items unless they name the index (``_items_of`` knows)
+            entry = entries[moved]
+            assert entry is not None
+            items = _items_of(moved, entry, raws, mode, memo)
+        listed.append((moved, items))
+    memo.last_entries, memo.last_mode, memo.last_items = list(entries), mode, listed
+    return listed
+
+
+def _index(item: tuple[int, Items]) -> int:
+    return item[0]
+
+
+def _items_of(index: int, entry: Entry, raws: list[Any] | None, mode: str, memo: ScriptMemo) -> Items:
+    """*entry*'s items at *index*: kept in ``memo.checks`` while they hold (the same entry, in
+    the same mode, at the same index unless they are only markers), else made and kept."""
+    known = memo.checks.get(id(entry))
+    # an entry's markers hold no index: only its own findings tie it to its place
+    if known is not None and known[0] is entry and known[2] == mode and (known[1] == index or known[1] < 0):
+        return known[3]
+    items = _entry_items(index, entry, raws[index] if raws else {}, mode, memo.payloads)
+    placed = any(not isinstance(item, tuple) for item in items)
+    memo.checks[id(entry)] = (entry, index if placed else -1, mode, items)
+    return items
 
 
 #: One entry's own findings, and markers ("taken", call), ("gate", call), ("id", call id)
