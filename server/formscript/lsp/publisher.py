@@ -21,7 +21,8 @@ from formscript.lsp.analysis import Analysis, path_to_uri
 from formscript.lsp.documents import DocumentStore
 from formscript.lsp.settings import SettingsStore
 
-#: Quiet time after a change before linting (``FORMSCRIPT_LSP_DEBOUNCE_MS`` overrides it).
+#: Quiet time before linting a change that follows another this closely
+#: (``FORMSCRIPT_LSP_DEBOUNCE_MS`` overrides it); a change after a quiet time is linted at once.
 DEBOUNCE_MS = 10.0
 
 
@@ -52,6 +53,8 @@ class Publisher:
         self.debounce = float(os.environ.get("FORMSCRIPT_LSP_DEBOUNCE_MS", DEBOUNCE_MS)) / 1000
         self._tasks: dict[str, asyncio.Task[None]] = {}
         self._waiting: set[str] = set()
+        #: When each document was last scheduled (the event loop's clock).
+        self._changed: dict[str, float] = {}
         #: Closed files' workspace reports: uri -> ((generation, mtime, size), result id, items).
         self._files: dict[str, tuple[tuple[int, int, int], str, list[Any]]] = {}
         #: Progress tokens the client cancelled, remembered even when the cancel arrives
@@ -61,18 +64,24 @@ class Publisher:
     # -- pushed ---------------------------------------------------------------------------
 
     def schedule(self, uri: str) -> None:
-        """Lint *uri* after the debounce; a lint already running picks the change up."""
+        """Lint *uri*: at once after a quiet time (a keystroke waits for nothing), else after
+        the debounce (changes in quick succession are linted once they settle); a lint
+        already running picks the change up."""
+        now = asyncio.get_running_loop().time()
+        last = self._changed.get(uri)
+        self._changed[uri] = now
         task = self._tasks.get(uri)
         if task is not None and not task.done():
             if uri not in self._waiting:
                 return
             task.cancel()
-        self._tasks[uri] = asyncio.ensure_future(self._lint_later(uri))
+        settled = last is None or now - last >= self.debounce
+        self._tasks[uri] = asyncio.ensure_future(self._lint_later(uri, 0.0 if settled else self.debounce))
 
-    async def _lint_later(self, uri: str) -> None:
+    async def _lint_later(self, uri: str, delay: float) -> None:
         self._waiting.add(uri)
         try:
-            await asyncio.sleep(self.debounce)
+            await asyncio.sleep(delay)
         finally:
             self._waiting.discard(uri)
         documents = self._documents
@@ -104,6 +113,7 @@ class Publisher:
     def closed(self, uri: str) -> None:
         """The document closed: stop its lint and clear its diagnostics."""
         task = self._tasks.pop(uri, None)
+        self._changed.pop(uri, None)
         if task is not None:
             task.cancel()
         if not self.pull:
@@ -115,6 +125,7 @@ class Publisher:
             task.cancel()
         self._tasks.clear()
         self._waiting.clear()
+        self._changed.clear()
         self._files.clear()
         self._cancelled_progress.clear()
         self.pull = False

@@ -367,16 +367,49 @@ class FrameReader(Typing):
 
 
 class StdinReader:
-    """stdin, read on a thread of *executor*: lines of at most ``MAX_LINE`` bytes."""
+    """stdin, read on a thread of *executor*: lines of at most ``MAX_LINE`` bytes.
+
+    Read in chunks of what has arrived (``read1``) into a buffer of its own, so a message's
+    header lines and body, which arrive together, cost the event loop one trip to the reader
+    thread rather than one per line; the rest of a body longer than the buffer holds is read
+    at once. A stream without ``read1`` is read line by line."""
 
     def __init__(self, stdin: BinaryIO, executor: Any) -> None:
         self.stdin, self.executor = stdin, executor
+        self.buffer = bytearray()
+        self._read1: Callable[[int], bytes] | None = getattr(stdin, "read1", None)
 
-    def readline(self) -> Awaitable[bytes]:
-        return asyncio.get_running_loop().run_in_executor(self.executor, self.stdin.readline, MAX_LINE)
+    def _off_loop(self, work: Callable[[int], bytes], size: int) -> Awaitable[bytes]:
+        return asyncio.get_running_loop().run_in_executor(self.executor, work, size)
 
-    def readexactly(self, n: int) -> Awaitable[bytes]:
-        return asyncio.get_running_loop().run_in_executor(self.executor, self.stdin.read, n)
+    async def readline(self) -> bytes:
+        read1 = self._read1
+        if read1 is None:
+            return await self._off_loop(self.stdin.readline, MAX_LINE)
+        buffer = self.buffer
+        while True:
+            end = buffer.find(b"\n")
+            if end >= 0 or len(buffer) >= MAX_LINE:
+                size = end + 1 if end >= 0 else MAX_LINE
+                line = bytes(buffer[:size])
+                del buffer[:size]
+                return line
+            chunk = await self._off_loop(read1, 65536)
+            if not chunk:
+                line = bytes(buffer)
+                buffer.clear()
+                return line
+            buffer += chunk
+
+    async def readexactly(self, n: int) -> bytes:
+        buffer = self.buffer
+        if len(buffer) >= n:
+            body = bytes(buffer[:n])
+            del buffer[:n]
+            return body
+        head = bytes(buffer)
+        buffer.clear()
+        return head + await self._off_loop(self.stdin.read, n - len(head))
 
 
 class StreamFrames:
