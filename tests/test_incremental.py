@@ -204,18 +204,18 @@ def test_the_server_features_answer_as_on_a_fresh_analysis(seed: int) -> None:
     text = script(rand)
     uri = "file:///w/fuzz.script.yaml"
     incremental = Incremental()
-    previous = None  # the lines of the version before, as the server hands them on
+    previous = basis = None  # the lines and outline of the version before, as the server hands them on
     for step in range(EDITS // 2 + 1):
         if step:
             text = edit(rand, text)
         where = f"seed {seed}, edit {step}, text {text!r}"
-        mine = analyse(uri, text, step, Settings(), "utf-16", 0, incremental, previous)
+        mine = analyse(uri, text, step, Settings(), "utf-16", 0, incremental, previous, basis)
         incremental.warm()
-        previous = mine.positions
         fresh = analyse(uri, text, step, Settings(), "utf-16", 0)
         assert mine.positions.lines == fresh.positions.lines, where
         if mine.document is not None and fresh.document is not None:
             same_features(mine, fresh, rand, where)
+        previous, basis = mine.positions, mine.handed_on()
 
 
 def test_a_typical_edit_is_spliced_and_reuses_every_other_entry() -> None:

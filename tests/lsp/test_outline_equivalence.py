@@ -36,7 +36,7 @@ KINDS: dict[str, int] = {}
 class ReferenceOutline:
     """The outline as it was: every scan reads each line it passes (the fast one must agree)."""
 
-    def __init__(self, lines: list[str]) -> None:
+    def __init__(self, lines: list[str], previous: object = None) -> None:  # previous: ignored
         self.texts = lines
         self._cache: dict[int, Line] = {}
 
@@ -322,3 +322,28 @@ def test_completion_and_hover_answer_as_with_the_reference_outline(monkeypatch: 
     assert all(KINDS.get(kind, 0) > 100 for kind in ("key", "value", "snippet", "field", "outline field")), KINDS
     assert COUNTS["unparsed"] > DOCUMENTS // 10 and COUNTS["unparsed hovers"] > 50, COUNTS
     print(f"\noutline equivalence: {COUNTS} items by kind {KINDS}")
+
+
+def test_an_outline_made_from_an_earlier_versions_answers_as_a_fresh_one() -> None:
+    """Each version's outline made from the one before (``Outline(lines, previous)``, as
+    ``Analysis.outline`` does), measured or not yet before the next edit: its shapes and
+    queries are a fresh outline's, after edits that add, remove and change lines anywhere."""
+    rand = random.Random(SEED + 2)
+    spliced = 0
+    for number in range(max(DOCUMENTS // 3, 10)):
+        text = form(rand) if number % 2 else script(rand)
+        outline = Outline(text.split("\n"))
+        for _ in range(12):
+            text = edit(rand, text)
+            lines = text.split("\n")
+            made, fresh = Outline(lines, outline), Outline(lines)
+            spliced += made._basis is not None
+            if rand.random() < 0.7:  # measured now (else the next version starts from an earlier one)
+                assert made._shape() == fresh._shape(), text
+                for line in rand.sample(range(len(lines)), min(len(lines), 5)):
+                    for column in (0, 2, 4):
+                        assert made.parent(line, column) == fresh.parent(line, column), text
+                        assert made.item_index(line, column) == fresh.item_index(line, column), text
+                        assert made.block(line, column) == fresh.block(line, column), text
+            outline = made
+    assert spliced > DOCUMENTS, spliced

@@ -54,6 +54,8 @@ class Analysis:
     #: Fixes built for code actions, and whether each passed the check: by diagnostic.
     _fixes: dict[int, Fix | None] = field(default_factory=dict, repr=False, compare=False)
     _numbers: dict[int, int] = field(default_factory=dict, repr=False, compare=False)
+    #: An earlier version's outline, for ``outline`` to start from (dropped once it has).
+    basis: context.Outline | None = field(default=None, repr=False, compare=False)
 
     def fix_of(self, diagnostic: Diagnostic) -> Fix | None:
         """*diagnostic*'s fix, built now and offered only when the fixed text passes the
@@ -96,8 +98,16 @@ class Analysis:
     @cached_property
     def outline(self) -> context.Outline:
         """The text's lines as completion and hover read them, kept for this version: each
-        line is read once however many requests ask."""
-        return context.Outline(self.positions.lines)
+        line is read once however many requests ask (and measured only where it differs
+        from the earlier version's outline ``basis``)."""
+        made = context.Outline(self.positions.lines, self.basis)
+        self.basis = None
+        return made
+
+    def handed_on(self) -> context.Outline | None:
+        """The outline the next version's analysis starts from: this one's, once made."""
+        made = self.__dict__.get("outline")
+        return made if isinstance(made, context.Outline) else self.basis
 
     @property
     def kind(self) -> str | None:
@@ -158,11 +168,12 @@ def analyse(
     generation: int,
     incremental: Incremental | None = None,
     previous: Positions | None = None,
+    basis: context.Outline | None = None,
 ) -> Analysis:
     """Lint *text* as the document *uri* (a Python file: the scripts and forms it hands to
     lionagi, each a part of the report); *incremental* reuses what the document's earlier
     versions left (the report is the same), *previous* the lines of an earlier version's
-    position converter (the lines are the same)."""
+    position converter and *basis* its outline (the lines and their shapes are the same)."""
     path = uri_to_path(uri)
     # fixes are built when a code action asks
     if is_python(path):
@@ -172,4 +183,4 @@ def analyse(
     else:
         report = lint_text(text, path, settings=settings, fixes=None)
     positions = Positions(text, encoding, previous)
-    return Analysis(uri, path, version, text, report, positions, generation, settings)
+    return Analysis(uri, path, version, text, report, positions, generation, settings, basis=basis)

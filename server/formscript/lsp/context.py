@@ -153,6 +153,44 @@ def read_line(number: int, text: str) -> Line:
     return Line(number, text, indent, dash, content, key, value)
 
 
+def _measure(texts: list[str]) -> tuple[list[int], list[bool]]:
+    """The indent (-1: blank) of each line of *texts* and whether it starts with a dash."""
+    indents: list[int] = []
+    dashes: list[bool] = []
+    for text in texts:
+        stripped = text.strip()
+        if not stripped or stripped[0] == "#":
+            indents.append(-1)
+            dashes.append(False)
+            continue
+        rest = text.lstrip(" ")
+        indents.append(len(text) - len(rest))
+        dashes.append(rest == "-" or rest.startswith("- "))
+    return indents, dashes
+
+
+def _common_line_ends(old: list[str], new: list[str]) -> tuple[int, int]:
+    """How many lines two texts share at their start and (not overlapping it) at their end:
+    by halving, each step comparing at C speed only the lines not yet known to agree."""
+    most = min(len(old), len(new))
+    low, high = 0, most
+    while low < high:
+        middle = (low + high + 1) // 2
+        if old[low:middle] == new[low:middle]:
+            low = middle
+        else:
+            high = middle - 1
+    prefix = low
+    low, high = 0, most - prefix
+    while low < high:
+        middle = (low + high + 1) // 2
+        if old[len(old) - middle : len(old) - low] == new[len(new) - middle : len(new) - low]:
+            low = middle
+        else:
+            high = middle - 1
+    return prefix, low
+
+
 class Outline:
     """The lines of a text, read on demand.
 
@@ -160,14 +198,20 @@ class Outline:
     starts with ``- ``), measured once for the whole text without a regular expression, and
     reads a line's key only where the answer depends on it: a scan that passes over other
     entries costs a comparison per line. An outline kept for one text version
-    (``Analysis.outline``) reads each line at most once.
+    (``Analysis.outline``) reads each line at most once, and measures the shapes of only
+    the lines an edit touched when made with the previous version's (*previous*).
     """
 
-    def __init__(self, lines: list[str]) -> None:
+    def __init__(self, lines: list[str], previous: Outline | None = None) -> None:
         self.texts = lines
         self._cache: dict[int, Line] = {}
         self._indents: list[int] | None = None
         self._dashes: list[bool] = []
+        #: An earlier version's outline whose shapes are measured: the lines both texts
+        #: start and end with keep theirs (only one such outline is ever held).
+        self._basis: Outline | None = previous
+        if previous is not None and previous._indents is None:
+            self._basis = previous._basis
 
     def __len__(self) -> int:
         return len(self.texts)
@@ -181,20 +225,19 @@ class Outline:
         return found
 
     def _shape(self) -> tuple[list[int], list[bool]]:
-        """Each line's indent (-1 when blank, as ``Line.blank``) and whether it starts with a dash."""
+        """Each line's indent (-1 when blank, as ``Line.blank``) and whether it starts with a
+        dash; measured for the lines an earlier version's outline does not share."""
         if self._indents is None:
-            indents: list[int] = []
-            dashes: list[bool] = []
-            for text in self.texts:
-                stripped = text.strip()
-                if not stripped or stripped[0] == "#":
-                    indents.append(-1)
-                    dashes.append(False)
-                    continue
-                rest = text.lstrip(" ")
-                indents.append(len(text) - len(rest))
-                dashes.append(rest == "-" or rest.startswith("- "))
-            self._indents, self._dashes = indents, dashes
+            basis, self._basis = self._basis, None
+            if basis is None or basis._indents is None:
+                self._indents, self._dashes = _measure(self.texts)
+            else:
+                old, new = basis.texts, self.texts
+                prefix, suffix = _common_line_ends(old, new)
+                indents, dashes = _measure(new[prefix : len(new) - suffix])
+                tail = len(old) - suffix
+                self._indents = [*basis._indents[:prefix], *indents, *basis._indents[tail:]]
+                self._dashes = [*basis._dashes[:prefix], *dashes, *basis._dashes[tail:]]
         return self._indents, self._dashes
 
     def item_index(self, number: int, dash: int) -> int:

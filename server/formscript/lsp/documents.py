@@ -199,14 +199,24 @@ class DocumentStore:
             future = pending[2]
         else:
             settings = self._settings.for_path(uri_to_path(uri))
-            incremental = None
-            previous = None
+            incremental = previous = basis = None
             if uri in self._open:  # a closed file's text is linted once: nothing to keep
                 incremental = self._incremental.setdefault(uri, Incremental())
                 kept = self._analyses.get(uri)
-                previous = kept.positions if kept is not None else None
+                if kept is not None:  # its lines and their shapes, for what the edit left alone
+                    previous, basis = kept.positions, kept.handed_on()
             future = asyncio.get_running_loop().run_in_executor(
-                self._pool, analyse, uri, text, version, settings, self._encoding(), generation, incremental, previous
+                self._pool,
+                analyse,
+                uri,
+                text,
+                version,
+                settings,
+                self._encoding(),
+                generation,
+                incremental,
+                previous,
+                basis,
             )
             if incremental is not None:
                 # after the lint (one thread): split the first version for the edits to come
