@@ -23,13 +23,16 @@ from typing import Any
 
 import pytest
 
-from formscript.document import Pos, parse_document
+from formscript.document import Document, Pos, parse_document
+from formscript.document.form_segments import SENTINEL, FormCache, SplicedForm
 from formscript.document.segments import EntryCache, SplicedDocument, common_ends, split_entries
 from formscript.lint.config import Settings
 from formscript.lint.engine import fix_for, lint_text
 from formscript.lint.incremental import Incremental
 from formscript.lint.report import FileReport
 from formscript.lsp.analysis import Analysis, analyse
+from formscript.lsp.completion import complete
+from formscript.lsp.context import walk
 from formscript.lsp.hover import hover
 from formscript.lsp.navigation import folding, symbols
 
@@ -281,3 +284,265 @@ def test_the_common_ends_of_two_texts_are_the_longest() -> None:
         typed = "".join(rand.choice("ab\n") for _ in range(rand.randint(0, 3)))
         new = old[:begin] + typed + old[end:] if rand.random() < 0.8 else old[::-1]
         assert common_ends(old, new) == reference(old, new), (old, new)
+
+
+# ------------------------------------------------------------------------------ forms
+
+FORM_PATH = "/w/fuzz.form.yaml"
+#: Per form sequence: how many of its texts were spliced, of how many.
+FORM_SPLICED: dict[int, tuple[int, int]] = {}
+
+#: Field declarations of every shape: block and flow mappings, defaults of each type (and
+#: wrong ones), unknown keys and types, bad names, quoted keys, block scalars, comments.
+FIELDS = [
+    "  f{i}:\n    type: str\n    description: field {i}\n",
+    "  f{i}:\n    type: int\n    required: false\n",
+    "  f{i}: {{type: bool, default: true}}\n",
+    "  f{i}:\n    type: float\n    default: 1\n",
+    "  f{i}:\n    type: list\n    default: [a, b]\n",
+    "  f{i}:\n    type: dict\n    required: no\n",
+    "  f{i}:\n    type: integer\n",
+    "  f{i}:\n    tpye: str\n",
+    "  f{i}:\n    type: int\n    default: 'x'\n",
+    "  '{i}bad':\n    type: str\n",
+    '  "q{i}":\n    type: str  # quoted\n',
+    "  f{i}:\n    name: f{i}\n",
+    "  f{i}:\n    description: |\n      long\n\n      text {i}\n",
+    "  f{i}: not a mapping\n",
+    "  f{i}:\n",
+    "  # a comment\n  f{i}:\n    type: str\n    required: false\n",
+    "  f{i}:\n    type: str\n    default: &d x\n    description: *d\n",
+]
+#: Values of every shape: YAML 1.1 surprises, strings given to numbers, bools, nulls, lists.
+VALUES = [
+    "  f{i}: value {i}\n",
+    "  f{i}: {i}\n",
+    "  f{i}: yes\n",
+    "  f{i}: '7'\n",
+    "  f{i}: 0o17\n",
+    "  f{i}: 010\n",
+    "  f{i}: 1:30\n",
+    "  f{i}: 2024-01-01\n",
+    "  f{i}: ~\n",
+    "  f{i}: [1, 2]\n",
+    "  f{i}:\n    - a\n    - b\n",
+    "  f{i}: |\n    block {i}\n",
+    "  f{i}: true  # set\n",
+    "  f{i}: 3.5\n",
+    "  g{i}: undeclared\n",
+    "  f{i}: a multi\n    line plain\n",
+]
+FORM_HEADS = ["title: Intake {i}\n", "", "# a form\ntitle: 'Quoted'\n", "title: 5\n", "titel: typo\n"]
+#: What edits type into a form: indicators, quotes, breaks, indentation, whole entries.
+FORM_SNIPPETS = [
+    ":", ": ", " ", "  ", "-", "#", "'", '"', "{", "}", "[", "]", ",", "|", "&a ", "*a", "!!str ",
+    "~", "\t", "\n", "\n  ", "\n    ", "\n  f9: 1\n", "\n  f9:\n    type: int\n", "yes", "no", "null",
+    "0x1F", "type: int", "default: 3", "required: true", "values:\n", "fields:\n", "<<: ",
+    "formscript: ignore[FS016] -- why", "---\n", "?",
+]  # fmt: skip
+
+
+def form_text(rand: random.Random) -> str:
+    parts = [rand.choice(FORM_HEADS).format(i=rand.randint(0, 9))]
+    sections = [("fields:\n", FIELDS), ("values:\n", VALUES)]
+    if rand.random() < 0.15:
+        sections.reverse()
+    for head, shapes in sections:
+        if rand.random() < 0.08:
+            continue
+        parts.append(head)
+        # distinct names, mostly (a repeated one is a duplicate key: linted whole)
+        names = rand.sample(range(40), 20) if rand.random() < 0.9 else [rand.randint(0, 15) for _ in range(12)]
+        for i in names[: rand.randint(1, 20)]:
+            parts.append(rand.choice(shapes).format(i=i))
+    if rand.random() < 0.2:
+        parts.append(rand.choice([*FORM_HEADS[:1], "extra: 1\n", "title: later\n"]).format(i=1))
+    return "".join(parts)
+
+
+def form_edit(rand: random.Random, text: str) -> str:
+    """One random edit of a form: type, delete, replace, or add, remove, duplicate a line."""
+    lines = text.splitlines(keepends=True)
+    kind = rand.random()
+    if kind < 0.12 and len(lines) > 1:
+        del lines[rand.randrange(len(lines))]
+        return "".join(lines)
+    if kind < 0.2 and lines:
+        line = rand.randrange(len(lines))
+        lines.insert(rand.randrange(len(lines) + 1), lines[line])
+        return "".join(lines)
+    if kind < 0.35:
+        shapes = FIELDS if rand.random() < 0.5 else VALUES
+        entry = rand.choice(shapes).format(i=rand.randint(0, 60))
+        starts = [i for i, line in enumerate(lines) if line.startswith("  ") and not line.startswith("   ")]
+        lines.insert(rand.choice([*starts, len(lines)]), entry)
+        return "".join(lines)
+    start = rand.randint(0, len(text))
+    if kind < 0.75:
+        end = start
+        while end < len(text) and end - start < rand.randint(0, 4) and text[end] != "\n":
+            end += 1
+        return text[:start] + "".join(rand.choice(WORDS) for _ in range(rand.randint(0, 2))) + text[end:]
+    end = min(len(text), start + (rand.randint(1, 12) if rand.random() < 0.5 else 0))
+    new = "".join(rand.choice(FORM_SNIPPETS) for _ in range(rand.randint(0, 2)))
+    return text[:start] + new + text[end:]
+
+
+def same_form_document(spliced: SplicedForm, where: str) -> None:
+    whole = parse_document(spliced.text)
+    assert whole.ok and not whole.problems, where
+    assert spliced.value == whole.value, where
+    assert [type(k) for k in spliced.value] == [type(k) for k in whole.value], where
+    every = list(paths(whole.value))
+    for path in [*every, ("fields", "nope"), ("values", "nope", 0), ("nope",), (SENTINEL,), ("fields", SENTINEL)]:
+        assert spliced.entry(path) == whole.entry(path), f"{where}: entry {path}"
+        assert spliced.locate(path) == whole.locate(path), f"{where}: locate {path}"
+        if path:
+            assert spliced.removal(path) == whole.removal(path), f"{where}: removal {path}"
+            for on_key in (False, True):
+                got = spliced.replacement(path, "a: b", on_key=on_key, quoted=True)
+                assert got == whole.replacement(path, "a: b", on_key=on_key, quoted=True), f"{where}: {path}"
+    assert list(spliced.collections()) == list(whole.collections()), where
+    assert spliced.comments() == whole.comments(), where
+    assert spliced.lines == whole.lines, where
+
+
+def _walks_alike(doc: Document, rand: random.Random, where: str) -> None:
+    """``walk`` through ``children_near`` finds what trying every key finds."""
+    lines = doc.lines
+    for _ in range(8):
+        line = rand.randrange(len(lines))
+        pos = Pos(line, rand.randint(0, len(lines[line])))
+        assert walk(doc, pos) == walk(_Plain(doc), pos), f"{where}: walk at {pos}"  # type: ignore[arg-type]
+
+
+class _Plain:
+    """A document without ``children_near``: ``walk`` tries every key."""
+
+    def __init__(self, doc: Document) -> None:
+        self.value = doc.value
+        self.entry = doc.entry
+
+
+def _form_ids() -> Iterator[Any]:
+    for number in range(SEQUENCES):
+        yield pytest.param(SEED + number, id=f"seed{SEED + number}")
+
+
+@pytest.mark.parametrize("seed", list(_form_ids()))
+def test_every_form_edit_lints_as_the_whole_text_does(seed: int) -> None:
+    rand = random.Random(seed)
+    text = form_text(rand)
+    incremental = Incremental()
+    settings = Settings()
+    spliced = 0
+    history = [text]
+    loads = [text]  # the texts that load: a broken one is often left for one of them (an undo)
+    broken = False
+    for step in range(EDITS + 1):
+        if step:
+            if rand.random() < 0.25 or (broken and rand.random() < 0.5):
+                text = rand.choice(loads if broken else history)
+            else:
+                text = form_edit(rand, text)
+            history.append(text)
+        where = f"FORMSCRIPT_INCR_SEED={seed} FORMSCRIPT_INCR_SEQUENCES=1, form edit {step}, text {text!r}"
+        got = incremental.lint(text, FORM_PATH, settings)
+        incremental.warm()
+        want = lint_text(text, FORM_PATH, settings=settings, fixes=None)
+        broken = want.document is None or not want.document.ok
+        if not broken:
+            loads.append(text)
+            assert want.document is not None
+            _walks_alike(want.document, rand, where)
+        assert (got.kind, got.verdict, got.note) == (want.kind, want.verdict, want.note), where
+        assert diagnostics(got) == diagnostics(want), where
+        mine, theirs = got.gate, want.gate
+        assert (mine is None) == (theirs is None), where
+        if mine is not None and theirs is not None:
+            assert mine.context_block == theirs.context_block, where
+            assert mine.values == theirs.values and mine.status == theirs.status, where
+            assert mine.declarations == theirs.declarations, where
+        if incremental.last == "spliced":
+            spliced += 1
+            assert isinstance(got.document, SplicedForm)
+            if step % 3 == 0:
+                same_form_document(got.document, where)
+            _walks_alike(got.document, rand, where)
+    FORM_SPLICED[seed] = (spliced, EDITS + 1)
+
+
+@pytest.mark.parametrize("seed", [SEED + n for n in range(max(SEQUENCES // 6, 4))])
+def test_the_server_features_answer_on_a_form_as_on_a_fresh_analysis(seed: int) -> None:
+    rand = random.Random(seed)
+    text = form_text(rand)
+    uri = "file:///w/fuzz.form.yaml"
+    incremental = Incremental()
+    for step in range(EDITS // 2 + 1):
+        if step:
+            text = form_edit(rand, text)
+        where = f"seed {seed}, form edit {step}, text {text!r}"
+        mine = analyse(uri, text, step, Settings(), "utf-16", 0, incremental)
+        incremental.warm()
+        fresh = analyse(uri, text, step, Settings(), "utf-16", 0)
+        if mine.document is not None and fresh.document is not None:
+            same_features(mine, fresh, rand, where)
+            lines = fresh.text.split("\n")
+            for _ in range(4):
+                line = rand.randrange(len(lines))
+                pos = Pos(line, rand.randint(0, len(lines[line])))
+                assert complete(mine, pos) == complete(fresh, pos), f"{where}: completion at {pos}"
+
+
+def test_a_typical_form_edit_is_spliced_and_reuses_every_other_entry() -> None:
+    fields = "".join(f"  f{i}:\n    type: int\n" for i in range(40))
+    values = "".join(f"  f{i}: {i}\n" for i in range(40))
+    text = "title: T\nfields:\n" + fields + "values:\n" + values
+    cache = FormCache()
+    first = cache.document(text)
+    assert first is not None and [m.key for m in first.members] == ["title", "fields", "values"]
+    second = cache.document(text.replace("  f20: 20\n", "  f20: 200\n"))
+    assert second is not None
+    old, new = first.members[2].entries, second.members[2].entries
+    assert [i for i, (a, b) in enumerate(zip(old, new, strict=True)) if a is not b] == [20]
+    assert all(a is b for a, b in zip(first.members[1].entries, second.members[1].entries, strict=True))
+    added = cache.document(second.text.replace("  f5:\n", "  f5b:\n    type: str\n  f5:\n"))
+    assert added is not None and len(added.members[1].entries) == 41
+    assert added.entry(("values", "f39")) == parse_document(added.text).entry(("values", "f39"))
+    incremental = Incremental()
+    incremental.lint(text, FORM_PATH, Settings())
+    incremental.warm()
+    incremental.lint(second.text, FORM_PATH, Settings())
+    assert incremental.last == "spliced"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "fields:\n  a: &x {type: int}\n  b: *x\n",  # an alias to another entry's anchor
+        "fields:\n  a: {type: int,\n  b: str}\n",  # a flow collection running on
+        "fields:\n  a:\n    type: int\n  a:\n    type: str\n",  # a duplicated key
+        "fields:\n  a: {type: int}\nfields:\n  b: {type: int}\n",  # a duplicated member
+        "fields:\n  a: {type: int}\n b: 1\n",  # a dedent
+        "fields:\n\ta: {type: int}\n",  # a tab
+        "%YAML 1.1\n---\nfields:\n  a: {type: int}\n",  # a directive
+        "fields:\r\n  a: {type: int}\r\n",  # another line break
+        "fields:\n  a: !!str x\n",  # a tag
+        "fields:\n  <<: {a: {type: int}}\n",  # a merge key
+        "  fields:\n    a: {type: int}\n",  # no member at column 0
+        "- fields\n",  # a sequence
+        "{fields: {a: {type: int}}}\n",  # a flow mapping
+        "title: 'a\nfields: b'\n",  # a quote across members
+        f"fields:\n  {SENTINEL}: 1\n  b: 2\n",  # the sentinel itself
+    ],
+)
+def test_a_form_split_that_could_differ_from_the_whole_parse_is_not_made(text: str) -> None:
+    doc = FormCache().document(text)
+    # not split, or only into members each parsed whole (which the whole parse equals)
+    assert doc is None or all(member.piece is not None for member in doc.members), doc
+    if doc is not None:
+        same_form_document(doc, text)
+    assert (
+        lint_text(text, FORM_PATH, fixes=None).diagnostics
+        == Incremental().lint(text, FORM_PATH, Settings()).diagnostics
+    )

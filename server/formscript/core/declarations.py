@@ -23,9 +23,18 @@ DECLARATION_KEYS: tuple[str, ...] = ("type", "required", "default", "description
 ELEMENT_KEYS: tuple[str, ...] = ("id", "created_at", "metadata")
 
 
-def build_declarations(fields: dict[Any, Any], problems: list[Problem]) -> dict[Any, Declared]:
+#: Declarations already built, by the identity of their raw mapping (kept beside it with its
+#: key, so the identity cannot be reused): what building (key, mapping) gave, its problems
+#: included. An incremental caller keeps one across versions of a text.
+DeclarationMemo = dict[int, tuple[Any, Any, "Declared | None", "list[Problem]"]]
+
+
+def build_declarations(
+    fields: dict[Any, Any], problems: list[Problem], memo: DeclarationMemo | None = None
+) -> dict[Any, Declared]:
     """The declarations of *fields* that build, keyed as the runtime's ``WorkForm`` keys them;
-    the faults of the others go to *problems*.
+    the faults of the others go to *problems* (*memo*: what building each (key, mapping)
+    gave before; building one depends on nothing else).
 
     ``WorkForm.fields`` is a pydantic ``dict[str, FieldSpec]``, so a bytes key (``!!binary``,
     ``b"..."``) becomes its UTF-8 text; two keys that meet that way keep the first one's place
@@ -33,7 +42,17 @@ def build_declarations(fields: dict[Any, Any], problems: list[Problem]) -> dict[
     """
     built: dict[Any, Declared] = {}
     for key, declaration in fields.items():
-        spec = _build_declaration(key, declaration, problems)
+        if memo is not None and isinstance(declaration, dict):
+            known = memo.get(id(declaration))
+            if known is not None and known[0] is declaration and known[1] is key:
+                spec, own = known[2], known[3]
+            else:
+                own = []
+                spec = _build_declaration(key, declaration, own)
+                memo[id(declaration)] = (declaration, key, spec, own)
+            problems.extend(own)
+        else:
+            spec = _build_declaration(key, declaration, problems)
         if spec is not None:
             built[workform_key(key)] = spec
     return built

@@ -12,7 +12,7 @@ from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
 from formscript import rules
-from formscript.core.declarations import build_declarations, raw_key
+from formscript.core.declarations import DeclarationMemo, build_declarations, raw_key
 from formscript.core.expansion import EXPANSION_LIMIT, expanded_size
 from formscript.core.fields import Declared, Failure, FillCrash, FormStatus, check_values, merge_values
 from formscript.core.suggest import closest
@@ -138,10 +138,13 @@ def prompt_problem(result: GateResult, prompt: str, path: KeyPath = ()) -> Probl
     return rules.FS024.prompt_over(path=path, prefix=prefix, prompt=len(prompt), cap=PROMPT_CAP)
 
 
-def check_form_spec(spec: Any, spec_path: str, *, ruleset: RuleSet | None = None) -> GateResult:
+def check_form_spec(
+    spec: Any, spec_path: str, *, ruleset: RuleSet | None = None, memo: DeclarationMemo | None = None
+) -> GateResult:
     """Predict what ``li agent --form <spec_path>`` does with the loaded *spec*.
 
-    *ruleset* is formscript's extension for dry runs; the runtime's gate takes none.
+    *ruleset* is formscript's extension for dry runs; the runtime's gate takes none. *memo*
+    keeps the declarations built across versions of a text (``lint.incremental``).
     """
     if not isinstance(spec, dict):
         return GateResult(Verdict.REJECTED, [rules.FS002.problem(found=spec)])
@@ -170,7 +173,7 @@ def check_form_spec(spec: Any, spec_path: str, *, ruleset: RuleSet | None = None
             if key not in fields_map:
                 problems.append(rules.FS005.problem(path=("values", key), key=key, suggestion=closest(key, declared)))
 
-    declarations = build_declarations(fields_map, problems)
+    declarations = build_declarations(fields_map, problems, memo)
 
     title_raw = spec.get("title", spec_path)
     title = _title(title_raw)

@@ -98,6 +98,40 @@ class YamlDocument(Document):
         self._children[id(node)] = children
         return children
 
+    def children_near(self, path: KeyPath, pos: Pos) -> list[Any] | None:
+        """The keys of the block mapping at *path* whose key or value may hold *pos*, in
+        source order: the last member whose key starts at or before *pos*, and the one
+        before it (a block scalar ends where the next member's line starts). None where
+        every key may (a small, flow or aliased mapping, merge keys, a duplicated key):
+        ``lsp.context.walk`` then tries them all."""
+        if "*" in self.text or "<<" in self.text:
+            return None
+        node = self.root
+        for part in path:
+            children = self._children_of(node) if node is not None else None
+            try:
+                found = children.get(part) if children is not None else None
+            except TypeError:
+                return None
+            if found is None:
+                return None
+            node = found[1]
+        if not isinstance(node, yaml.MappingNode) or node.flow_style or len(node.value) < 8:
+            return None
+        own = self._children_of(node)
+        if own is None or len(own) != len(node.value):
+            return None
+        pairs = node.value
+        low, high = 0, len(pairs)
+        while low < high:  # the last member whose key starts at or before pos
+            middle = (low + high) // 2
+            mark = pairs[middle][0].start_mark
+            if (mark.line, mark.column) <= pos:
+                low = middle + 1
+            else:
+                high = middle
+        return [_key_value(key) for key, _ in pairs[max(low - 2, 0) : low]]
+
     @property
     def lines(self) -> list[str]:
         """The text split into lines without their line breaks."""

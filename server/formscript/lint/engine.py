@@ -12,7 +12,7 @@ from formscript.core.verdict import Problem, Verdict
 from formscript.document import Document, Pos, Span, loads_json, parse_document
 from formscript.lint.config import Settings
 from formscript.lint.diagnostics import Change, Diagnostic, Fix, TextEdit
-from formscript.lint.form_checks import form_checks
+from formscript.lint.form_checks import FormMemo, form_checks
 from formscript.lint.kinds import kind_from_name, sniff
 from formscript.lint.report import FileReport
 
@@ -74,13 +74,14 @@ def lint_document(
     paired_form: PairedForm | None = None,
     fixes: bool | None = True,
     suppress: bool = True,
-    memo: ScriptMemo | None = None,
+    memo: ScriptMemo | FormMemo | None = None,
 ) -> FileReport:
     """Lint an already located *doc* (of any syntax) as the file *path*; see ``lint_text``.
 
     ``suppress=False`` leaves suppression comments alone (a caller that lints several
     documents of one file applies them across all of them); *memo* keeps a script's built
-    entries across versions of its text (``lint.incremental``)."""
+    entries, or a form's built declarations and checked values, across versions of its text
+    (``lint.incremental``)."""
     settings = settings or Settings()
     try:
         return _lint(doc.text, path, settings, kind, paired_form, fixes, doc, suppress, memo)
@@ -98,7 +99,7 @@ def _lint(
     fixes: bool | None = True,
     given: Document | None = None,
     suppress: bool = True,
-    memo: ScriptMemo | None = None,
+    memo: ScriptMemo | FormMemo | None = None,
 ) -> FileReport:
     kind = kind or kind_from_name(path, settings)
     json_syntax = path.endswith(".json") and kind != "form"
@@ -132,9 +133,10 @@ def _lint(
     problems: list[Problem] = []
     report = FileReport(path, kind, None, document=doc)
     if kind == "form":
-        problems, report.gate = _form(doc, text, path)
+        problems, report.gate = _form(doc, text, path, memo if isinstance(memo, FormMemo) else None)
     elif kind == "script":
-        problems, report.script = _script(doc, text, path, json_syntax, as_yaml, memo)
+        script_memo = memo if memo is not None and not isinstance(memo, FormMemo) else None
+        problems, report.script = _script(doc, text, path, json_syntax, as_yaml, script_memo)
         if tolerated:  # the runtime loads nothing: only the findings of the entries that parse
             broken = {("responses", i) for i, part in enumerate(getattr(doc, "parts", ())) if part is None}
             problems = [p for p in problems if tuple(p.path[:2]) not in broken]
@@ -193,7 +195,7 @@ def realize_fixes(diagnostics: list[Diagnostic], doc: Document, fixes: bool | No
     return realized
 
 
-def _form(doc: Document, text: str, path: str) -> tuple[list[Problem], GateResult | None]:
+def _form(doc: Document, text: str, path: str, memo: FormMemo | None = None) -> tuple[list[Problem], GateResult | None]:
     value = doc.value
     if not doc.ok:
         # The runtime falls back to json.loads when YAML fails.
@@ -204,8 +206,8 @@ def _form(doc: Document, text: str, path: str) -> tuple[list[Problem], GateResul
         doc.ok = True
         doc.problems.clear()
         doc.value = value
-    result = check_form_spec(value, path)
-    return result.problems + form_checks(doc, result), result
+    result = check_form_spec(value, path, memo=memo.declarations if memo is not None else None)
+    return result.problems + form_checks(doc, result, memo), result
 
 
 def _script(

@@ -5,16 +5,22 @@ own and kept by its text, and each entry that builds is kept by its parsed value
 re-parses and re-builds one entry; the checks across entries (modes, matchers, duplicate ids,
 the verdict) run again over the kept values, which are the values a whole parse gives. Where
 the split cannot be trusted (see ``segments``) or the text does not load, the text is linted
-whole, exactly as ``lint_text`` does; either way the report is the one ``lint_text`` gives
+whole, exactly as ``lint_text`` does. A form spec is split likewise into its top-level
+members and the entries of ``fields`` and ``values`` (``document.form_segments``); the
+declarations that built and each value's own findings are kept by the identity of what they
+were parsed from, and the gate's checks across fields and values run again over them. Either
+way the report is the one ``lint_text`` gives
 (tests/test_incremental.py holds the two equal over random edit sequences).
 """
 
 from __future__ import annotations
 
 from formscript.core.script import loads_as_yaml
+from formscript.document.form_segments import FormCache
 from formscript.document.segments import EntryCache
 from formscript.lint.config import Settings
 from formscript.lint.engine import lint_document, lint_text
+from formscript.lint.form_checks import FormMemo
 from formscript.lint.kinds import kind_from_name
 from formscript.lint.report import FileReport
 from formscript.lint.script_checks import ScriptMemo
@@ -28,6 +34,10 @@ class Incremental:
     def __init__(self) -> None:
         self._entries = EntryCache()
         self._memo = ScriptMemo()
+        self._form = FormCache()
+        self._form_memo = FormMemo()
+        #: The kind the text to warm was linted as.
+        self._warm_kind: str | None = None
         #: How the last text was linted: "spliced" or "whole" (for tests and the benchmark).
         self.last = ""
         #: The text to split ahead of the next edit ("" once done, None before any).
@@ -37,7 +47,9 @@ class Incremental:
         """Split and parse the first version's entries, and load the entry models an invalid
         entry needs, so that the first edit costs what every later one does."""
         text, self._warm = self._warm, ""
-        if text:
+        if text and self._warm_kind == "form":
+            self._form.document(text)
+        elif text:
             import formscript.core.script_models  # noqa: F401  (pydantic, for invalid entries)
 
             self._entries.document(text)
@@ -45,11 +57,13 @@ class Incremental:
     def lint(self, text: str, path: str, settings: Settings, *, fixes: bool | None = None) -> FileReport:
         """The report ``lint_text(text, path, settings=settings, fixes=fixes)`` gives."""
         kind = kind_from_name(path, settings)
+        if kind == "form" and not path.endswith(".json"):
+            return self._lint_form(text, path, settings, fixes)
         if kind in ("script", None) and loads_as_yaml(path) and "responses:" in text:
             if self._warm is None:
                 # The first version is linted whole (the fastest first answer); ``warm``
                 # splits it afterwards, off the path of that answer.
-                self._warm = text
+                self._warm, self._warm_kind = text, kind
                 self.last = "whole"
                 return lint_text(text, path, settings=settings, fixes=fixes)
             doc = self._entries.document(text)
@@ -62,6 +76,26 @@ class Incremental:
                 return report
         self.last = "whole"
         return lint_text(text, path, settings=settings, fixes=fixes)
+
+    def _lint_form(self, text: str, path: str, settings: Settings, fixes: bool | None) -> FileReport:
+        if self._warm is None:  # as for a script: the first version whole, split afterwards
+            self._warm, self._warm_kind = text, "form"
+            self.last = "whole"
+            return lint_text(text, path, settings=settings, fixes=fixes)
+        doc = self._form.document(text)
+        if doc is None:
+            self.last = "whole"
+            return lint_text(text, path, settings=settings, fixes=fixes)
+        memo = self._form_memo
+        report = lint_document(doc, path, settings=settings, kind="form", fixes=fixes, memo=memo)
+        spec = doc.value
+        fields, values = spec.get("fields"), spec.get("values")
+        fields = fields if isinstance(fields, dict) else {}
+        values = values if isinstance(values, dict) else {}
+        if len(memo.declarations) + len(memo.values) > 2 * (len(fields) + len(values)) + 64:
+            memo.keep_only(fields, values)  # what the text still uses
+        self.last = "spliced"
+        return report
 
 
 def _sniffed_script(value: object) -> bool:

@@ -36,9 +36,12 @@ def _inside(entry: Location, pos: Pos) -> bool:
 
 
 def _children(doc: Document, path: KeyPath, value: Any, pos: Pos) -> list[Any]:
-    """The children of the collection at *path* that may hold *pos*, in source order."""
+    """The children of the collection at *path* that may hold *pos*, in source order (of a
+    mapping, only those the document names when it can: ``children_near``)."""
     if isinstance(value, dict):
-        return list(value)
+        near = getattr(doc, "children_near", None)
+        found = near(path, pos) if near is not None else None
+        return list(value) if found is None else found
     if not isinstance(value, list) or not value:
         return []
     # items are in source order: bisect on their start

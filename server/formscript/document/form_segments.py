@@ -1,0 +1,532 @@
+"""A form spec's text split into its top-level members and the entries of ``fields`` and
+``values``, each parsed on its own and kept by its text.
+
+A form spec is a block mapping at column 0. A line scan cuts it where a line starts at
+column 0 (a top-level member), and cuts a ``fields:`` or ``values:`` member whose block
+mapping starts on the next lines where a line starts at that mapping's indent (one field
+declaration, one value). Each piece is parsed alone, its columns as written and its lines
+counted from its own first line; a piece that is not the last of its mapping is parsed with
+a key of that mapping after it (``SENTINEL``), as it is followed in the whole text, so the
+collections it closes end where the next member starts, as they do there. An edit re-parses
+only the pieces whose text changed. ``SplicedForm`` answers the ``Document`` protocol from
+the pieces, shifting each piece's positions by the line it starts on: what it answers is
+what ``parse_document`` of the whole text answers (tests/test_incremental.py compares every
+path).
+
+The split is used only where it cannot differ from the whole parse; anything else is None
+(the caller parses the whole text): a character the scan does not model (tabs, carriage
+returns and other line breaks, a byte order mark), document markers or directives, merge
+keys, an anchor name that may be used twice, a text libyaml is known to read differently
+from the runtime's loader, content before the first top-level member, two members with
+equal keys, and any piece that does not parse alone as exactly one member of a block
+mapping without problems (an alias to another piece's anchor, a quote or flow collection running into the next piece: a token that
+crosses a cut makes the piece before it fail alone, since a cut is made only at a line that
+starts a member of the mapping being cut).
+"""
+
+from __future__ import annotations
+
+import bisect
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass, field, replace
+from functools import lru_cache
+from typing import Any
+
+import yaml
+
+from formscript.core.verdict import KeyPath, Problem
+from formscript.document.located import YamlDocument, _comments, _loader_for, _safe_loader_class, _span, parse_document
+from formscript.document.model import Collection, Comment, Document, Edit, Location, Pos, Span, split_lines
+from formscript.document.writing import scalar_source
+
+__all__ = ["FormCache", "SplicedForm", "repeated_anchor"]
+
+#: The key each piece but the last of its mapping is parsed with after it: a plain key no
+#: form is expected to use (one that does is a duplicate within the piece: not split).
+SENTINEL = "~~formscript~~"
+#: The top-level members whose block mappings are cut into their entries.
+SPLIT_KEYS = ("fields", "values")
+
+_UNMODELLED = re.compile("[\t\r\x85\u2028\u2029\ufeff]")
+_MARKERS = re.compile(r"^(?:---|\.\.\.)(?:[ ]|$)|^%", re.MULTILINE)
+#: A line whose content starts at column 0 (comments and blank lines do not cut).
+_TOP = re.compile(r"^[^ #\n]", re.MULTILINE)
+#: A member's line that starts a block mapping cut into entries.
+_SECTION = re.compile(r"(fields|values):[ ]*(?:#[^\n]*)?\n")
+#: The first line with content (not a comment) after a section's key line.
+_FIRST = re.compile(r"^( +)([^ #\n])", re.MULTILINE)
+#: What an entry of a cut mapping may start with: a plain or quoted key.
+_KEY_START = re.compile(r"[A-Za-z0-9_\"']")
+#: What may be an anchor (and its name): every anchor, and some text that only looks like one.
+_ANCHOR = re.compile(r"(?:^|(?<=[\s\[{,]))&([^\s,\[\]{}]+)", re.MULTILINE)
+#: Pieces nested deeper than this are parsed with the whole text (its depth checks decide).
+_DEEPEST = 100
+
+
+@lru_cache(maxsize=64)
+def _entry_lines(indent: int) -> tuple[re.Pattern[str], re.Pattern[str]]:
+    """(a line starting an entry at *indent*, a line with content left of it)."""
+    start = re.compile(rf"^ {{{indent}}}[^ #\n]", re.MULTILINE)
+    stray = re.compile(rf"^ {{1,{indent - 1}}}[^ #\n]", re.MULTILINE) if indent > 1 else re.compile(r"(?!)")
+    return start, stray
+
+
+@dataclass(frozen=True)
+class Piece:
+    """One member of a mapping, parsed alone: its key, value and document."""
+
+    doc: YamlDocument
+    key: Any
+    value: Any
+
+
+@dataclass
+class Member:
+    """One top-level member: parsed alone (``piece``), or a cut mapping (``entries``)."""
+
+    key: Any
+    offset: int
+    piece: Piece | None = None
+    #: A cut mapping: its entries, the offset of each, its indent, and each key's entry.
+    entries: list[Piece] = field(default_factory=list)
+    offsets: list[int] = field(default_factory=list)
+    indent: int = 0
+    index: dict[Any, int] = field(default_factory=dict)
+
+
+def _piece(text: str, indent: int, last: bool) -> Piece | None:
+    """*text* (one member of a mapping at *indent*) parsed alone, when it parses as exactly
+    one block mapping member without problems."""
+    if _too_deep(text):
+        return None
+    doc = parse_document(text if last else text + " " * indent + SENTINEL + ":")
+    root = doc.root
+    count = 1 if last else 2
+    if (
+        not doc.ok
+        or doc.problems
+        or not isinstance(root, yaml.MappingNode)
+        or root.flow_style
+        or len(root.value) != count
+        or not isinstance(doc.value, dict)
+        or len(doc.value) != count
+    ):
+        return None
+    key_node = root.value[0][0]
+    if key_node.start_mark.line != 0 or key_node.start_mark.column != indent:
+        return None
+    if not last:
+        sentinel, empty = root.value[1]
+        if not (
+            isinstance(sentinel, yaml.ScalarNode)
+            and sentinel.value == SENTINEL
+            and sentinel.start_mark.line == text.count("\n")
+            and isinstance(empty, yaml.ScalarNode)
+            and empty.value == ""
+            and list(doc.value)[-1] == SENTINEL
+        ):
+            return None
+    key = next(iter(doc.value))
+    return Piece(doc, key, doc.value[key])
+
+
+_BLOCK = 4096
+
+
+def _common_ends(old: str, new: str) -> tuple[int, int]:
+    """The lengths of the longest common prefix and (not overlapping it) suffix, compared a
+    block at a time and then by halving inside the first block that differs (each
+    comparison runs in C on a short slice)."""
+    most = min(len(old), len(new))
+    low = 0
+    while low + _BLOCK <= most and old[low : low + _BLOCK] == new[low : low + _BLOCK]:
+        low += _BLOCK
+    high = min(most, low + _BLOCK)
+    while low < high:
+        middle = (low + high + 1) // 2
+        if old[low:middle] == new[low:middle]:
+            low = middle
+        else:
+            high = middle - 1
+    prefix = low
+    room = most - prefix
+    low = 0
+    while (
+        low + _BLOCK <= room
+        and old[len(old) - low - _BLOCK : len(old) - low] == new[len(new) - low - _BLOCK : len(new) - low]
+    ):
+        low += _BLOCK
+    high = min(room, low + _BLOCK)
+    while low < high:
+        middle = (low + high + 1) // 2
+        if old[len(old) - middle : len(old) - low] == new[len(new) - middle : len(new) - low]:
+            low = middle
+        else:
+            high = middle - 1
+    return prefix, low
+
+
+def repeated_anchor(text: str) -> bool:
+    """Whether *text* may name one anchor twice (the whole parse refuses that; its pieces
+    parsed alone would not see it)."""
+    if "&" not in text:
+        return False
+    names = _ANCHOR.findall(text)
+    return len(set(names)) != len(names)
+
+
+def _used(spliced: SplicedForm, where: Any, piece: Piece) -> bool:
+    """Whether *piece* is one of *spliced*'s (kept in its place)."""
+    member = spliced._member(where) if where is not None else None
+    if member is None:
+        return any(m.piece is piece for m in spliced.members)
+    number = spliced._entry_of(member, piece.key)
+    return number is not None and member.entries[number] is piece
+
+
+def _too_deep(piece: str) -> bool:
+    from formscript.document.located import _depth_bound
+
+    return _depth_bound(piece) > _DEEPEST
+
+
+def _only_comments(gap: str) -> bool:
+    return all(not line.strip(" ") or line.lstrip(" ").startswith("#") for line in gap.split("\n"))
+
+
+class FormCache:
+    """The pieces of one form's text parsed alone, across its versions: a piece whose text
+    (and place: last of its mapping or not) was seen in the last version is not parsed again."""
+
+    def __init__(self) -> None:
+        self._kept: dict[tuple[Any, str, bool], Piece] = {}
+        self._last: SplicedForm | None = None
+
+    def document(self, text: str) -> SplicedForm | None:
+        """*text* as a spliced form, or None when the split cannot be trusted."""
+        last = self._last
+        if last is not None and last.text == text:
+            return last
+        found = self._window(last, text) if last is not None else None
+        if found is not None:
+            self._last = found
+            return found
+        if (
+            _UNMODELLED.search(text)
+            or _MARKERS.search(text)
+            or "<<" in text
+            or _loader_for(text) is not _safe_loader_class()
+            or repeated_anchor(text)
+        ):
+            return None
+        starts = [m.start() for m in _TOP.finditer(text)]
+        if not starts or not _only_comments(text[: starts[0]]):
+            return None
+        kept: dict[tuple[Any, str, bool], Piece] = {}
+        members: list[Member] = []
+        ends = [*starts[1:], len(text)]
+        for begin, end in zip(starts, ends, strict=True):
+            member = self._member(text, begin, end, end == len(text), kept)
+            if member is None:
+                return None
+            members.append(member)
+        spliced = SplicedForm(text, members)
+        if spliced.value is None:
+            return None
+        self._kept = kept
+        self._last = spliced
+        return spliced
+
+    def _window(self, last: SplicedForm, text: str) -> SplicedForm | None:
+        """*text* spliced from *last* and the entries the difference between them touches,
+        when it lies inside one cut mapping's entries; None otherwise (the text is split
+        again)."""
+        old = last.text
+        prefix, suffix = _common_ends(old, text)
+        old_end, shift = len(old) - suffix, len(text) - len(old)
+        number = bisect.bisect_right([m.offset for m in last.members], prefix) - 1
+        if number < 0:
+            return None
+        member = last.members[number]
+        offsets, indent = member.offsets, member.indent
+        if member.piece is not None:
+            return None
+        member_end = last.members[number + 1].offset if number + 1 < len(last.members) else len(old)
+        if member_end < len(old) and member_end <= old_end:
+            return None  # the next member's first line changed
+        # entries before the change: their first line (its indent and first character) before it
+        begin = bisect.bisect_right(offsets, prefix - indent - 1) - 1
+        if begin < 0:
+            return None
+        # entries after the change: they start (and the line break before them) after it
+        after = bisect.bisect_right(offsets, old_end)
+        end = member_end + shift
+        start = offsets[begin]
+        stop = offsets[after] + shift if after < len(offsets) else end
+        window = text[start:stop]
+        if (
+            _UNMODELLED.search(window)
+            or _MARKERS.search(window)
+            or "<<" in window
+            or _TOP.search(window)
+            or _loader_for(window) is not _safe_loader_class()
+            or (any(c in window for c in "?{[") and _loader_for(text) is not _safe_loader_class())
+            or ("&" in window and repeated_anchor(text))
+        ):
+            return None
+        item, stray = _entry_lines(indent)
+        if stray.search(window):
+            return None
+        inner = [start + m.start() for m in item.finditer(window)]
+        if not inner or inner[0] != start:
+            return None
+        kept = self._kept
+        middle: list[Piece] = []
+        for at, until in zip(inner, [*inner[1:], stop], strict=True):
+            piece = self._parsed(member.key, text[at:until], indent, until == end, kept)
+            if piece is None:
+                return None
+            middle.append(piece)
+        entries = [*member.entries[:begin], *middle, *member.entries[after:]]
+        index = {piece.key: n for n, piece in enumerate(entries)}
+        if len(index) != len(entries):
+            return None
+        new_offsets = [*offsets[:begin], *inner, *(o + shift for o in offsets[after:])]
+        cut = Member(member.key, member.offset, None, entries, new_offsets, indent, index)
+        moved = [replace(m, offset=m.offset + shift) for m in last.members[number + 1 :]]
+        for m in moved:
+            if m.piece is None:
+                m.offsets = [o + shift for o in m.offsets]
+        spliced = SplicedForm(text, [*last.members[:number], cut, *moved])
+        if spliced.value is None:
+            return None
+        if len(kept) > 2 * sum(len(m.entries) + 1 for m in spliced.members) + 64:
+            self._kept = {k: v for k, v in kept.items() if _used(spliced, k[0], v)}
+        return spliced
+
+    def _parsed(
+        self, where: Any, text: str, indent: int, last: bool, kept: dict[tuple[Any, str, bool], Piece]
+    ) -> Piece | None:
+        found = self._kept.get((where, text, last))
+        if found is None:
+            found = _piece(text, indent, last)
+            if found is None:
+                return None
+        kept[(where, text, last)] = found
+        return found
+
+    def _member(
+        self, text: str, begin: int, end: int, last: bool, kept: dict[tuple[Any, str, bool], Piece]
+    ) -> Member | None:
+        section = _SECTION.match(text, begin)
+        if section is not None and section.end() <= end:
+            member = self._cut(text, section.group(1), begin, section.end(), end, kept)
+            if member is not None:
+                return member
+        piece = self._parsed(None, text[begin:end], 0, last, kept)
+        if piece is None:
+            return None
+        return Member(piece.key, begin, piece)
+
+    def _cut(
+        self, text: str, key: str, begin: int, body: int, end: int, kept: dict[tuple[Any, str, bool], Piece]
+    ) -> Member | None:
+        """The member *key* (its line at *begin*, its block mapping from *body* to *end*) cut
+        into its entries, or None when it is not a block mapping that can be cut."""
+        first = _FIRST.search(text, body, end)
+        if first is None or not _KEY_START.match(first.group(2)):
+            return None
+        indent = len(first.group(1))
+        start, stray = _entry_lines(indent)
+        if stray.search(text, body, end):
+            return None
+        offsets = [m.start() for m in start.finditer(text, first.start(), end)]
+        if not offsets or offsets[0] != first.start():
+            return None
+        entries: list[Piece] = []
+        index: dict[Any, int] = {}
+        stops = [*offsets[1:], end]
+        for number, (at, stop) in enumerate(zip(offsets, stops, strict=True)):
+            piece = self._parsed(key, text[at:stop], indent, stop == end, kept)
+            if piece is None:
+                return None
+            entries.append(piece)
+            index[piece.key] = number
+        if len(index) != len(entries):
+            return None  # two entries with equal keys: the whole parse reports them
+        return Member(key, begin, None, entries, offsets, indent, index)
+
+
+@dataclass
+class SplicedForm(Document):
+    """A form's text answered from its members, each parsed alone (or cut into entries)."""
+
+    text: str
+    members: list[Member]
+    value: Any = None
+    ok: bool = True
+    problems: list[Problem] = field(default_factory=list)
+    syntax: str = "yaml"
+    _lines: list[str] | None = field(default=None, repr=False)
+    _whole: YamlDocument | None = field(default=None, repr=False)
+    _comments: list[Comment] | None = field(default=None, repr=False)
+    _index: dict[Any, int] = field(default_factory=dict, repr=False)
+
+    def __post_init__(self) -> None:
+        value: dict[Any, Any] = {}
+        for number, member in enumerate(self.members):
+            if member.piece is not None:
+                value[member.key] = member.piece.value
+            else:
+                value[member.key] = {piece.key: piece.value for piece in member.entries}
+            self._index[member.key] = number
+        # two members with equal keys: the whole parse reports them (value None: not split)
+        self.value = value if len(value) == len(self.members) else None
+
+    @property
+    def lines(self) -> list[str]:
+        """The text's lines."""
+        if self._lines is None:
+            self._lines = split_lines(self.text)
+        return self._lines
+
+    def whole(self) -> YamlDocument:
+        """The whole text parsed at once (for what is asked rarely: edits for fixes)."""
+        if self._whole is None:
+            self._whole = parse_document(self.text)
+        return self._whole
+
+    def _line(self, offset: int) -> int:
+        return self.text.count("\n", 0, offset)
+
+    def _member(self, key: Any) -> Member | None:
+        try:
+            number = self._index.get(key)
+        except TypeError:
+            return None
+        return self.members[number] if number is not None else None
+
+    def _entry_of(self, member: Member, key: Any) -> int | None:
+        try:
+            return member.index.get(key)
+        except TypeError:
+            return None
+
+    def source_of(self, path: KeyPath) -> object | None:
+        """What the value at *path* (a member, or an entry of a cut one) was parsed from:
+        the same object for as long as its text is unchanged."""
+        if not path:
+            return None
+        member = self._member(path[0])
+        if member is None:
+            return None
+        if member.piece is not None:
+            return member.piece
+        if len(path) < 2:
+            return None
+        number = self._entry_of(member, path[1])
+        return member.entries[number] if number is not None else None
+
+    def _cut_span(self, member: Member) -> Span:
+        """Where a cut mapping is written: from its first entry's key to its last entry's end."""
+        last = member.entries[-1]
+        assert last.doc.root is not None
+        end = _span(last.doc.root).end
+        shift = self._line(member.offsets[-1])
+        return Span(Pos(self._line(member.offsets[0]), member.indent), Pos(end.line + shift, end.column))
+
+    def _member_location(self, member: Member) -> Location:
+        line = self._line(member.offset)
+        if member.piece is not None:
+            found = _moved(member.piece.doc.entry((member.key,)), line)
+            assert found is not None
+            return found
+        return Location(self._cut_span(member), Span(Pos(line, 0), Pos(line, len(str(member.key)))))
+
+    def entry(self, path: KeyPath) -> Location | None:
+        """The located entry at *path*."""
+        path = tuple(path)
+        if not path:  # where the whole parse ends it: inside its last member (``_span``)
+            last = self.members[-1]
+            if last.piece is not None:
+                assert last.piece.doc.root is not None
+                own = _span(last.piece.doc.root).end
+                end = Pos(own.line + self._line(last.offset), own.column)
+            else:
+                end = self._cut_span(last).end
+            return Location(Span(Pos(self._line(self.members[0].offset), 0), end))
+        member = self._member(path[0])
+        if member is None:
+            return None
+        if member.piece is not None:
+            return _moved(member.piece.doc.entry(path), self._line(member.offset))
+        if len(path) == 1:
+            return self._member_location(member)
+        number = self._entry_of(member, path[1])
+        if number is None:
+            return None
+        return _moved(member.entries[number].doc.entry(path[1:]), self._line(member.offsets[number]))
+
+    def children_near(self, path: KeyPath, pos: Pos) -> list[Any] | None:
+        """The keys of the mapping at *path* whose key or value may hold *pos*, in source order
+        (the entry on *pos*'s line and the one before: a block scalar ends at the next
+        entry's line); None where every key may (``lsp.context.walk`` then tries them all)."""
+        if len(path) != 1:
+            return None
+        member = self._member(path[0])
+        if member is None or member.piece is not None:
+            return None
+        line = pos.line
+        low, high = 0, len(member.offsets)
+        while low < high:  # the last entry starting on or before the line
+            middle = (low + high) // 2
+            if self._line(member.offsets[middle]) <= line:
+                low = middle + 1
+            else:
+                high = middle
+        return [member.entries[n].key for n in range(max(low - 2, 0), low)]
+
+    def comments(self) -> list[Comment]:
+        """The comments of the whole text."""
+        if self._comments is None:
+            self._comments = _comments(self.text) if "#" in self.text else []
+        return self._comments
+
+    def collections(self) -> Iterator[Collection]:
+        """Every mapping and sequence below the top, in the order a whole parse gives."""
+        for member in reversed(self.members):
+            if member.piece is not None:
+                yield from _moved_collections(member.piece.doc, self._line(member.offset))
+                continue
+            yield Collection(Pos(self._line(member.offset), 0), self._cut_span(member))
+            for number in range(len(member.entries) - 1, -1, -1):
+                yield from _moved_collections(member.entries[number].doc, self._line(member.offsets[number]))
+
+    def edit_text(self, path: KeyPath, text: str, *, on_key: bool = False) -> str | None:
+        """*text* as a YAML scalar that loads to exactly *text*."""
+        return scalar_source(text)
+
+    def replacement(self, path: KeyPath, text: str, *, on_key: bool = False, quoted: bool = False) -> Edit | None:
+        """See ``YamlDocument.replacement`` (made on the whole text: asked for a fix)."""
+        return self.whole().replacement(path, text, on_key=on_key, quoted=quoted)
+
+    def removal(self, path: KeyPath) -> tuple[Edit, ...] | None:
+        """See ``YamlDocument.removal`` (made on the whole text: asked for a fix)."""
+        return self.whole().removal(path)
+
+
+def _move(span: Span, lines: int) -> Span:
+    return Span(Pos(span.start.line + lines, span.start.column), Pos(span.end.line + lines, span.end.column))
+
+
+def _moved(found: Location | None, lines: int) -> Location | None:
+    if found is None or not lines:
+        return found
+    key = _move(found.key, lines) if found.key is not None else None
+    return Location(_move(found.value, lines), key, found.scalar)
+
+
+def _moved_collections(doc: YamlDocument, lines: int) -> Iterator[Collection]:
+    for found in doc.collections():
+        yield Collection(Pos(found.owner.line + lines, found.owner.column), _move(found.span, lines))
