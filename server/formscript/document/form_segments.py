@@ -19,9 +19,9 @@ returns and other line breaks, a byte order mark), document markers or directive
 keys, an anchor name that may be used twice, a text libyaml is known to read differently
 from the runtime's loader, content before the first top-level member, two members with
 equal keys, and any piece that does not parse alone as exactly one member of a block
-mapping without problems (an alias to another piece's anchor, a quote or flow collection running into the next piece: a token that
-crosses a cut makes the piece before it fail alone, since a cut is made only at a line that
-starts a member of the mapping being cut).
+mapping without problems (an alias to another piece's anchor, a quote or flow collection
+running into the next piece: a token that crosses a cut makes the piece before it fail
+alone, since a cut is made only at a line that starts a member of the mapping being cut).
 """
 
 from __future__ import annotations
