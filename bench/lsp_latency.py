@@ -716,7 +716,9 @@ def main() -> int:
     parser.add_argument(
         "--sizes", type=int, nargs="*", help="script entries (default 100 2000 10000; --short 100 2000)"
     )
-    parser.add_argument("--mixes", nargs="*", help=f"script shapes (default all: {', '.join(MIXES)}; --short mixed)")
+    parser.add_argument(
+        "--mixes", nargs="*", help=f"script shapes (default all: {', '.join(MIXES)}; --short mixed; none: forms only)"
+    )
     parser.add_argument("--form-sizes", type=int, nargs="*", help="form fields (default 800 2000; --short 800)")
     parser.add_argument("--requests", type=int, help="hover and completion requests per file (default 20, --short 6)")
     parser.add_argument("--no-delay", action="store_true", help=f"also run {YAMLLS_NO_DELAY}")
@@ -733,7 +735,8 @@ def main() -> int:
     warmup = args.warmup if args.warmup is not None else 2
     requests = args.requests or (6 if args.short else 20)
     sizes = args.sizes or ([100, 2000] if args.short else [100, 2000, 10000])
-    mixes = args.mixes or (["mixed"] if args.short else list(MIXES))
+    # an explicitly empty --mixes measures no script (forms only, with --form-sizes)
+    mixes = args.mixes if args.mixes is not None else (["mixed"] if args.short else list(MIXES))
     form_sizes = args.form_sizes if args.form_sizes is not None else ([800] if args.short else [800, 2000])
     version = ensure_yamlls()
     load_before = os.getloadavg()[0]

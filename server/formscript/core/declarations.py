@@ -42,7 +42,7 @@ def build_declarations(
     """
     built: dict[Any, Declared] = {}
     for key, declaration in fields.items():
-        if memo is not None and isinstance(declaration, dict):
+        if memo is not None and type(declaration) is dict:
             known = memo.get(id(declaration))
             if known is not None and known[0] is declaration and known[1] is key:
                 spec, own = known[2], known[3]
@@ -50,9 +50,12 @@ def build_declarations(
                 own = []
                 spec = _build_declaration(key, declaration, own)
                 memo[id(declaration)] = (declaration, key, spec, own)
-            problems.extend(own)
-        else:
-            spec = _build_declaration(key, declaration, problems)
+            if own:
+                problems.extend(own)
+            if spec is not None:
+                built[key if type(key) is str else workform_key(key)] = spec
+            continue
+        spec = _build_declaration(key, declaration, problems)
         if spec is not None:
             built[workform_key(key)] = spec
     return built

@@ -23,6 +23,8 @@ if TYPE_CHECKING:
     from formscript.core.rules import RuleSet
 
 TOP_LEVEL_KEYS: tuple[str, ...] = ("title", "fields", "values")
+#: Types of values that hold no other value (what ``measure`` counts as one, and no set).
+_SCALARS = frozenset({str, int, float, bool, type(None)})
 
 #: ``li agent`` refuses a prompt (the form's prefix, then the prompt text) longer than this
 #: many characters: lionagi's ``MAX_SPEC_PROMPT_CHARS`` (tests/conformance checks the value).
@@ -221,7 +223,9 @@ def check_form_spec(
     verdict = verdict_from(problems)
     block = None
     if verdict is Verdict.ACCEPTED and values:
-        size = expanded_size(values)
+        # keys and values all scalars (the usual form): nothing expands, nothing holds a set
+        flat = all(type(k) in _SCALARS for k in values) and all(type(v) in _SCALARS for v in values.values())
+        size = 1 + 2 * len(values) if flat else expanded_size(values)
         if size > EXPANSION_LIMIT:
             problems.append(rules.FS022.problem(path=("values",), limit=EXPANSION_LIMIT))
         else:
@@ -233,7 +237,7 @@ def check_form_spec(
                 problems.append(rules.FS025.rendering(path=at, key=key, error=exc))
                 verdict = verdict_from(problems)
             else:
-                for key, value in values.items():
+                for key, value in () if flat else values.items():
                     if holds_unordered_set(value):
                         at = ("values", key) if key in values_map else ("fields", raw_key(fields_map, key), "default")
                         problems.append(rules.FS026.problem(path=at, key=key))

@@ -17,8 +17,8 @@ The split is used only where it cannot differ from the whole parse; anything els
 (the caller parses the whole text): a character the scan does not model (tabs, carriage
 returns and other line breaks, a byte order mark), document markers or directives, merge
 keys, an anchor name that may be used twice, a text libyaml is known to read differently
-from the runtime's loader, content before the first top-level member, two members with
-equal keys, and any piece that does not parse alone as exactly one member of a block
+from the runtime's loader, content before the first top-level member, two top-level members
+with equal keys, and any piece that does not parse alone as exactly one member of a block
 mapping without problems (an alias to another piece's anchor, a quote or flow collection
 running into the next piece: a token that crosses a cut makes the piece before it fail
 alone, since a cut is made only at a line that starts a member of the mapping being cut).
@@ -290,8 +290,6 @@ class FormCache:
             middle.append(piece)
         entries = [*member.entries[:begin], *middle, *member.entries[after:]]
         index = {piece.key: n for n, piece in enumerate(entries)}
-        if len(index) != len(entries):
-            return None
         new_offsets = [*offsets[:begin], *inner, *(o + shift for o in offsets[after:])]
         cut = Member(member.key, member.offset, None, entries, new_offsets, indent, index)
         moved = [replace(m, offset=m.offset + shift) for m in last.members[number + 1 :]]
@@ -352,9 +350,7 @@ class FormCache:
             if piece is None:
                 return None
             entries.append(piece)
-            index[piece.key] = number
-        if len(index) != len(entries):
-            return None  # two entries with equal keys: the whole parse reports them
+            index[piece.key] = number  # equal keys: the last one's (as the whole parse locates)
         return Member(key, begin, None, entries, offsets, indent, index)
 
 
@@ -379,10 +375,34 @@ class SplicedForm(Document):
             if member.piece is not None:
                 value[member.key] = member.piece.value
             else:
+                # equal keys: the first one's place, the last one's value (as a dict keeps them)
                 value[member.key] = {piece.key: piece.value for piece in member.entries}
+                if len(member.index) != len(member.entries):
+                    self._duplicates(member)
             self._index[member.key] = number
         # two members with equal keys: the whole parse reports them (value None: not split)
         self.value = value if len(value) == len(self.members) else None
+
+    def _duplicates(self, member: Member) -> None:
+        """The whole parse's findings on entries of *member* whose keys equal a later one's:
+        each earlier key, with where the key kept is written."""
+        from formscript import rules
+
+        earlier: dict[Any, list[int]] = {}
+        for number, piece in enumerate(member.entries):
+            earlier.setdefault(piece.key, []).append(number)
+        for key, numbers in earlier.items():
+            if len(numbers) < 2:
+                continue
+            spans = [self._key_span(member, number) for number in numbers]
+            for span in spans[:-1]:
+                self.problems.append(rules.YM002.problem(key=key, span=span, kept=spans[-1]))
+
+    def _key_span(self, member: Member, number: int) -> Span:
+        piece = member.entries[number]
+        found = piece.doc.entry((piece.key,))
+        assert found is not None and found.key is not None
+        return _move(found.key, self._line(member.offsets[number]))
 
     @property
     def lines(self) -> list[str]:
@@ -475,8 +495,8 @@ class SplicedForm(Document):
         if len(path) != 1:
             return None
         member = self._member(path[0])
-        if member is None or member.piece is not None:
-            return None
+        if member is None or member.piece is not None or len(member.index) != len(member.entries):
+            return None  # (equal keys: not every entry is where its key is located)
         line = pos.line
         low, high = 0, len(member.offsets)
         while low < high:  # the last entry starting on or before the line
