@@ -16,7 +16,7 @@ way the report is the one ``lint_text`` gives
 from __future__ import annotations
 
 from formscript.core.script import loads_as_yaml
-from formscript.document.form_segments import FormCache
+from formscript.document.form_segments import FormCache, repeated_anchor
 from formscript.document.segments import EntryCache
 from formscript.lint.config import Settings
 from formscript.lint.engine import lint_document, lint_text
@@ -66,7 +66,8 @@ class Incremental:
                 self._warm, self._warm_kind = text, kind
                 self.last = "whole"
                 return lint_text(text, path, settings=settings, fixes=fixes)
-            doc = self._entries.document(text)
+            # one anchor named in two entries: the whole parse refuses it, entries alone do not
+            doc = self._entries.document(text) if not repeated_anchor(text) else None
             if doc is not None and (kind == "script" or _sniffed_script(doc.value)):
                 report = lint_document(doc, path, settings=settings, fixes=fixes, memo=self._memo)
                 raws = doc.value["responses"]
