@@ -27,6 +27,7 @@ from formscript.core.entries import from_model, plain_entry
 from formscript.core.fields import FIELD_TYPES, plain_field
 from formscript.core.forms import FieldSpec
 from formscript.core.gate import check_form_spec
+from formscript.core.records import Record
 from formscript.core.script import check_script
 from formscript.core.script_models import ENTRY_MODELS, ScriptHeader
 
@@ -52,6 +53,8 @@ def same(a: Any, b: Any) -> bool:
         return len(a) == len(b) and all(same(x, y) for x, y in zip(a, b, strict=True))
     if dataclasses.is_dataclass(a) and not isinstance(a, type):
         return all(same(getattr(a, f.name), getattr(b, f.name)) for f in dataclasses.fields(a))
+    if isinstance(a, Record):
+        return all(same(getattr(a, name), getattr(b, name)) for name in a._fields)
     return bool(a == b)
 
 

@@ -168,7 +168,7 @@ def _check_field(key: Any, declaration: Any, problems: list[Problem]) -> None:
 
 def _moved(problem: Problem, old: KeyPath, new: KeyPath) -> Problem:
     """*problem* with its path under *old* moved under *new* (the name itself: to ``name``)."""
-    from dataclasses import replace
+    from formscript.core.records import replace
 
     path = tuple(problem.path)
     if path[: len(old)] != tuple(old):

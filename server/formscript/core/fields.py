@@ -9,8 +9,9 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal, Protocol
+
+from formscript.core.records import FrozenRecord
 
 if TYPE_CHECKING:
     from formscript.core.rules import RuleSet
@@ -107,15 +108,31 @@ def coerce_value(field: str, field_type: str, value: Any) -> Any:
     raise CoercionError(field, field_type, value)
 
 
-@dataclass(frozen=True)
-class Failure:
+class Failure(FrozenRecord):
     """A structured validation failure: the field (or rule) and what went wrong."""
 
     source: Literal["field", "rule"]
     kind: str
     field: str
-    rule_id: str | None = None
-    message: str = ""
+    rule_id: str | None
+    message: str
+
+    __slots__ = _fields = ("source", "kind", "field", "rule_id", "message")
+
+    def __init__(
+        self,
+        source: Literal["field", "rule"],
+        kind: str,
+        field: str,
+        rule_id: str | None = None,
+        message: str = "",
+    ) -> None:
+        setter = object.__setattr__
+        setter(self, "source", source)
+        setter(self, "kind", kind)
+        setter(self, "field", field)
+        setter(self, "rule_id", rule_id)
+        setter(self, "message", message)
 
 
 class Declared(Protocol):
@@ -133,16 +150,32 @@ class Declared(Protocol):
     def description(self) -> str: ...
 
 
-@dataclass(frozen=True)
-class PlainField:
+class PlainField(FrozenRecord):
     """A declaration whose values were already of their exact types, so no model validation
     could change them (the fast path; anything else goes through the pydantic FieldSpec)."""
 
     name: str
-    type: str = "str"
-    required: bool = True
-    default: Any = None
-    description: str = ""
+    type: str
+    required: bool
+    default: Any
+    description: str
+
+    __slots__ = _fields = ("name", "type", "required", "default", "description")
+
+    def __init__(
+        self,
+        name: str,
+        type: str = "str",
+        required: bool = True,
+        default: Any = None,
+        description: str = "",
+    ) -> None:
+        setter = object.__setattr__
+        setter(self, "name", name)
+        setter(self, "type", type)
+        setter(self, "required", required)
+        setter(self, "default", default)
+        setter(self, "description", description)
 
     def coerce(self, value: Any) -> Any:
         """The value the runtime stores for this field, or CoercionError."""
@@ -180,11 +213,16 @@ class HasValues(Protocol):
     def values(self) -> Mapping[Any, Any]: ...
 
 
-@dataclass(frozen=True)
-class ValuesView:
+class ValuesView(FrozenRecord):
     """Values for rules to read, without building a WorkForm."""
 
     values: Mapping[Any, Any]
+
+    __slots__ = _fields = ("values",)
+
+    def __init__(self, values: Mapping[Any, Any]) -> None:
+        setter = object.__setattr__
+        setter(self, "values", values)
 
 
 def merge_values(fields: Mapping[Any, Declared], values: Mapping[Any, Any]) -> dict[Any, Any]:

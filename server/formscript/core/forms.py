@@ -13,6 +13,7 @@ import uuid
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+from pydantic.json_schema import SkipJsonSchema
 
 from formscript.core.fields import (
     FALSE_WORDS,
@@ -184,8 +185,9 @@ class WorkForm(_ElementBase):
     values: dict[Any, Any] = Field(default_factory=dict)
     status: FormStatus = "draft"
     validation_errors: list[str] = Field(default_factory=list)
-    #: Structured twins of validation_errors, same order: (field, kind) per failure.
-    failures: list[Failure] = Field(default_factory=list)
+    #: Structured twins of validation_errors, same order: (field, kind) per failure (runtime
+    #: state, so in no JSON Schema; a Failure is a plain record, checked as an instance).
+    failures: SkipJsonSchema[list[Failure]] = Field(default_factory=list)
 
 
 def fill_form(form: WorkForm, values: dict[Any, Any], *, ruleset: RuleSet | None = None) -> WorkForm:

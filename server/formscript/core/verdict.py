@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from dataclasses import field as dataclass_field
 from enum import StrEnum
 from typing import TYPE_CHECKING, Literal
+
+from formscript.core.records import FrozenRecord
 
 if TYPE_CHECKING:
     from formscript.document import Span
@@ -29,8 +29,7 @@ class Verdict(StrEnum):
         return self.value
 
 
-@dataclass(frozen=True)
-class Problem:
+class Problem(FrozenRecord):
     """One finding: the rule it breaks, its message and where it sits.
 
     ``path`` points into the loaded document; ``on_key`` says whether the key itself
@@ -41,16 +40,42 @@ class Problem:
 
     rule: Rule
     message: str
-    path: KeyPath = ()
-    on_key: bool = False
-    field: str | None = None
+    path: KeyPath
+    on_key: bool
+    field: str | None
     #: How to fix it, described on the document; lint turns it into text edits on demand.
-    fix: FixPlan | None = dataclass_field(default=None, compare=False)
+    fix: FixPlan | None
     #: Rules whose finding at the same path this one explains better (those are dropped).
-    replaces: tuple[Rule, ...] = dataclass_field(default=(), compare=False)
+    replaces: tuple[Rule, ...]
     #: The ruleset rule that failed (RS100).
-    rule_id: str | None = dataclass_field(default=None, compare=False)
-    span: Span | None = None
+    rule_id: str | None
+    span: Span | None
+
+    __slots__ = _fields = ("rule", "message", "path", "on_key", "field", "fix", "replaces", "rule_id", "span")
+    _compared = ("rule", "message", "path", "on_key", "field", "span")
+
+    def __init__(
+        self,
+        rule: Rule,
+        message: str,
+        path: KeyPath = (),
+        on_key: bool = False,
+        field: str | None = None,
+        fix: FixPlan | None = None,
+        replaces: tuple[Rule, ...] = (),
+        rule_id: str | None = None,
+        span: Span | None = None,
+    ) -> None:
+        setter = object.__setattr__
+        setter(self, "rule", rule)
+        setter(self, "message", message)
+        setter(self, "path", path)
+        setter(self, "on_key", on_key)
+        setter(self, "field", field)
+        setter(self, "fix", fix)
+        setter(self, "replaces", replaces)
+        setter(self, "rule_id", rule_id)
+        setter(self, "span", span)
 
     @property
     def code(self) -> str:

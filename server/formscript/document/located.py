@@ -14,12 +14,12 @@ import json
 import re
 import threading
 from collections.abc import Iterator
-from dataclasses import dataclass, field
 from typing import Any
 
 import yaml
 
 from formscript import rules
+from formscript.core.records import Record
 from formscript.core.verdict import KeyPath, Problem
 from formscript.document.model import (
     Collection,
@@ -39,27 +39,72 @@ from formscript.document.writing import json_source, scalar_source
 __all__ = ["MAX_DEPTH", "YamlDocument", "loads_json", "parse_document", "position_of"]
 
 
-@dataclass
-class YamlDocument(Document):
+class YamlDocument(Record, Document):
     """A YAML or JSON text: its value (None when unparsable), parse problems, and the node
     graph libyaml composed, from which every key path is located on demand."""
 
     text: str
-    value: Any = None
-    ok: bool = True
+    value: Any
+    ok: bool
     #: Problems found while parsing (syntax, duplicate keys, unsafe tags), located by span.
-    problems: list[Problem] = field(default_factory=list)
-    syntax: Syntax = "yaml"
+    problems: list[Problem]
+    syntax: Syntax
     #: Earlier occurrences of duplicated keys: path -> key spans of the overridden copies.
-    duplicates: dict[KeyPath, list[Span]] = field(default_factory=dict)
-    root: yaml.Node | None = None
+    duplicates: dict[KeyPath, list[Span]]
+    root: yaml.Node | None
     #: libyaml refused the text and the pure-Python loader was not asked (``parse_document``).
-    unconfirmed: bool = False
-    _lines: list[str] | None = None
-    _children: dict[int, dict[Any, tuple[yaml.Node | None, yaml.Node]]] = field(default_factory=dict)
-    _index: LineIndex | None = None
-    _shared: set[int] | None = None
-    _comment_starts: list[int] | None = None
+    unconfirmed: bool
+    _lines: list[str] | None
+    _children: dict[int, dict[Any, tuple[yaml.Node | None, yaml.Node]]]
+    _index: LineIndex | None
+    _shared: set[int] | None
+    _comment_starts: list[int] | None
+
+    _fields = (
+        "text",
+        "value",
+        "ok",
+        "problems",
+        "syntax",
+        "duplicates",
+        "root",
+        "unconfirmed",
+        "_lines",
+        "_children",
+        "_index",
+        "_shared",
+        "_comment_starts",
+    )
+
+    def __init__(
+        self,
+        text: str,
+        value: Any = None,
+        ok: bool = True,
+        problems: list[Problem] | None = None,
+        syntax: Syntax = "yaml",
+        duplicates: dict[KeyPath, list[Span]] | None = None,
+        root: yaml.Node | None = None,
+        unconfirmed: bool = False,
+        _lines: list[str] | None = None,
+        _children: dict[int, dict[Any, tuple[yaml.Node | None, yaml.Node]]] | None = None,
+        _index: LineIndex | None = None,
+        _shared: set[int] | None = None,
+        _comment_starts: list[int] | None = None,
+    ) -> None:
+        self.text = text
+        self.value = value
+        self.ok = ok
+        self.problems = [] if problems is None else problems
+        self.syntax = syntax
+        self.duplicates = {} if duplicates is None else duplicates
+        self.root = root
+        self.unconfirmed = unconfirmed
+        self._lines = _lines
+        self._children = {} if _children is None else _children
+        self._index = _index
+        self._shared = _shared
+        self._comment_starts = _comment_starts
 
     def entry(self, path: KeyPath) -> Location | None:
         """The located entry at *path*, walking only the mappings on the way."""

@@ -11,9 +11,9 @@ own nodes or marks.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass, field
 from typing import Any, Literal, NamedTuple, Protocol
 
+from formscript.core.records import FrozenRecord, Record
 from formscript.core.verdict import KeyPath, Problem
 
 Syntax = Literal["yaml", "json"]
@@ -36,8 +36,7 @@ class Span(NamedTuple):
 ORIGIN = Span(Pos(0, 0), Pos(0, 0))
 
 
-@dataclass(frozen=True)
-class Scalar:
+class Scalar(FrozenRecord):
     """How a scalar was written.
 
     ``style`` is ``''`` for a plain scalar, whose type the syntax resolved from its text (the
@@ -50,23 +49,44 @@ class Scalar:
     text: str
     tag: str
 
+    __slots__ = _fields = ("style", "text", "tag")
 
-@dataclass(frozen=True)
-class Location:
+    def __init__(self, style: str, text: str, tag: str) -> None:
+        setter = object.__setattr__
+        setter(self, "style", style)
+        setter(self, "text", text)
+        setter(self, "tag", tag)
+
+
+class Location(FrozenRecord):
     """Where one key path lives: the value's span, the key's span (mapping members only) and,
     for a scalar value, how it was written (None for a mapping or a sequence)."""
 
     value: Span
-    key: Span | None = None
-    scalar: Scalar | None = None
+    key: Span | None
+    scalar: Scalar | None
+
+    __slots__ = _fields = ("value", "key", "scalar")
+
+    def __init__(self, value: Span, key: Span | None = None, scalar: Scalar | None = None) -> None:
+        setter = object.__setattr__
+        setter(self, "value", value)
+        setter(self, "key", key)
+        setter(self, "scalar", scalar)
 
 
-@dataclass(frozen=True)
-class Comment:
+class Comment(FrozenRecord):
     """One comment: its text from the comment sign to the end of the line, and its span."""
 
     span: Span
     text: str
+
+    __slots__ = _fields = ("span", "text")
+
+    def __init__(self, span: Span, text: str) -> None:
+        setter = object.__setattr__
+        setter(self, "span", span)
+        setter(self, "text", text)
 
 
 class Edit(NamedTuple):
@@ -76,13 +96,19 @@ class Edit(NamedTuple):
     new_text: str
 
 
-@dataclass(frozen=True)
-class Collection:
+class Collection(FrozenRecord):
     """A mapping or sequence below the top: where the member holding it starts (its key, or
     the item itself) and the collection's own span."""
 
     owner: Pos
     span: Span
+
+    __slots__ = _fields = ("owner", "span")
+
+    def __init__(self, owner: Pos, span: Span) -> None:
+        setter = object.__setattr__
+        setter(self, "owner", owner)
+        setter(self, "span", span)
 
 
 class Document(Protocol):
@@ -170,16 +196,32 @@ def split_lines(text: str) -> list[str]:
     return text.splitlines() or [""]
 
 
-@dataclass
-class TextDocument(Document):
+class TextDocument(Record, Document):
     """A text kept without its structure (a report read back from the cache, or from a
     worker process): lines for showing source, nothing located."""
 
     text: str
-    value: Any = None
-    ok: bool = True
-    problems: list[Problem] = field(default_factory=list)
-    _lines: list[str] | None = field(default=None, repr=False, compare=False)
+    value: Any
+    ok: bool
+    problems: list[Problem]
+    _lines: list[str] | None
+
+    _fields = ("text", "value", "ok", "problems", "_lines")
+    _shown = _compared = ("text", "value", "ok", "problems")
+
+    def __init__(
+        self,
+        text: str,
+        value: Any = None,
+        ok: bool = True,
+        problems: list[Problem] | None = None,
+        _lines: list[str] | None = None,
+    ) -> None:
+        self.text = text
+        self.value = value
+        self.ok = ok
+        self.problems = [] if problems is None else problems
+        self._lines = _lines
 
     @property
     def lines(self) -> list[str]:

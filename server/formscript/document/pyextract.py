@@ -1256,7 +1256,7 @@ def _synthetic(value: Any, span: Span) -> PyNode:
 
 
 def _at(problem: Problem, span: Span) -> Problem:
-    from dataclasses import replace
+    from formscript.core.records import replace
 
     return replace(problem, span=span)
 

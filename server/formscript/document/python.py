@@ -16,9 +16,10 @@ import io
 import itertools
 import tokenize
 from collections.abc import Iterator
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any
 
+from formscript.core.records import replace
 from formscript.core.verdict import KeyPath, Problem
 from formscript.document.model import Collection, Comment, Document, Edit, Location, Pos, Scalar, Span
 from formscript.document.positions import LineIndex

@@ -24,12 +24,13 @@ from __future__ import annotations
 import bisect
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
 import yaml
 
+from formscript.core.records import replace
 from formscript.core.verdict import KeyPath, Problem
 from formscript.document.located import (
     YamlDocument,

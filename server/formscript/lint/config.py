@@ -10,10 +10,10 @@ language server's layer and the check of the VS Code manifest all read them from
 from __future__ import annotations
 
 import fnmatch
-from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any, Literal, get_args
 
+from formscript.core.records import FrozenRecord, replace
 from formscript.core.verdict import Severity
 
 Kind = Literal["form", "script", "rules", "calls"]
@@ -39,35 +39,61 @@ class ConfigError(ValueError):
     """A configuration that cannot be used (exit code 2)."""
 
 
-_SETTING = {"setting": True}
+#: The settings' attribute names, in declaration order: the one list of them (the fields of
+#: :class:`Settings` before ``root`` and ``source``).
+SETTINGS: tuple[str, ...] = ("select", "extend_select", "ignore", "severity", "per_file_ignores", "kinds", "calls")
 
 
-@dataclass(frozen=True)
-class Settings:
+class Settings(FrozenRecord):
     """Which codes run, at which severity, and how files map to kinds.
 
-    The fields marked as settings are what a configuration (or an editor) can set; a
+    The fields named in ``SETTINGS`` are what a configuration (or an editor) can set; a
     tuple is replaced by a layer above it, a table is merged key by key.
     """
 
     #: Codes or prefixes to report; empty: every rule.
-    select: tuple[str, ...] = field(default=(), metadata=_SETTING)
+    select: tuple[str, ...]
     #: Codes or prefixes reported in addition to ``select``.
-    extend_select: tuple[str, ...] = field(default=(), metadata=_SETTING)
+    extend_select: tuple[str, ...]
     #: Codes or prefixes not reported.
-    ignore: tuple[str, ...] = field(default=(), metadata=_SETTING)
+    ignore: tuple[str, ...]
     #: A severity per code (``off`` disables it).
-    severity: dict[str, Level] = field(default_factory=dict, metadata=_SETTING)
+    severity: dict[str, Level]
     #: Codes or prefixes not reported in files matching a glob.
-    per_file_ignores: dict[str, tuple[str, ...]] = field(default_factory=dict, metadata=_SETTING)
+    per_file_ignores: dict[str, tuple[str, ...]]
     #: Extra globs per file kind.
-    kinds: dict[Kind, tuple[str, ...]] = field(default_factory=dict, metadata=_SETTING)
+    kinds: dict[Kind, tuple[str, ...]]
     #: Calls transcripts for scripts without a sibling ``<name>.calls.yaml``: glob -> path
     #: (both relative to the configuration's folder). Used by simulation in the editor.
-    calls: dict[str, str] = field(default_factory=dict, metadata=_SETTING)
+    calls: dict[str, str]
     #: Directory the configuration came from; per-file globs are relative to it.
-    root: str = ""
-    source: str = ""
+    root: str
+    source: str
+
+    __slots__ = _fields = (*SETTINGS, "root", "source")
+
+    def __init__(
+        self,
+        select: tuple[str, ...] = (),
+        extend_select: tuple[str, ...] = (),
+        ignore: tuple[str, ...] = (),
+        severity: dict[str, Level] | None = None,
+        per_file_ignores: dict[str, tuple[str, ...]] | None = None,
+        kinds: dict[Kind, tuple[str, ...]] | None = None,
+        calls: dict[str, str] | None = None,
+        root: str = "",
+        source: str = "",
+    ) -> None:
+        setter = object.__setattr__
+        setter(self, "select", select)
+        setter(self, "extend_select", extend_select)
+        setter(self, "ignore", ignore)
+        setter(self, "severity", {} if severity is None else severity)
+        setter(self, "per_file_ignores", {} if per_file_ignores is None else per_file_ignores)
+        setter(self, "kinds", {} if kinds is None else kinds)
+        setter(self, "calls", {} if calls is None else calls)
+        setter(self, "root", root)
+        setter(self, "source", source)
 
     def enabled(self, code: str, path: str = "") -> bool:
         """Whether *code* is reported for *path*."""
@@ -97,10 +123,6 @@ class Settings:
     def merged(self, overrides: dict[str, Any], source: str = "settings") -> Settings:
         """These settings with *overrides* (same keys as the TOML table, from *source*) applied."""
         return replace(self, **_merge(self, overrides, source))
-
-
-#: The settings' attribute names, in declaration order: the one list of them.
-SETTINGS: tuple[str, ...] = tuple(f.name for f in fields(Settings) if f.metadata.get("setting"))
 
 
 def toml_name(name: str) -> str:

@@ -3,11 +3,11 @@ then apply configuration and suppressions. Never raises for any input."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 from formscript import rules
 from formscript.core.gate import GateResult, check_form_spec
+from formscript.core.records import FrozenRecord, replace
 from formscript.core.verdict import Problem, Verdict
 from formscript.document import Document, Pos, Span, loads_json, parse_document
 from formscript.lint.config import Settings
@@ -34,12 +34,18 @@ __all__ = [
 ]
 
 
-@dataclass(frozen=True)
-class PairedForm:
+class PairedForm(FrozenRecord):
     """A form spec to check a ruleset against (``--form``)."""
 
     text: str
     path: str
+
+    __slots__ = _fields = ("text", "path")
+
+    def __init__(self, text: str, path: str) -> None:
+        setter = object.__setattr__
+        setter(self, "text", text)
+        setter(self, "path", path)
 
 
 def lint_text(

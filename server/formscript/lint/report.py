@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from formscript.core.records import FrozenRecord, Record
 from formscript.core.verdict import Verdict
 from formscript.document import Document, Span
 from formscript.lint.diagnostics import Diagnostic
@@ -14,22 +14,28 @@ if TYPE_CHECKING:
     from formscript.core.script import ScriptResult
 
 
-@dataclass(frozen=True)
-class Embedding:
+class Embedding(FrozenRecord):
     """Where a document written inside another file sits: the API call as written
     (``ScriptModel.from_responses``), the literal argument's span, and the call's."""
 
     call: str
     span: Span
-    call_span: Span | None = None
+    call_span: Span | None
+
+    __slots__ = _fields = ("call", "span", "call_span")
+
+    def __init__(self, call: str, span: Span, call_span: Span | None = None) -> None:
+        setter = object.__setattr__
+        setter(self, "call", call)
+        setter(self, "span", span)
+        setter(self, "call_span", call_span)
 
     def on_line(self, line: int) -> bool:
         """Whether the document starts on the 0-based *line*, or its call does."""
         return self.span.start.line == line or (self.call_span is not None and self.call_span.start.line == line)
 
 
-@dataclass
-class FileReport:
+class FileReport(Record):
     """The outcome for one file: its kind, the runtime verdict and located diagnostics.
 
     A document embedded in a Python file is a report of its own with ``embedded`` set; the
@@ -40,13 +46,39 @@ class FileReport:
     path: str
     kind: str | None
     verdict: Verdict | None
-    diagnostics: list[Diagnostic] = field(default_factory=list)
-    note: str = ""
-    document: Document | None = None
-    gate: GateResult | None = None
-    script: ScriptResult | None = None
-    embedded: Embedding | None = None
-    parts: list[FileReport] | None = None
+    diagnostics: list[Diagnostic]
+    note: str
+    document: Document | None
+    gate: GateResult | None
+    script: ScriptResult | None
+    embedded: Embedding | None
+    parts: list[FileReport] | None
+
+    _fields = ("path", "kind", "verdict", "diagnostics", "note", "document", "gate", "script", "embedded", "parts")
+
+    def __init__(
+        self,
+        path: str,
+        kind: str | None,
+        verdict: Verdict | None,
+        diagnostics: list[Diagnostic] | None = None,
+        note: str = "",
+        document: Document | None = None,
+        gate: GateResult | None = None,
+        script: ScriptResult | None = None,
+        embedded: Embedding | None = None,
+        parts: list[FileReport] | None = None,
+    ) -> None:
+        self.path = path
+        self.kind = kind
+        self.verdict = verdict
+        self.diagnostics = [] if diagnostics is None else diagnostics
+        self.note = note
+        self.document = document
+        self.gate = gate
+        self.script = script
+        self.embedded = embedded
+        self.parts = parts
 
     @property
     def skipped(self) -> bool:

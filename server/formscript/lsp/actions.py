@@ -3,7 +3,7 @@ the dry run of a form or the simulation of a script for clients that show no cod
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any
 
 from formscript import rules
@@ -11,6 +11,7 @@ from formscript.document import Pos, Span
 from formscript.lint.diagnostics import Diagnostic, TextEdit
 from formscript.lint.suppress import Suppression, find_suppressions
 from formscript.lsp.analysis import Analysis
+from formscript.lsp.facade import replace
 
 QUICK_FIX = "quickfix"
 FIX_ALL = "source.fixAll.formscript"

@@ -9,6 +9,7 @@ from formscript.core.declarations import ELEMENT_KEYS
 from formscript.core.fields import Declared, type_label
 from formscript.core.forms import FIELD_NAME_RE
 from formscript.core.keys import OWNERS, Key, doc_for, keys_of, owner_of, snippets
+from formscript.core.records import replace
 from formscript.core.verdict import KeyPath
 
 __all__ = [
@@ -21,6 +22,7 @@ __all__ = [
     "doc_for",
     "keys_of",
     "owner_of",
+    "replace",
     "snippets",
     "type_label",
 ]
