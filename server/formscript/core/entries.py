@@ -9,8 +9,9 @@ ordinary script imports no model machinery.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
 from typing import Any, Literal
+
+from formscript.core.records import FrozenRecord
 
 RESPONSE_TYPES: tuple[str, ...] = ("text", "tool_call", "structured", "stream", "error")
 ERROR_KINDS: tuple[str, ...] = ("rate_limit", "timeout", "server_error", "bad_request", "value_error")
@@ -48,15 +49,31 @@ ENTRY_KEYS: dict[str, tuple[str, ...]] = {
 }
 
 
-@dataclass(frozen=True, slots=True)
-class Matcher:
+class Matcher(FrozenRecord):
     """When an entry may be served: gates (call_index, after_calls) then one content predicate."""
 
-    prompt_contains: str | None = None
-    prompt_regex: str | None = None
-    has_tool: str | None = None
-    after_calls: int | None = None
-    call_index: int | None = None
+    prompt_contains: str | None
+    prompt_regex: str | None
+    has_tool: str | None
+    after_calls: int | None
+    call_index: int | None
+
+    __slots__ = _fields = ("prompt_contains", "prompt_regex", "has_tool", "after_calls", "call_index")
+
+    def __init__(
+        self,
+        prompt_contains: str | None = None,
+        prompt_regex: str | None = None,
+        has_tool: str | None = None,
+        after_calls: int | None = None,
+        call_index: int | None = None,
+    ) -> None:
+        setter = object.__setattr__
+        setter(self, "prompt_contains", prompt_contains)
+        setter(self, "prompt_regex", prompt_regex)
+        setter(self, "has_tool", has_tool)
+        setter(self, "after_calls", after_calls)
+        setter(self, "call_index", call_index)
 
     def is_empty(self) -> bool:
         """No condition set: the entry is positional."""
@@ -69,19 +86,53 @@ class Matcher:
         )
 
 
-@dataclass(frozen=True, slots=True)
-class Chunk:
+class Chunk(FrozenRecord):
     """One chunk of a streamed response."""
 
     type: str
-    content: str | None = None
-    tool_name: str | None = None
-    tool_id: str | None = None
-    tool_input: dict[str, Any] | None = None
-    tool_output: Any = None
-    is_error: bool = False
-    is_delta: bool = False
-    metadata: dict[str, Any] = field(default_factory=dict)
+    content: str | None
+    tool_name: str | None
+    tool_id: str | None
+    tool_input: dict[str, Any] | None
+    tool_output: Any
+    is_error: bool
+    is_delta: bool
+    metadata: dict[str, Any]
+
+    __slots__ = _fields = (
+        "type",
+        "content",
+        "tool_name",
+        "tool_id",
+        "tool_input",
+        "tool_output",
+        "is_error",
+        "is_delta",
+        "metadata",
+    )
+
+    def __init__(
+        self,
+        type: str,
+        content: str | None = None,
+        tool_name: str | None = None,
+        tool_id: str | None = None,
+        tool_input: dict[str, Any] | None = None,
+        tool_output: Any = None,
+        is_error: bool = False,
+        is_delta: bool = False,
+        metadata: dict[str, Any] | None = None,
+    ) -> None:
+        setter = object.__setattr__
+        setter(self, "type", type)
+        setter(self, "content", content)
+        setter(self, "tool_name", tool_name)
+        setter(self, "tool_id", tool_id)
+        setter(self, "tool_input", tool_input)
+        setter(self, "tool_output", tool_output)
+        setter(self, "is_error", is_error)
+        setter(self, "is_delta", is_delta)
+        setter(self, "metadata", {} if metadata is None else metadata)
 
 
 class _Servable:
@@ -96,53 +147,116 @@ class _Servable:
         return self.when is not None and not self.when.is_empty()
 
 
-@dataclass(frozen=True, slots=True)
-class TextEntry(_Servable):
+class TextEntry(_Servable, FrozenRecord):
     """Plain assistant text."""
 
     content: str
-    when: Matcher | None = None
-    type: Literal["text"] = "text"
+    when: Matcher | None
+    type: Literal["text"]
+
+    __slots__ = _fields = ("content", "when", "type")
+
+    def __init__(self, content: str, when: Matcher | None = None, type: Literal["text"] = "text") -> None:
+        setter = object.__setattr__
+        setter(self, "content", content)
+        setter(self, "when", when)
+        setter(self, "type", type)
 
 
-@dataclass(frozen=True, slots=True)
-class ToolCallEntry(_Servable):
+class ToolCallEntry(_Servable, FrozenRecord):
     """One function tool call."""
 
     name: str
-    arguments: dict[str, Any] = field(default_factory=dict)
-    id: str | None = None
-    when: Matcher | None = None
-    type: Literal["tool_call"] = "tool_call"
+    arguments: dict[str, Any]
+    id: str | None
+    when: Matcher | None
+    type: Literal["tool_call"]
+
+    __slots__ = _fields = ("name", "arguments", "id", "when", "type")
+
+    def __init__(
+        self,
+        name: str,
+        arguments: dict[str, Any] | None = None,
+        id: str | None = None,
+        when: Matcher | None = None,
+        type: Literal["tool_call"] = "tool_call",
+    ) -> None:
+        setter = object.__setattr__
+        setter(self, "name", name)
+        setter(self, "arguments", {} if arguments is None else arguments)
+        setter(self, "id", id)
+        setter(self, "when", when)
+        setter(self, "type", type)
 
 
-@dataclass(frozen=True, slots=True)
-class StructuredEntry(_Servable):
+class StructuredEntry(_Servable, FrozenRecord):
     """Structured data, sent as JSON text."""
 
     data: dict[str, Any]
-    when: Matcher | None = None
-    type: Literal["structured"] = "structured"
+    when: Matcher | None
+    type: Literal["structured"]
+
+    __slots__ = _fields = ("data", "when", "type")
+
+    def __init__(
+        self,
+        data: dict[str, Any],
+        when: Matcher | None = None,
+        type: Literal["structured"] = "structured",
+    ) -> None:
+        setter = object.__setattr__
+        setter(self, "data", data)
+        setter(self, "when", when)
+        setter(self, "type", type)
 
 
-@dataclass(frozen=True, slots=True)
-class StreamEntry(_Servable):
+class StreamEntry(_Servable, FrozenRecord):
     """A sequence of stream chunks."""
 
     chunks: tuple[Chunk, ...]
-    when: Matcher | None = None
-    type: Literal["stream"] = "stream"
+    when: Matcher | None
+    type: Literal["stream"]
+
+    __slots__ = _fields = ("chunks", "when", "type")
+
+    def __init__(
+        self,
+        chunks: tuple[Chunk, ...],
+        when: Matcher | None = None,
+        type: Literal["stream"] = "stream",
+    ) -> None:
+        setter = object.__setattr__
+        setter(self, "chunks", chunks)
+        setter(self, "when", when)
+        setter(self, "type", type)
 
 
-@dataclass(frozen=True, slots=True)
-class ErrorEntry(_Servable):
+class ErrorEntry(_Servable, FrozenRecord):
     """An exception raised at this call."""
 
-    kind: str = "value_error"
-    message: str = "scripted error"
-    delay_ms: int = 0
-    when: Matcher | None = None
-    type: Literal["error"] = "error"
+    kind: str
+    message: str
+    delay_ms: int
+    when: Matcher | None
+    type: Literal["error"]
+
+    __slots__ = _fields = ("kind", "message", "delay_ms", "when", "type")
+
+    def __init__(
+        self,
+        kind: str = "value_error",
+        message: str = "scripted error",
+        delay_ms: int = 0,
+        when: Matcher | None = None,
+        type: Literal["error"] = "error",
+    ) -> None:
+        setter = object.__setattr__
+        setter(self, "kind", kind)
+        setter(self, "message", message)
+        setter(self, "delay_ms", delay_ms)
+        setter(self, "when", when)
+        setter(self, "type", type)
 
 
 Entry = TextEntry | ToolCallEntry | StructuredEntry | StreamEntry | ErrorEntry

@@ -6,7 +6,6 @@ import json
 import operator
 import re
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from formscript import rules
@@ -22,6 +21,7 @@ from formscript.core.entries import (
     from_model,
     plain_entry,
 )
+from formscript.core.records import FrozenRecord, Record
 from formscript.core.suggest import closest
 from formscript.core.verdict import Problem, Verdict, verdict_from
 
@@ -47,20 +47,34 @@ def load_script_text(text: str, path: str) -> Any:
     return json.loads(text)
 
 
-@dataclass
-class ScriptResult:
+class ScriptResult(Record):
     """The runtime's verdict on a script, with every problem and the entries that built."""
 
     verdict: Verdict
     problems: list[Problem]
-    mode: str = "auto"
-    version: int = 1
+    mode: str
+    version: int
     #: One slot per raw entry: the built entry, or None where the entry is invalid.
-    entries: list[Entry | None] = field(default_factory=list)
+    entries: list[Entry | None]
+
+    _fields = ("verdict", "problems", "mode", "version", "entries")
+
+    def __init__(
+        self,
+        verdict: Verdict,
+        problems: list[Problem],
+        mode: str = "auto",
+        version: int = 1,
+        entries: list[Entry | None] | None = None,
+    ) -> None:
+        self.verdict = verdict
+        self.problems = problems
+        self.mode = mode
+        self.version = version
+        self.entries = [] if entries is None else entries
 
 
-@dataclass
-class EntryMemo:
+class EntryMemo(Record):
     """What building a script's entries found, kept by an incremental caller across versions
     of one text.
 
@@ -71,10 +85,24 @@ class EntryMemo:
     shares with them at its start and its end (the same objects: ``same_ends``) keep their
     entries without a look-up each, and their problems where they keep their index."""
 
-    built: dict[int, tuple[Any, Entry]] = field(default_factory=dict)
-    raws: list[Any] = field(default_factory=list)
-    entries: list[Entry | None] = field(default_factory=list)
-    problems: dict[int, list[Problem]] = field(default_factory=dict)
+    built: dict[int, tuple[Any, Entry]]
+    raws: list[Any]
+    entries: list[Entry | None]
+    problems: dict[int, list[Problem]]
+
+    _fields = ("built", "raws", "entries", "problems")
+
+    def __init__(
+        self,
+        built: dict[int, tuple[Any, Entry]] | None = None,
+        raws: list[Any] | None = None,
+        entries: list[Entry | None] | None = None,
+        problems: dict[int, list[Problem]] | None = None,
+    ) -> None:
+        self.built = {} if built is None else built
+        self.raws = [] if raws is None else raws
+        self.entries = [] if entries is None else entries
+        self.problems = {} if problems is None else problems
 
 
 def same_ends(old: Sequence[object], new: Sequence[object]) -> tuple[int, int]:
@@ -309,13 +337,21 @@ class RegexFailure(RuntimeError):
         super().__init__(reason)
 
 
-@dataclass(frozen=True)
-class Match:
+class Match(FrozenRecord):
     """Which entry serves a call and why."""
 
     entry: int
-    kind: str  # positional | prompt_contains | prompt_regex | has_tool | call_index | after_calls
-    value: Any = None
+    #: positional | prompt_contains | prompt_regex | has_tool | call_index | after_calls
+    kind: str
+    value: Any
+
+    __slots__ = _fields = ("entry", "kind", "value")
+
+    def __init__(self, entry: int, kind: str, value: Any = None) -> None:
+        setter = object.__setattr__
+        setter(self, "entry", entry)
+        setter(self, "kind", kind)
+        setter(self, "value", value)
 
 
 Searcher = Callable[[str, str], bool]

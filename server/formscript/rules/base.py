@@ -14,13 +14,13 @@ rule's example file name (the failing one must report the code, the passing one 
 from __future__ import annotations
 
 import functools
-import inspect
 import re
+import types
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
 from formscript.core.printable import printable
+from formscript.core.records import FrozenRecord
 from formscript.core.verdict import KeyPath, Problem, Severity
 
 if TYPE_CHECKING:
@@ -60,29 +60,48 @@ _EXAMPLE_FORM_NOTE = (
 # ------------------------------------------------------------------------------- fixes
 
 
-@dataclass(frozen=True)
-class QuoteScalar:
+class QuoteScalar(FrozenRecord):
     """Quote the plain scalar at *path* so YAML reads it as the text *text*."""
 
     path: KeyPath
     text: str
     safe: bool
 
+    __slots__ = _fields = ("path", "text", "safe")
 
-@dataclass(frozen=True)
-class RemoveKey:
+    def __init__(self, path: KeyPath, text: str, safe: bool) -> None:
+        setter = object.__setattr__
+        setter(self, "path", path)
+        setter(self, "text", text)
+        setter(self, "safe", safe)
+
+
+class RemoveKey(FrozenRecord):
     """Delete the mapping entry at *path* (exact text edits, checked before they are written)."""
 
     path: KeyPath
     description: str
     safe: bool
 
+    __slots__ = _fields = ("path", "description", "safe")
 
-@dataclass(frozen=True)
-class ReplaceWith:
+    def __init__(self, path: KeyPath, description: str, safe: bool) -> None:
+        setter = object.__setattr__
+        setter(self, "path", path)
+        setter(self, "description", description)
+        setter(self, "safe", safe)
+
+
+class ReplaceWith(FrozenRecord):
     """Replace the finding's key (or scalar value) with *text*: a did-you-mean, never safe."""
 
     text: str
+
+    __slots__ = _fields = ("text",)
+
+    def __init__(self, text: str) -> None:
+        setter = object.__setattr__
+        setter(self, "text", text)
 
 
 #: A fix as a finding describes it; lint realizes it into text edits on the located document.
@@ -157,7 +176,7 @@ class Rule:
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
         for name, member in list(vars(cls).items()):
-            if not name.startswith("_") and inspect.isfunction(member):
+            if not name.startswith("_") and isinstance(member, types.FunctionType):
                 setattr(cls, name, _printing(member))
 
     def found(
@@ -183,6 +202,8 @@ class Rule:
     @property
     def doc(self) -> str:
         """The docstring, dedented: the body of the page."""
+        import inspect
+
         return inspect.cleandoc(type(self).__doc__ or "")
 
     def _sections(self) -> dict[str, str]:
