@@ -24,7 +24,8 @@ _PLAIN = re.compile(r"[A-Za-z_][A-Za-z0-9_.\-/]*\Z")
 
 #: What a single-quoted scalar cannot hold as it is: line breaks (they fold), characters
 #: the YAML reader refuses, and a BOM (libyaml skips one at the start of a line).
-_NOT_SINGLE = re.compile("[\x00-\x08\x0a-\x1f\x7f-\x9f\u2028\u2029\ud800-\udfff\ufeff\ufffe\uffff]")
+#: (Compiled the first time a scalar is written: its wide ranges take milliseconds.)
+_NOT_SINGLE = "[\x00-\x08\x0a-\x1f\x7f-\x9f\u2028\u2029\ud800-\udfff\ufeff\ufffe\uffff]"
 
 _ESCAPES = {"\\": "\\\\", '"': '\\"', "\t": "\\t", "\n": "\\n", "\r": "\\r", "\0": "\\0"}
 
@@ -39,7 +40,7 @@ def scalar_source(text: str, *, quoted: bool = False) -> str:
     """YAML source for a scalar that loads to the string *text* (quoted when *quoted*)."""
     if not quoted and _PLAIN.match(text) and resolves_to_str(text):
         return text
-    if not _NOT_SINGLE.search(text):
+    if not re.search(_NOT_SINGLE, text):
         return "'" + text.replace("'", "''") + "'"
     return '"' + "".join(_escaped(char) for char in text) + '"'
 
@@ -47,7 +48,7 @@ def scalar_source(text: str, *, quoted: bool = False) -> str:
 def _escaped(char: str) -> str:
     if char in _ESCAPES:
         return _ESCAPES[char]
-    if not _NOT_SINGLE.match(char):
+    if not re.match(_NOT_SINGLE, char):
         return char
     code = ord(char)
     if code <= 0xFF:

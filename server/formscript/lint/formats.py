@@ -18,6 +18,7 @@ file costs each diagnostic a line, not the file.
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import re
@@ -53,9 +54,8 @@ def printable(text: str) -> str:
 #: What a terminal or a log viewer would act on: C0 controls but tab, DEL, C1 controls, the
 #: bidirectional marks, embeddings, overrides and isolates, and Unicode's line separators.
 _UNSAFE = "[\x00-\x08\x0a-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2028\u2029\u2066-\u2069\ufeff]"
-_TERMINAL_UNSAFE = re.compile(_UNSAFE)
 #: The same, keeping line feeds and tabs (multi-line reports: dry runs, simulations).
-_TERMINAL_UNSAFE_LINES = re.compile(_UNSAFE.replace("\x0a-", "\x0b-"))
+_UNSAFE_LINES = _UNSAFE.replace("\x0a-", "\x0b-")
 #: The widest source excerpt shown under a diagnostic, in characters.
 EXCERPT = 160
 
@@ -63,8 +63,16 @@ EXCERPT = 160
 def terminal_safe(text: str, *, lines: bool = False) -> str:
     """*text* with every character a terminal would act on (``_UNSAFE``) written as its
     escape; with *lines*, line feeds stay (the text is a multi-line report)."""
-    pattern = _TERMINAL_UNSAFE_LINES if lines else _TERMINAL_UNSAFE
-    return pattern.sub(lambda m: _escape_char(m.group()), text)
+    if text.isascii() and text.isprintable():  # none of them (and no pattern compiled)
+        return text
+    return _compiled(_UNSAFE_LINES if lines else _UNSAFE).sub(lambda m: _escape_char(m.group()), text)
+
+
+@functools.cache
+def _compiled(pattern: str) -> re.Pattern[str]:
+    """*pattern* compiled the first time it is used (a class of wide ranges takes milliseconds
+    to compile: a run that never meets the character pays nothing)."""
+    return re.compile(pattern)
 
 
 def excerpt(source: str, col: int, width: int) -> tuple[str, int, int]:
@@ -85,7 +93,7 @@ def excerpt(source: str, col: int, width: int) -> tuple[str, int, int]:
 #: What XML 1.0 cannot hold at all, not even as a character reference.
 #: (Written as the complement of XML 1.0's Char production: a negated class of its wide
 #: ranges takes 7 ms to compile, at every start.)
-_NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
+_NOT_XML = "[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]"
 
 
 def xml_text(text: str, *, quote: bool = True) -> str:
@@ -94,7 +102,7 @@ def xml_text(text: str, *, quote: bool = True) -> str:
     ``\\uXXXX``."""
     from html import escape  # JUnit only
 
-    cleaned = _NOT_XML.sub(lambda m: _escape_char(m.group()), text)
+    cleaned = _compiled(_NOT_XML).sub(lambda m: _escape_char(m.group()), text)
     return escape(cleaned, quote=quote)
 
 
