@@ -240,6 +240,54 @@ def test_a_typical_edit_is_spliced_and_reuses_every_other_entry() -> None:
     assert third.parts[-1] is second.parts[-1]
 
 
+def test_the_first_edit_after_the_open_parses_only_the_entry_it_touches() -> None:
+    """The open's whole parse is handed to the split (``EntryCache.adopt``): the first edit
+    re-parses the one entry it touches, as every later edit does, not every entry again."""
+    head = "version: 1\nresponses:\n"
+    entries = [f"  - type: text\n    content: answer {i}\n    when: {{call_index: {i}}}\n" for i in range(200)]
+    text = head + "".join(entries)
+    incremental = Incremental()
+    opened = incremental.lint(text, PATH, Settings())
+    assert incremental.last == "whole"
+    assert diagnostics(opened) == diagnostics(lint_text(text, PATH, fixes=None))
+    incremental.warm()
+    cache = incremental._entries
+    assert cache.how == "adopted" and cache.parsed == 0
+    built = incremental._memo.entries.built
+    assert len(built) == 200  # the open built its entries into the memo the edits reuse
+    edited = text.replace("answer 120\n", "answer 120!\n")
+    got = incremental.lint(edited, PATH, Settings())
+    assert len(incremental._memo.entries.built) == 201  # only the edited entry built again
+    assert incremental.last == "spliced"
+    assert (cache.how, cache.parsed) == ("window", 1)  # not "whole": no re-split of 200 entries
+    assert diagnostics(got) == diagnostics(lint_text(edited, PATH, fixes=None))
+    assert isinstance(got.document, SplicedDocument)
+    same_document(got.document, "first edit")
+
+
+@pytest.mark.parametrize("seed", [SEED + n for n in range(max(SEQUENCES // 3, 8))])
+def test_a_whole_parse_adopted_answers_as_the_whole_parse(seed: int) -> None:
+    """Where the split is made, the document adopted from the whole parse (its entries views
+    of the whole's nodes) answers every path as the whole parse does, and as the entries
+    parsed alone do."""
+    rand = random.Random(seed)
+    text = script(rand)
+    for _ in range(rand.randint(0, 3)):
+        text = edit(rand, text)
+    whole = parse_document(text)
+    cache = EntryCache()
+    adopted = cache.adopt(whole)
+    alone = EntryCache().document(text)
+    if alone is None:
+        assert not adopted, text  # the split is refused as the entries parsed alone refuse it
+        return
+    assert adopted, text
+    document = cache.document(text)  # the same text: the adopted document itself
+    assert document is not None and cache.how == "same"
+    same_document(document, text)
+    assert document.value == alone.value and document.starts == alone.starts
+
+
 @pytest.mark.parametrize(
     "text",
     [
@@ -261,6 +309,7 @@ def test_a_typical_edit_is_spliced_and_reuses_every_other_entry() -> None:
 def test_a_split_that_could_differ_from_the_whole_parse_is_not_made(text: str) -> None:
     cache = EntryCache()
     assert cache.document(text) is None, split_entries(text)
+    assert not cache.adopt(parse_document(text))
     assert lint_text(text, PATH, fixes=None).diagnostics == Incremental().lint(text, PATH, Settings()).diagnostics
 
 

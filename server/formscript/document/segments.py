@@ -35,9 +35,11 @@ from formscript.core.verdict import KeyPath, Problem
 from formscript.document.located import (
     YamlDocument,
     _comments,
+    _depth_bound,
     _loader_for,
     _safe_loader_class,
     _span,
+    _start,
     parse_document,
 )
 from formscript.document.model import Collection, Comment, Document, Edit, Location, Pos, Span, split_lines
@@ -184,14 +186,33 @@ class EntryCache:
 
     def __init__(self) -> None:
         self._last: SplicedDocument | None = None
+        #: How the last call made its document: "same", "window" (the entries an edit
+        #: touched split and parsed again), "whole" (the whole text split) or "adopted"
+        #: (the entries taken from a whole parse, ``adopt``); and the entries it parsed.
+        self.how = ""
+        self.parsed = 0
+
+    def adopt(self, whole: YamlDocument, key: str = "responses") -> bool:
+        """Take *whole* (``parse_document`` of its text) as the last version, its entries
+        answered from its own node graph (``_EntryView``) instead of parsed again alone, when
+        each of them would parse alone to what it is in the whole; whether it was taken."""
+        found = _adopted(whole, key)
+        if found is None:
+            return False
+        self._last, self.how, self.parsed = found, "adopted", 0
+        return True
 
     def document(self, text: str, key: str = "responses") -> SplicedDocument | None:
         """*text* as a spliced document, re-parsing only entries not seen before; None when
         the split cannot be trusted (see the module's notes)."""
         last = self._last
+        self.parsed = 0
         found = self._window(last, text, key) if last is not None and last.key == key else None
+        self.how = "window" if found is not None else "whole"
         if found is None:
             found = self._whole(last, text, key)
+        elif found is last:
+            self.how = "same"
         if found is not None:
             self._last = found
         return found
@@ -203,12 +224,12 @@ class EntryCache:
         head = last.head if last is not None and last.head.text == split.head else _head_doc(split.head, key)
         if head is None:
             return None
-        kept: dict[str, list[YamlDocument]] = {}
+        kept: dict[str, list[Part]] = {}
         if last is not None:
             for part in last.parts:
                 if part is not None:
                     kept.setdefault(part.text, []).append(part)
-        parts = _parse_parts(text, split.offsets, len(text), kept, split.indent)
+        parts = _parse_parts(self, text, split.offsets, len(text), kept, split.indent)
         if parts is None:
             return None
         return SplicedDocument(text, head, key, parts, split.lines, split.offsets)
@@ -222,8 +243,8 @@ class EntryCache:
         prefix, suffix = common_ends(old, text)
         offsets, lines = last.offsets, last.starts
         first = last.parts[0]
-        assert first is not None and first.root is not None
-        indent = first.root.start_mark.column
+        assert first is not None
+        indent = _root_start(first).column
         # entries before the edit: their first line (and its item sign) before the change
         begin = bisect.bisect_right(offsets, prefix - indent - 2) - 1
         if begin < 0:
@@ -256,11 +277,11 @@ class EntryCache:
             line += text.count("\n", previous, offset)
             previous = offset
             inner_lines.append(line)
-        kept: dict[str, list[YamlDocument]] = {}
+        kept: dict[str, list[Part]] = {}
         for part in last.parts[begin:after]:
             if part is not None:
                 kept.setdefault(part.text, []).append(part)
-        middle = _parse_parts(text, inner, stop, kept, indent)
+        middle = _parse_parts(self, text, inner, stop, kept, indent)
         if middle is None:
             return None
         moved = text.count("\n", prefix, new_end) - old.count("\n", prefix, old_end)
@@ -301,23 +322,163 @@ def common_ends(old: str, new: str) -> tuple[int, int]:
 
 
 def _parse_parts(
-    text: str, offsets: list[int], stop: int, kept: dict[str, list[YamlDocument]], indent: int
-) -> list[YamlDocument | None] | None:
+    cache: EntryCache, text: str, offsets: list[int], stop: int, kept: dict[str, list[Part]], indent: int
+) -> list[Part | None] | None:
     """The entries starting at *offsets* (the last ending at *stop*), each taken from *kept*
-    (by the text it was parsed from) or parsed alone; None when one does not parse alone."""
-    parts: list[YamlDocument | None] = []
+    (by the text it was parsed from) or parsed alone (counted in *cache*); None when one
+    does not parse alone."""
+    parts: list[Part | None] = []
     sign = " " * indent + "-"
     for begin, end in zip(offsets, [*offsets[1:], stop], strict=True):
         piece = text[begin:end]
         last = end == len(text)
         spare = kept.get(piece if last else piece + sign)
-        doc = spare.pop() if spare else None
+        doc: Part | None = spare.pop() if spare else None
         if doc is None:
+            cache.parsed += 1
             doc = _entry_doc(piece, indent, last)
             if doc is None or _too_deep(piece):
                 return None
         parts.append(doc)
     return parts
+
+
+class _EntryView:
+    """Entry *index* of a whole parse, answering what that entry parsed alone answers (its
+    positions counted from its own first line): the node graph the whole parse made is
+    shared, not copied, and asked with the entry's path, its answers moved up by *line*."""
+
+    __slots__ = ("_indent", "_key", "_line", "_node", "_whole", "text", "value")
+
+    def __init__(self, whole: YamlDocument, key: str, index: int, text: str, line: int, indent: int) -> None:
+        self._whole, self._key, self._line, self._indent = whole, (key, index), line, indent
+        self._node: yaml.Node = whole.root.value[-1][1].value[index]  # type: ignore[union-attr]
+        #: The text it stands for, as ``_parse_parts`` keeps parsed entries by theirs.
+        self.text = text
+        self.value = [whole.value[key][index]]
+
+    def start(self) -> Pos:
+        return Pos(0, self._indent)
+
+    def end(self) -> Pos:
+        own = _span(self._node).end
+        return Pos(own.line - self._line, own.column)
+
+    def entry(self, path: KeyPath) -> Location | None:
+        if not path or path[0] != 0:
+            return None
+        return _moved(self._whole.entry((*self._key, *path[1:])), -self._line)
+
+    def collections(self) -> Iterator[Collection]:
+        """As ``YamlDocument.collections`` walks the entry (below the sequence of one)."""
+        up = -self._line
+        stack: list[tuple[yaml.Node, Pos]] = [(self._node, _start(self._node))]
+        while stack:
+            node, owner = stack.pop()
+            if isinstance(node, yaml.MappingNode):
+                children = [(value, _start(key)) for key, value in node.value]
+            elif isinstance(node, yaml.SequenceNode):
+                children = [(item, _start(item)) for item in node.value]
+            else:
+                continue
+            yield Collection(Pos(owner.line + up, owner.column), _move(_span(node), up))
+            stack.extend(children)
+
+    def replacement(self, path: KeyPath, text: str, *, on_key: bool = False, quoted: bool = False) -> Edit | None:
+        edit = self._whole.replacement((*self._key, *path[1:]), text, on_key=on_key, quoted=quoted)
+        return Edit(_move(edit.span, -self._line), edit.new_text) if edit is not None else None
+
+    def removal(self, path: KeyPath) -> tuple[Edit, ...] | None:
+        edits = self._whole.removal((*self._key, *path[1:]))
+        if edits is None:
+            return None
+        return tuple(Edit(_move(e.span, -self._line), e.new_text) for e in edits)
+
+
+#: An entry of a spliced document: parsed alone, or a view of a whole parse's entry.
+Part = YamlDocument | _EntryView
+
+
+def _root_start(part: Part) -> Pos:
+    """Where the entry's sequence (of it alone) starts, in the entry's own lines."""
+    if isinstance(part, _EntryView):
+        return part.start()
+    assert part.root is not None
+    return _start(part.root)
+
+
+def _root_end(part: Part) -> Pos:
+    """Where the entry's sequence (of it alone) ends (``_span``), in the entry's own lines."""
+    if isinstance(part, _EntryView):
+        return part.end()
+    assert part.root is not None
+    return _span(part.root).end
+
+
+def _adopted(whole: YamlDocument, key: str) -> SplicedDocument | None:
+    """*whole* as a spliced document of views of its entries, when each entry lies within
+    its lines as the split finds them, and so parses alone as it does in the whole: no
+    aliases or merge keys (a node shared across entries), no duplicate keys or problems,
+    every item of the sequence starting and ending between its item sign and the next."""
+    text = whole.text
+    root = whole.root
+    if (
+        not whole.ok
+        or whole.problems
+        or whole.duplicates
+        or whole.unconfirmed
+        or whole.syntax != "yaml"
+        or "*" in text
+        or "<<" in text
+        or not isinstance(root, yaml.MappingNode)
+        or root.flow_style
+        or not root.value
+    ):
+        return None
+    split = split_entries(text, key)
+    if split is None:
+        return None
+    last_key, sequence = root.value[-1]
+    value = whole.value
+    if not (
+        isinstance(last_key, yaml.ScalarNode)
+        and last_key.value == key
+        and isinstance(sequence, yaml.SequenceNode)
+        and not sequence.flow_style
+        and len(sequence.value) == len(split.offsets)
+        and isinstance(value, dict)
+        and list(value)[-1:] == [key]
+        and isinstance(value[key], list)
+        and len(value[key]) == len(split.offsets)
+    ):
+        return None
+    head = _head_doc(split.head, key)
+    if head is None:
+        return None
+    lines, offsets, indent = split.lines, split.offsets, split.indent
+    deep = _depth_bound(text) > _DEEPEST  # a part's bound is at most the whole's
+    sign = " " * indent + "-"
+    parts: list[Part | None] = []
+    count = len(offsets)
+    for index, node in enumerate(sequence.value):
+        start, end = node.start_mark, node.end_mark
+        line = lines[index]
+        if (start.line, start.column) <= (line, indent):
+            return None
+        if index + 1 < count:
+            following = lines[index + 1]
+            if start.line >= following or (end.line, end.column) > (following, indent):
+                return None
+            piece = text[offsets[index] : offsets[index + 1]]
+            own = piece + sign
+        else:
+            own = piece = text[offsets[index] :]
+        if deep and _too_deep(piece):
+            return None
+        parts.append(_EntryView(whole, key, index, own, line, indent))
+    spliced = SplicedDocument(text, head, key, parts, lines, offsets)
+    spliced._whole = whole
+    return spliced
 
 
 def _too_deep(piece: str) -> bool:
@@ -345,7 +506,7 @@ class SplicedDocument(Document):
     head: YamlDocument
     key: str
     #: Each entry parsed alone (None: it does not parse alone, in a tolerated document).
-    parts: list[YamlDocument | None]
+    parts: list[Part | None]
     #: The line each entry starts on.
     starts: list[int]
     #: The character offset each entry starts at.
@@ -384,12 +545,13 @@ class SplicedDocument(Document):
 
     def _sequence(self) -> Span:
         first, last = self.parts[0], self.parts[-1]
-        if first is not None and first.root is not None:
-            start = Pos(first.root.start_mark.line + self.starts[0], first.root.start_mark.column)
+        if first is not None:
+            own_start = _root_start(first)
+            start = Pos(own_start.line + self.starts[0], own_start.column)
         else:
             start = Pos(self.starts[0], len(self.lines[self.starts[0]]) - len(self.lines[self.starts[0]].lstrip(" ")))
-        if last is not None and last.root is not None:  # where the whole parse ends it (``_span``)
-            own = _span(last.root).end
+        if last is not None:  # where the whole parse ends it (``_span``)
+            own = _root_end(last)
             end = Pos(own.line + self.starts[-1], own.column)
         else:
             end = Pos(len(self.lines) - 1, len(self.lines[-1])) if self.lines[-1] else Pos(len(self.lines), 0)
@@ -497,7 +659,7 @@ def tolerate(text: str, key: str = "responses") -> SplicedDocument | None:
     head = _head_doc(split.head, key)
     if head is None:
         return None
-    parts: list[YamlDocument | None] = []
+    parts: list[Part | None] = []
     problems: list[Problem] = []
     ends = [*split.offsets[1:], len(text)]
     for begin, end, line in zip(split.offsets, ends, split.lines, strict=True):

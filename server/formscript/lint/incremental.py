@@ -17,6 +17,8 @@ from __future__ import annotations
 
 from formscript.core.script import loads_as_yaml
 from formscript.document.form_segments import FormCache, repeated_anchor
+from formscript.document.located import YamlDocument, parse_document
+from formscript.document.model import Document
 from formscript.document.segments import EntryCache
 from formscript.lint.config import Settings
 from formscript.lint.engine import lint_document, lint_text
@@ -40,19 +42,27 @@ class Incremental:
         self._warm_kind: str | None = None
         #: How the last text was linted: "spliced" or "whole" (for tests and the benchmark).
         self.last = ""
-        #: The text to split ahead of the next edit ("" once done, None before any).
-        self._warm: str | None = None
+        #: The first version's text and (a script's) whole parse, to split ahead of the next
+        #: edit (None before any, and once done).
+        self._warm: tuple[str, Document | None] | None = None
+        self._opened = False
 
     def warm(self) -> None:
-        """Split and parse the first version's entries, and load the entry models an invalid
-        entry needs, so that the first edit costs what every later one does."""
-        text, self._warm = self._warm, ""
-        if text and self._warm_kind == "form":
+        """Split the first version into its entries, and load the entry models an invalid
+        entry needs, so that the first edit costs what every later one does. A script's
+        entries are taken from the first version's whole parse where they can be
+        (``EntryCache.adopt``), else parsed alone."""
+        first, self._warm = self._warm, None
+        if first is None:
+            return
+        text, whole = first
+        if self._warm_kind == "form":
             self._form.document(text)
-        elif text:
+        else:
             import formscript.core.script_models  # noqa: F401  (pydantic, for invalid entries)
 
-            self._entries.document(text)
+            if not (isinstance(whole, YamlDocument) and self._entries.adopt(whole)):
+                self._entries.document(text)
 
     def lint(self, text: str, path: str, settings: Settings, *, fixes: bool | None = None) -> FileReport:
         """The report ``lint_text(text, path, settings=settings, fixes=fixes)`` gives."""
@@ -60,11 +70,17 @@ class Incremental:
         if kind == "form" and not path.endswith(".json"):
             return self._lint_form(text, path, settings, fixes)
         if kind in ("script", None) and loads_as_yaml(path) and "responses:" in text:
-            if self._warm is None:
-                # The first version is linted whole (the fastest first answer); ``warm``
-                # splits it afterwards, off the path of that answer.
-                self._warm, self._warm_kind = text, kind
-                self.last = "whole"
+            if not self._opened:
+                # The first version is linted whole (the fastest first answer), its entries
+                # built into the memo; ``warm`` splits it afterwards, off the path of that
+                # answer, from the same parse.
+                self._opened, self._warm_kind, self.last = True, kind, "whole"
+                whole = parse_document(text, confirm=False)
+                if whole.ok and (kind == "script" or _sniffed_script(whole.value)):
+                    # what ``lint_text`` gives: it lints this very parse of a text that loads
+                    self._warm = (text, whole)
+                    return lint_document(whole, path, settings=settings, fixes=fixes, memo=self._memo)
+                self._warm = (text, None)
                 return lint_text(text, path, settings=settings, fixes=fixes)
             # one anchor named in two entries: the whole parse refuses it, entries alone do not
             doc = self._entries.document(text) if not repeated_anchor(text) else None
@@ -79,8 +95,8 @@ class Incremental:
         return lint_text(text, path, settings=settings, fixes=fixes)
 
     def _lint_form(self, text: str, path: str, settings: Settings, fixes: bool | None) -> FileReport:
-        if self._warm is None:  # as for a script: the first version whole, split afterwards
-            self._warm, self._warm_kind = text, "form"
+        if not self._opened:  # as for a script: the first version whole, split afterwards
+            self._opened, self._warm, self._warm_kind = True, (text, None), "form"
             self.last = "whole"
             return lint_text(text, path, settings=settings, fixes=fixes)
         doc = self._form.document(text)
