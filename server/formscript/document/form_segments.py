@@ -366,6 +366,8 @@ class SplicedForm(Document):
     syntax: str = "yaml"
     _lines: list[str] | None = field(default=None, repr=False)
     _whole: YamlDocument | None = field(default=None, repr=False)
+    #: The offset of every line break, found once (``_line`` is asked per located path).
+    _breaks: list[int] | None = field(default=None, repr=False)
     _comments: list[Comment] | None = field(default=None, repr=False)
     _index: dict[Any, int] = field(default_factory=dict, repr=False)
 
@@ -418,7 +420,15 @@ class SplicedForm(Document):
         return self._whole
 
     def _line(self, offset: int) -> int:
-        return self.text.count("\n", 0, offset)
+        """The line *offset* lies on: the line breaks before it."""
+        breaks = self._breaks
+        if breaks is None:
+            text, breaks, at = self.text, [], self.text.find("\n")
+            while at != -1:
+                breaks.append(at)
+                at = text.find("\n", at + 1)
+            self._breaks = breaks
+        return bisect.bisect_left(breaks, offset)
 
     def _member(self, key: Any) -> Member | None:
         try:
