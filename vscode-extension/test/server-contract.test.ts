@@ -58,7 +58,7 @@ const lspSkip = hasLspSettings() ? false : 'formscript.lsp.settings (editor_tabl
 
 // Reads {"project": {...}, "editor": {...}} and prints the merged Settings, or the ConfigError.
 const MERGE = `
-import json, sys, dataclasses
+import json, sys
 from formscript.lint.config import ConfigError, settings_from_mapping
 data = json.load(sys.stdin)
 try:
@@ -69,8 +69,7 @@ except ConfigError as exc:
     print(json.dumps({"error": str(exc)}))
     raise SystemExit(0)
 def plain(s):
-    d = dataclasses.asdict(s)
-    return {k: v for k, v in d.items() if k not in ("root", "source")}
+    return {k: getattr(s, k) for k in s._fields if k not in ("root", "source")}
 print(json.dumps({"merged": plain(merged), "parsed": plain(parsed)}))
 `;
 
