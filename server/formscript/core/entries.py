@@ -1,9 +1,10 @@
 """Response-script entries as plain data, and the fast path that builds them.
 
-An entry written with exactly the types the runtime declares is built here directly; anything
-else is validated by the pydantic models in ``script_models`` (pydantic's lax coercions
-included) and converted. Either way the rest of formscript sees these classes, so checking an
-ordinary script imports no model machinery.
+An entry written with exactly the types the runtime declares is built here directly; a plainly
+wrong one gets pydantic's errors from ``core/lax.py``; anything else is validated by the
+pydantic models in ``script_models`` (pydantic's lax coercions included) and converted. Either
+way the rest of formscript sees these classes, so checking an ordinary script, or one with the
+usual mistakes, imports no model machinery.
 """
 
 from __future__ import annotations

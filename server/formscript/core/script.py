@@ -6,7 +6,7 @@ import json
 import operator
 import re
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from formscript import rules
 from formscript.core.entries import (
@@ -24,9 +24,6 @@ from formscript.core.entries import (
 from formscript.core.records import FrozenRecord, Record
 from formscript.core.suggest import closest
 from formscript.core.verdict import Problem, Verdict, verdict_from
-
-if TYPE_CHECKING:
-    from formscript.core.script_models import ScriptHeader
 
 SCRIPT_KEYS: tuple[str, ...] = ("version", "mode", "responses")
 
@@ -151,7 +148,7 @@ def check_script(data: Any, memo: EntryMemo | None = None) -> ScriptResult:
     else:
         header = _check_header(data, problems)
         if header is not None:  # pydantic's lax int: the runtime stores version "2" as 2
-            mode, version = header.mode, header.version
+            mode, version = header
         else:
             mode = given_mode if isinstance(given_mode, str) and given_mode in MODES else "auto"
             if type(given_version) is int:
@@ -210,25 +207,34 @@ def _spliced_entries(raws: list[Any], memo: EntryMemo, problems: list[Problem]) 
     return entries
 
 
-def _check_header(data: dict[Any, Any], problems: list[Problem]) -> ScriptHeader | None:
-    """version and mode through the pydantic model (lax coercions): the header the runtime
-    reads, or None after reporting what fails."""
-    from pydantic import ValidationError
-
-    from formscript.core.script_models import ScriptHeader
+def _check_header(data: dict[Any, Any], problems: list[Problem]) -> tuple[str, int] | None:
+    """version and mode as the pydantic model reads them (lax coercions; core/lax.py where
+    its answer is certain): the mode and version the runtime reads, or None after reporting
+    what fails."""
+    from formscript.core.lax import header_errors
 
     header_input = {k: v for k, v in data.items() if k in ("version", "mode")}
-    try:
-        return ScriptHeader.model_validate(header_input)
-    except ValidationError as exc:
-        for error in exc.errors():
-            key = error["loc"][0]
-            value = data.get(key)
-            if key == "mode":
-                problems.append(rules.SC006.problem(path=("mode",), given=value, suggestion=closest(value, MODES)))
-            else:
-                problems.append(rules.SC007.problem(path=("version",), given=value))
-        return None
+    errors: list[Any] | None = header_errors(header_input)
+    if errors == []:
+        return str(header_input.get("mode", "auto")), int(header_input.get("version", 1))
+    if errors is None:
+        from pydantic import ValidationError
+
+        from formscript.core.script_models import ScriptHeader
+
+        try:
+            header = ScriptHeader.model_validate(header_input)
+            return header.mode, header.version
+        except ValidationError as exc:
+            errors = exc.errors()
+    for error in errors:
+        key = error["loc"][0]
+        value = data.get(key)
+        if key == "mode":
+            problems.append(rules.SC006.problem(path=("mode",), given=value, suggestion=closest(value, MODES)))
+        else:
+            problems.append(rules.SC007.problem(path=("version",), given=value))
+    return None
 
 
 def _build_entry(index: int, raw: Any, problems: list[Problem]) -> Entry | None:
@@ -258,17 +264,21 @@ def _build_entry(index: int, raw: Any, problems: list[Problem]) -> Entry | None:
                 )
             )
         return None
-    from pydantic import ValidationError
+    from formscript.core.lax import entry_errors
 
-    from formscript.core.script_models import ENTRY_MODELS
+    errors: list[Any] | None = entry_errors(raw, str(response_type))
+    if errors is None:
+        from pydantic import ValidationError
 
-    model = ENTRY_MODELS[str(response_type)]
-    try:
-        return from_model(model.model_validate(raw))
-    except ValidationError as exc:
-        for error in exc.errors():
-            problems.append(_entry_error(index, str(response_type), raw, error))
-        return None
+        from formscript.core.script_models import ENTRY_MODELS
+
+        try:
+            return from_model(ENTRY_MODELS[str(response_type)].model_validate(raw))
+        except ValidationError as exc:
+            errors = exc.errors()
+    for error in errors:
+        problems.append(_entry_error(index, str(response_type), raw, error))
+    return None
 
 
 def _entry_error(index: int, response_type: str, raw: dict[Any, Any], error: Any) -> Problem:

@@ -1,0 +1,210 @@
+"""The errors pydantic's lax validation of the script models reports, without pydantic, for the
+inputs where its answer is certain.
+
+A script entry or header that does not build on the fast path (``entries.plain_entry``) is
+usually plainly wrong: a number where text belongs, a list for a mapping, an unknown key, a
+missing field. For those, ``entry_errors`` and ``header_errors`` give the error list pydantic
+gives (type, location and message, in its order), so linting such a file imports no model
+machinery. Wherever lax mode might coerce the value instead (a digit string for an int, bytes
+for text, a tuple for a list, a bool for an int) or the input is anything unusual, they give
+None, and the caller asks the pydantic models in ``script_models``.
+tests/test_lax.py holds both to the same answers on thousands of generated inputs.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from typing import Any
+
+from formscript.core.entries import CHUNK_TYPES, ERROR_KINDS, MODES
+
+__all__ = ["entry_errors", "header_errors"]
+
+#: An error as pydantic's ``ValidationError.errors()`` gives it (the keys formscript reads).
+Error = dict[str, Any]
+
+
+class _Unsure(Exception):
+    """Lax mode might accept or coerce this value: only pydantic can say."""
+
+
+def _literal_message(choices: tuple[str, ...]) -> str:
+    quoted = [repr(choice) for choice in choices]
+    return f"Input should be {', '.join(quoted[:-1])} or {quoted[-1]}"
+
+
+#: Field kinds: ("str" | "int" | "bool" | "dict" | "any", optional), ("literal", choices),
+#: ("pattern", choices): text matching one of them whole,
+#: ("model", fields, class name, optional), ("models", fields, class name): a list of models.
+#: A model's fields: (name, kind, required) each.
+_Fields = tuple[tuple[str, tuple[Any, ...], bool], ...]
+_MATCHER: _Fields = (
+    ("prompt_contains", ("str", True), False),
+    ("prompt_regex", ("str", True), False),
+    ("has_tool", ("str", True), False),
+    ("after_calls", ("int", True), False),
+    ("call_index", ("int", True), False),
+)
+_CHUNK = (
+    ("type", ("literal", CHUNK_TYPES), True),
+    ("content", ("str", True), False),
+    ("tool_name", ("str", True), False),
+    ("tool_id", ("str", True), False),
+    ("tool_input", ("dict", True), False),
+    ("tool_output", ("any", True), False),
+    ("is_error", ("bool", False), False),
+    ("is_delta", ("bool", False), False),
+    ("metadata", ("dict", False), False),
+)
+_WHEN = ("when", ("model", _MATCHER, "WhenMatcher", True), False)
+#: Each entry model's fields in pydantic's order (the base class's ``when`` first); the
+#: ``type`` field is left out: the entry's type chose the model, so it always matches.
+_ENTRIES: dict[str, _Fields] = {
+    "text": (_WHEN, ("content", ("str", False), True)),
+    "tool_call": (
+        _WHEN,
+        ("name", ("str", False), True),
+        ("arguments", ("dict", False), False),
+        ("id", ("str", True), False),
+    ),
+    "structured": (_WHEN, ("data", ("dict", False), True)),
+    "stream": (_WHEN, ("chunks", ("models", _CHUNK, "StreamChunkSpec"), True)),
+    "error": (
+        _WHEN,
+        ("kind", ("literal", ERROR_KINDS), False),
+        ("message", ("str", False), False),
+        ("delay_ms", ("int", False), False),
+    ),
+}
+_HEADER = (("version", ("int", False), False), ("mode", ("pattern", MODES), False))
+#: The value types whose treatment below is certain; any other type is left to pydantic.
+_PLAIN = (str, int, float, bool, type(None), list, dict, dt.date, dt.datetime)
+_SCALAR_MESSAGES = {
+    "str": ("string_type", "Input should be a valid string"),
+    "int": ("int_type", "Input should be a valid integer"),
+    "bool": ("bool_type", "Input should be a valid boolean"),
+    "dict": ("dict_type", "Input should be a valid dictionary"),
+}
+#: Per kind, the input types lax mode refuses outright (the others it accepts or may coerce).
+_REFUSED: dict[str, tuple[type, ...]] = {
+    "str": (int, float, bool, list, dict, dt.date),
+    "int": (list, dict, dt.date),
+    "bool": (list, dict, dt.date),
+    "dict": (str, int, float, bool, list, dt.date),
+}
+#: Text lax mode reads as an int for certain (YAML's quoted ``version: "1"``); other text
+#: (signs, spaces, underscores, exponents) is left to pydantic.
+_DIGITS = re.compile(r"(?:0|[1-9][0-9]{0,17})\Z")
+
+
+def entry_errors(raw: dict[Any, Any], response_type: str) -> list[Error] | None:
+    """pydantic's errors for *raw* as an entry of *response_type*, or None where lax mode
+    might accept or coerce some value (and when there is no error: the fast path builds
+    every entry that needs no coercion)."""
+    return _errors(raw, _ENTRIES[response_type])
+
+
+def header_errors(header: dict[Any, Any]) -> list[Error] | None:
+    """pydantic's errors for a script's ``version`` and ``mode`` (the keys of *header*), or
+    None as ``entry_errors``; an empty list where both are valid (a ``version`` written as
+    digits in quotes is read as that number). ``mode`` is held to the model's pattern, which
+    (a Rust regex, ``$`` only at the very end) only the three modes themselves match."""
+    errors: list[Error] = []
+    try:
+        _model(header, _HEADER, (), errors)
+    except _Unsure:
+        return None
+    return errors
+
+
+def _errors(raw: dict[Any, Any], fields: _Fields) -> list[Error] | None:
+    errors: list[Error] = []
+    try:
+        _model(raw, fields, (), errors)
+    except _Unsure:
+        return None
+    return errors or None
+
+
+def _model(raw: dict[Any, Any], fields: _Fields, loc: tuple[Any, ...], errors: list[Error]) -> None:
+    if any(type(key) is not str for key in raw):
+        raise _Unsure
+    for name, kind, required in fields:
+        if name in raw:
+            _value(raw[name], kind, (*loc, name), errors)
+        elif required:
+            errors.append({"type": "missing", "loc": (*loc, name), "msg": "Field required"})
+    known = {name for name, _, _ in fields}
+    if loc == ():
+        known.add("type")
+    for key in raw:
+        if key not in known:
+            errors.append({"type": "extra_forbidden", "loc": (*loc, key), "msg": "Extra inputs are not permitted"})
+
+
+def _value(value: Any, kind: tuple[Any, ...], loc: tuple[Any, ...], errors: list[Error]) -> None:
+    if type(value) not in _PLAIN:
+        raise _Unsure
+    shape = kind[0]
+    if shape == "any":
+        return
+    if shape == "literal":
+        choices = kind[1]
+        if type(value) is not str:
+            raise _Unsure
+        if value not in choices:
+            errors.append({"type": "literal_error", "loc": loc, "msg": _literal_message(choices)})
+        return
+    if shape == "pattern":
+        if type(value) is str:
+            if value not in kind[1]:
+                pattern = f"^({'|'.join(kind[1])})$"
+                errors.append(
+                    {"type": "string_pattern_mismatch", "loc": loc, "msg": f"String should match pattern {pattern!r}"}
+                )
+            return
+        kind = ("str", False)
+        shape = "str"
+    if shape == "model":
+        _, fields, name, optional = kind
+        if value is None and optional:
+            return
+        if type(value) is dict:
+            _model(value, fields, loc, errors)
+            return
+        errors.append(
+            {"type": "model_type", "loc": loc, "msg": f"Input should be a valid dictionary or instance of {name}"}
+        )
+        return
+    if shape == "models":
+        _, fields, name = kind
+        if type(value) is not list:
+            if type(value) is dict:
+                raise _Unsure
+            errors.append({"type": "list_type", "loc": loc, "msg": "Input should be a valid list"})
+            return
+        for index, item in enumerate(value):
+            _value(item, ("model", fields, name, False), (*loc, index), errors)
+        return
+    optional = kind[1]
+    if value is None:
+        if not optional:
+            code, message = _SCALAR_MESSAGES[shape]
+            errors.append({"type": code, "loc": loc, "msg": message})
+        return
+    if shape == "dict" and type(value) is dict:
+        if any(type(key) is not str for key in value):
+            raise _Unsure
+        return
+    if (shape == "str" and type(value) is str) or (shape == "int" and type(value) is int):
+        return
+    if shape == "int" and type(value) is str and _DIGITS.match(value):
+        return
+    if shape == "bool" and type(value) is bool:
+        return
+    if isinstance(value, _REFUSED[shape]):
+        code, message = _SCALAR_MESSAGES[shape]
+        errors.append({"type": code, "loc": loc, "msg": message})
+        return
+    raise _Unsure
