@@ -24,13 +24,12 @@ from __future__ import annotations
 import bisect
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
 import yaml
 
-from formscript.core.records import replace
+from formscript.core.records import FrozenRecord, Record, replace
 from formscript.core.verdict import KeyPath, Problem
 from formscript.document.located import (
     YamlDocument,
@@ -71,8 +70,7 @@ def _markers(text: str) -> bool:
 _DEEPEST = 100
 
 
-@dataclass(frozen=True)
-class Split:
+class Split(FrozenRecord):
     """Where the entries of a sequence under a top-level key start."""
 
     key: str
@@ -83,6 +81,16 @@ class Split:
     lines: list[int]
     #: The column of the entries' item signs.
     indent: int
+
+    __slots__ = _fields = ("key", "head", "offsets", "lines", "indent")
+
+    def __init__(self, key: str, head: str, offsets: list[int], lines: list[int], indent: int) -> None:
+        setter = object.__setattr__
+        setter(self, "key", key)
+        setter(self, "head", head)
+        setter(self, "offsets", offsets)
+        setter(self, "lines", lines)
+        setter(self, "indent", indent)
 
 
 @lru_cache(maxsize=64)
@@ -498,8 +506,7 @@ def _moved(found: Location | None, lines: int) -> Location | None:
     return Location(_move(found.value, lines), key, found.scalar)
 
 
-@dataclass
-class SplicedDocument(Document):
+class SplicedDocument(Record, Document):
     """A script's text answered from its head and its entries, each parsed alone."""
 
     text: str
@@ -511,19 +518,39 @@ class SplicedDocument(Document):
     starts: list[int]
     #: The character offset each entry starts at.
     offsets: list[int]
-    value: Any = None
-    ok: bool = True
-    problems: list[Problem] = field(default_factory=list)
-    syntax: str = "yaml"
-    _lines: list[str] | None = field(default=None, repr=False)
-    _whole: YamlDocument | None = field(default=None, repr=False)
-    _comments: list[Comment] | None = field(default=None, repr=False)
+    value: Any
+    ok: bool
+    problems: list[Problem]
+    syntax: str
+    _lines: list[str] | None
+    _whole: YamlDocument | None
+    _comments: list[Comment] | None
 
-    def __post_init__(self) -> None:
-        if self.value is None:  # else given: spliced from an earlier version's (``EntryCache``)
-            value = dict(self.head.value)
-            value[self.key] = [part.value[0] if part is not None else None for part in self.parts]
-            self.value = value
+    _fields = ("text", "head", "key", "parts", "starts", "offsets", "value", "ok", "problems", "syntax")
+
+    def __init__(
+        self,
+        text: str,
+        head: YamlDocument,
+        key: str,
+        parts: list[Part | None],
+        starts: list[int],
+        offsets: list[int],
+        value: Any = None,
+        ok: bool = True,
+        problems: list[Problem] | None = None,
+        syntax: str = "yaml",
+    ) -> None:
+        self.text, self.head, self.key, self.parts = text, head, key, parts
+        self.starts, self.offsets = starts, offsets
+        self.ok = ok
+        self.problems = [] if problems is None else problems
+        self.syntax = syntax
+        self._lines, self._whole, self._comments = None, None, None
+        if value is None:  # else given: spliced from an earlier version's (``EntryCache``)
+            value = dict(head.value)
+            value[key] = [part.value[0] if part is not None else None for part in parts]
+        self.value = value
 
     @property
     def lines(self) -> list[str]:
