@@ -14,7 +14,10 @@ Runs derandomized with no example database, so every run sees the same examples.
 from __future__ import annotations
 
 import dataclasses
+import datetime as dt
 import math
+import random
+import uuid
 from typing import Any
 from unittest import mock
 
@@ -22,9 +25,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from pydantic import TypeAdapter, ValidationError
 
-from formscript.core import declarations, entries, gate, script
+from formscript.core import declarations, entries, gate, lax_fields, script
 from formscript.core.entries import from_model, plain_entry
-from formscript.core.fields import FIELD_TYPES, plain_field
+from formscript.core.fields import FIELD_TYPES, RUNTIME_FIELDSPEC_CLASS, plain_field
 from formscript.core.forms import FieldSpec
 from formscript.core.gate import check_form_spec
 from formscript.core.records import Record
@@ -230,7 +233,10 @@ def _gate_view(result: gate.GateResult) -> tuple[Any, ...]:
 @given(spec=FORMS)
 def test_the_gate_is_the_same_without_the_fast_path(spec: dict[str, Any]) -> None:
     fast = _gate_view(check_form_spec(spec, "f.form.yaml"))
-    with mock.patch.object(declarations, "plain_field", lambda name, declaration: None):
+    with (
+        mock.patch.object(declarations, "plain_field", lambda name, declaration: None),
+        mock.patch.object(declarations, "validate_fieldspec", lax_fields.model_fieldspec),
+    ):
         slow = _gate_view(check_form_spec(spec, "f.form.yaml"))
     assert same(fast, slow)
 
@@ -284,3 +290,95 @@ def test_the_script_header_is_what_the_model_reads(data: dict[str, Any]) -> None
         return
     assert not any(p.code in ("SC006", "SC007") for p in result.problems)
     assert same((result.mode, result.version), (header.mode, header.version))
+
+
+# ------------------------------------------------------- declarations without pydantic
+
+LAX_SCALARS: list[Any] = [
+    None, True, False, 0, 1, 2, -1, 2**63 - 1, 2**63, -(2**63) - 1, 10**30,
+    0.0, 1.0, -0.0, 0.5, 2.0, math.inf, math.nan, 1e300,
+    "", "x", "yes", "No", "ON", "oN", "T", "maybe", "0", "1", "00", " yes", "1 ", "ｙes", "é", "null",
+    *FIELD_TYPES, "Int", "string", "integer", "list[str]", "enum",
+    "6f1c2d3e-0000-4000-8000-000000000000", "{6f1c2d3e-0000-4000-8000-000000000000}", "urn:uuid:6f1c2d3e",
+    "2024-01-02T03:04:05", "2024-01-02 03:04:05+02:00", "1.5", "1e400", "{}", "[1]", '{"a": 1}',
+    f'{{"lion_class": "{RUNTIME_FIELDSPEC_CLASS}"}}', '{"lion_class": "x"}',
+    b"", b"yes", b"ON", b"int", b"\xff", b"ok", b" yes", bytearray(b"yes"),
+    dt.date(2024, 1, 2), dt.datetime(2024, 1, 2, 3, 4, 5), dt.datetime(2024, 1, 2, tzinfo=dt.UTC),
+]  # fmt: skip
+HASHABLE = [value for value in LAX_SCALARS if type(value) is not bytearray]
+LAX_KEYS = ["type", "required", "default", "description", "id", "created_at", "metadata"]
+LAX_EXTRA_KEYS: list[Any] = ["tpye", "choices", "name", "Type", "lion_class", 3, None, b"x", True]
+LAX_NAMES: list[Any] = ["age", "_x", "Name2", "1a", "a-b", "", "é", "age\n", b"age", b"\xff", 1, None, 2.5]
+
+
+def _lax_value(rng: random.Random, depth: int = 0) -> Any:
+    """Any value a loader gives: a scalar, or (shallowly) a list, tuple, dict or set of them."""
+    roll = rng.random()
+    if depth >= 2 or roll < 0.7:
+        return rng.choice(LAX_SCALARS)
+    size = rng.randint(0, 3)
+    if roll < 0.78:
+        return [_lax_value(rng, depth + 1) for _ in range(size)]
+    if roll < 0.82:
+        return tuple(_lax_value(rng, depth + 1) for _ in range(size))
+    if roll < 0.94:
+        keys = ["a", "lion_class", 1, True, None, "b"]
+        return {rng.choice(keys): _lax_value(rng, depth + 1) for _ in range(size)}
+    members = {rng.choice(HASHABLE) for _ in range(size)}
+    return members if rng.random() < 0.5 else frozenset(members)
+
+
+def lax_declarations(seed: int, count: int) -> list[tuple[Any, dict[Any, Any]]]:
+    """*count* (key, declaration) pairs: any subset of the keys in any order, sometimes unknown
+    keys, each value a random loaded value or one of its key's own (valid and near-valid)."""
+    rng = random.Random(seed)
+    own: dict[str, list[Any]] = {
+        "type": [*FIELD_TYPES, "string", "integer", "Int", "enum"],
+        "required": [True, False, "yes", "no", "maybe", 0, 1, 1.0, "true", "off"],
+        "description": ["", "d", b"d", 3],
+        "id": [uuid.UUID("6f1c2d3e-0000-4000-8000-000000000000"), "6f1c2d3e-0000-4000-8000-000000000000", "x", 5],
+        "created_at": [1.5, 3, "2024-01-02", "bad", None, dt.datetime(2024, 1, 2), [1]],
+        "metadata": [{}, {"a": 1}, {"lion_class": RUNTIME_FIELDSPEC_CLASS}, {"lion_class": "x"}, "[1]", {"lion_class"}],
+    }
+    pairs = []
+    for _ in range(count):
+        keys = rng.sample(LAX_KEYS, rng.randint(0, len(LAX_KEYS)))
+        if rng.random() < 0.3:
+            keys.insert(rng.randint(0, len(keys)), rng.choice(LAX_EXTRA_KEYS))
+        declaration = {
+            key: rng.choice(own[key]) if key in own and rng.random() < 0.5 else _lax_value(rng) for key in keys
+        }
+        name = rng.choice(LAX_NAMES) if rng.random() < 0.2 else f"field_{rng.randint(0, 9)}"
+        pairs.append((name, declaration))
+    return pairs
+
+
+def _problems(key: Any, declaration: dict[Any, Any]) -> tuple[Any, ...]:
+    found: list[Any] = []
+    spec = declarations._build_declaration(key, declaration, found)
+    return (None if spec is None else _declared(spec), found, [problem.fix for problem in found])
+
+
+def test_lax_declarations_are_what_the_model_gives() -> None:
+    """On 6,000 random declarations, the validation without pydantic gives the model's errors
+    (kinds, messages, order) and the model's field, and the lint its problems and fixes; it
+    decides nearly all of them (the rest it leaves to the model)."""
+    decided = 0
+    pairs = lax_declarations(seed=14, count=6000)
+    for key, declaration in pairs:
+        payload = {k: v for k, v in declaration.items() if isinstance(k, str) and k != "name"}
+        payload["name"] = "placeholder"
+        expected_spec, expected_errors = lax_fields.model_fieldspec(payload)
+        expected = (None if expected_spec is None else _declared(expected_spec), expected_errors)
+        try:
+            spec, errors = lax_fields.lax_fieldspec(payload)
+        except lax_fields.Unsure:
+            pass
+        else:
+            decided += 1
+            assert same((None if spec is None else _declared(spec), errors), expected), (key, declaration)
+        lax = _problems(key, declaration)
+        with mock.patch.object(declarations, "validate_fieldspec", lax_fields.model_fieldspec):
+            model = _problems(key, declaration)
+        assert same(lax, model), (key, declaration)
+    assert decided > 0.8 * len(pairs)

@@ -2,7 +2,8 @@
 for each entry of a form's ``fields``, reporting every fault instead of stopping at the first.
 
 Declarations written with the declared types are built as plain data (``fields.plain_field``);
-only the others go through the pydantic model, for its lax coercions and its error locations.
+the others are validated by ``lax_fields``, which asks the pydantic model only for the values
+it does not decide.
 """
 
 from __future__ import annotations
@@ -10,17 +11,22 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from formscript import rules
-from formscript.core.fields import FIELD_NAME_RE, FIELD_TYPES, Declared, as_text, default_fits, plain_field
+from formscript.core.fields import (
+    FIELD_NAME_RE,
+    FIELD_TYPES,
+    Declared,
+    as_text,
+    default_fits,
+    plain_field,
+)
+from formscript.core.lax_fields import validate_fieldspec
 from formscript.core.suggest import closest
 
 if TYPE_CHECKING:
-    from pydantic import ValidationError
-
+    from formscript.core.lax_fields import Error
     from formscript.core.verdict import Problem
 
 DECLARATION_KEYS: tuple[str, ...] = ("type", "required", "default", "description")
-#: Keys a declaration may also carry because the runtime's FieldSpec is an Element.
-ELEMENT_KEYS: tuple[str, ...] = ("id", "created_at", "metadata")
 
 
 #: Declarations already built, by the identity of their raw mapping (kept beside it with its
@@ -100,25 +106,19 @@ def _build_declaration(key: Any, declaration: Any, problems: list[Problem]) -> D
             ok = False
     payload = {k: v for k, v in declaration.items() if isinstance(k, str) and k != "name"}
     payload["name"] = name if name is not None and FIELD_NAME_RE.match(name) else "placeholder"
-    from pydantic import ValidationError
-
-    from formscript.core.forms import FieldSpec
-
-    try:
-        built = FieldSpec.model_validate(payload)
-    except ValidationError as exc:
-        _report_declaration_errors(key, declaration, exc, problems)
+    built, errors = validate_fieldspec(payload)
+    if errors:
+        _report_declaration_errors(key, declaration, errors, problems)
         return None
     return built if ok else None
 
 
 def _report_declaration_errors(
-    key: Any, declaration: dict[Any, Any], exc: ValidationError, problems: list[Problem]
+    key: Any, declaration: dict[Any, Any], errors: list[Error], problems: list[Problem]
 ) -> None:
     where = ("fields", key)
     type_ok = True
-    for error in exc.errors():
-        loc = error.get("loc", ())
+    for loc, kind, message in errors:
         sub = loc[0] if loc else None
         if sub == "type":
             type_ok = False
@@ -132,7 +132,7 @@ def _report_declaration_errors(
                     suggestion=closest(value, FIELD_TYPES),
                 )
             )
-        elif error.get("type") == "extra_forbidden":
+        elif kind == "extra_forbidden":
             problems.append(
                 rules.FS008.problem(
                     path=(*where, sub),
@@ -145,7 +145,7 @@ def _report_declaration_errors(
         elif sub is not None and sub != "name":
             problems.append(
                 rules.FS020.problem(
-                    path=(*where, sub), key=key, sub=str(sub), value=declaration.get(sub), reason=_reason(error)
+                    path=(*where, sub), key=key, sub=str(sub), value=declaration.get(sub), reason=_reason(message)
                 )
             )
     # The default is checked after the fields, by the model validator; report it when we can.
@@ -163,6 +163,5 @@ def _report_declaration_errors(
         )
 
 
-def _reason(error: Any) -> str:
-    message = str(error.get("msg", "invalid"))
+def _reason(message: str) -> str:
     return message[:1].lower() + message[1:]

@@ -14,6 +14,8 @@ from typing import TYPE_CHECKING, Any, Literal, Protocol
 from formscript.core.records import FrozenRecord
 
 if TYPE_CHECKING:
+    import uuid
+
     from formscript.core.rules import RuleSet
 
 FieldType = Literal["str", "int", "float", "bool", "list", "dict"]
@@ -28,6 +30,9 @@ PYTHON_TYPES: dict[str, type] = {
     "list": list,
     "dict": dict,
 }
+
+#: Keys a declaration may also carry because the runtime's FieldSpec is an Element.
+ELEMENT_KEYS: tuple[str, ...] = ("id", "created_at", "metadata")
 
 FIELD_NAME_RE = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 TRUE_WORDS = frozenset({"true", "1", "yes"})
@@ -83,6 +88,93 @@ def default_fits(field_type: str, default: Any) -> bool:
     if field_type == "float" and isinstance(default, int):
         return True
     return isinstance(default, PYTHON_TYPES[field_type])
+
+
+def check_name_and_default(name: str, field_type: str, default: Any) -> None:
+    """FieldSpec's model check, after its fields: ValueError unless *name* is an identifier and
+    a non-None *default* fits *field_type*."""
+    if not FIELD_NAME_RE.match(name):
+        raise ValueError(
+            f"field name {name!r} is not an identifier: it must start with a letter "
+            "or underscore and contain only letters, digits and underscores"
+        )
+    if default is not None and not default_fits(field_type, default):
+        raise ValueError(f"default {default!r} ({type_label(default)}) does not fit the declared type {field_type!r}")
+
+
+def element_id(value: Any) -> uuid.UUID:
+    """An Element's ``id`` as the runtime reads it (ValueError when it is no UUID)."""
+    import uuid
+
+    if isinstance(value, uuid.UUID):
+        return value
+    return uuid.UUID(str(value))
+
+
+def element_timestamp(value: Any) -> float:
+    """An Element's ``created_at`` as the runtime reads it: a timestamp, a date-time or its
+    ISO text (naive means UTC), or text of a number; ValueError otherwise."""
+    import datetime as dt
+
+    if value is None:
+        return 0.0
+    if isinstance(value, float):
+        return value
+    if isinstance(value, dt.datetime):
+        return value.timestamp()
+    if isinstance(value, str):
+        try:
+            parsed = dt.datetime.fromisoformat(value.replace(" ", "T"))
+            if parsed.tzinfo is None:
+                parsed = parsed.replace(tzinfo=dt.UTC)
+            return parsed.timestamp()
+        except ValueError:
+            try:
+                return float(value)
+            except ValueError:
+                raise ValueError(f"created_at {value!r} is neither a timestamp nor a date-time") from None
+    try:
+        return float(value)
+    except Exception:
+        raise ValueError(f"created_at {value!r} is not a number") from None
+
+
+def element_metadata(value: Any, runtime_class: str) -> dict[Any, Any]:
+    """An Element's ``metadata`` as the runtime reads it; ValueError when it names another
+    class than *runtime_class* or is JSON text of something other than an object."""
+    if not value:
+        return {}
+    if not isinstance(value, dict):
+        value = _loose_mapping(value)
+    if "lion_class" in value and value["lion_class"] != runtime_class:
+        raise ValueError("metadata.lion_class names a different class")
+    return dict(value)
+
+
+def _loose_mapping(value: Any) -> dict[Any, Any]:
+    """The runtime's best-effort conversion of a non-mapping metadata value.
+
+    Text that is not JSON counts as empty, but JSON text holding anything other than an
+    object is refused. A set maps each member to itself (so ``{lion_class}`` names a class),
+    a sequence maps positions to items, and any other scalar counts as empty.
+    """
+    import json
+
+    if isinstance(value, str):
+        try:
+            loaded = json.loads(value)
+        except ValueError:
+            return {}
+        if not isinstance(loaded, dict):
+            raise ValueError(
+                f"metadata text holds JSON {type_label(loaded)}, and only a JSON object can become metadata"
+            )
+        return dict(loaded)
+    if isinstance(value, set | frozenset):
+        return {member: member for member in value}
+    if isinstance(value, list | tuple):
+        return dict(enumerate(value))
+    return {}
 
 
 def coerce_value(field: str, field_type: str, value: Any) -> Any:

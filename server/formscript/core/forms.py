@@ -7,8 +7,6 @@ callers never parse text.
 
 from __future__ import annotations
 
-import datetime as dt
-import json
 import uuid
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -27,9 +25,13 @@ from formscript.core.fields import (
     Failure,
     FieldType,
     FormStatus,
+    check_name_and_default,
     check_values,
     coerce_value,
     default_fits,
+    element_id,
+    element_metadata,
+    element_timestamp,
     merge_values,
     type_label,
 )
@@ -83,69 +85,17 @@ class _ElementBase(BaseModel):
     @field_validator("id", mode="before")
     @classmethod
     def _id_from_text(cls, value: Any) -> uuid.UUID:
-        if isinstance(value, uuid.UUID):
-            return value
-        return uuid.UUID(str(value))
+        return element_id(value)
 
     @field_validator("created_at", mode="before")
     @classmethod
     def _timestamp(cls, value: Any) -> float:
-        if value is None:
-            return 0.0
-        if isinstance(value, float):
-            return value
-        if isinstance(value, dt.datetime):
-            return value.timestamp()
-        if isinstance(value, str):
-            try:
-                parsed = dt.datetime.fromisoformat(value.replace(" ", "T"))
-                if parsed.tzinfo is None:
-                    parsed = parsed.replace(tzinfo=dt.UTC)
-                return parsed.timestamp()
-            except ValueError:
-                try:
-                    return float(value)
-                except ValueError:
-                    raise ValueError(f"created_at {value!r} is neither a timestamp nor a date-time") from None
-        try:
-            return float(value)
-        except Exception:
-            raise ValueError(f"created_at {value!r} is not a number") from None
+        return element_timestamp(value)
 
     @field_validator("metadata", mode="before")
     @classmethod
     def _metadata(cls, value: Any) -> dict[Any, Any]:
-        if not value:
-            return {}
-        if not isinstance(value, dict):
-            value = _loose_mapping(value)
-        if "lion_class" in value and value["lion_class"] != cls.RUNTIME_CLASS:
-            raise ValueError("metadata.lion_class names a different class")
-        return dict(value)
-
-
-def _loose_mapping(value: Any) -> dict[Any, Any]:
-    """The runtime's best-effort conversion of a non-mapping metadata value.
-
-    Text that is not JSON counts as empty, but JSON text holding anything other than an
-    object is refused. A set maps each member to itself (so ``{lion_class}`` names a class),
-    a sequence maps positions to items, and any other scalar counts as empty.
-    """
-    if isinstance(value, str):
-        try:
-            loaded = json.loads(value)
-        except ValueError:
-            return {}
-        if not isinstance(loaded, dict):
-            raise ValueError(
-                f"metadata text holds JSON {type_label(loaded)}, and only a JSON object can become metadata"
-            )
-        return dict(loaded)
-    if isinstance(value, set | frozenset):
-        return {member: member for member in value}
-    if isinstance(value, list | tuple):
-        return dict(enumerate(value))
-    return {}
+        return element_metadata(value, cls.RUNTIME_CLASS)
 
 
 class FieldSpec(_ElementBase):
@@ -159,15 +109,7 @@ class FieldSpec(_ElementBase):
 
     @model_validator(mode="after")
     def _name_and_default(self) -> FieldSpec:
-        if not FIELD_NAME_RE.match(self.name):
-            raise ValueError(
-                f"field name {self.name!r} is not an identifier: it must start with a letter "
-                "or underscore and contain only letters, digits and underscores"
-            )
-        if self.default is not None and not default_fits(self.type, self.default):
-            raise ValueError(
-                f"default {self.default!r} ({type_label(self.default)}) does not fit the declared type {self.type!r}"
-            )
+        check_name_and_default(self.name, self.type, self.default)
         return self
 
     def coerce(self, value: Any) -> Any:

@@ -14,6 +14,7 @@ from formscript import rules
 from formscript.core.declarations import DeclarationMemo, build_declarations, raw_key
 from formscript.core.expansion import EXPANSION_LIMIT, expanded_size
 from formscript.core.fields import Declared, Failure, FillCrash, FormStatus, check_values, merge_values
+from formscript.core.lax_fields import Invalid, Unsure, lax_str
 from formscript.core.records import Record
 from formscript.core.suggest import closest
 from formscript.core.verdict import KeyPath, Problem, Verdict, verdict_from
@@ -352,6 +353,12 @@ def _title(raw: Any) -> str | None:
     """The title as WorkForm stores it, or None when it is not a string (pydantic's lax str)."""
     if type(raw) is str:
         return raw
+    try:
+        return lax_str(raw)
+    except Invalid:
+        return None
+    except Unsure:
+        pass
     from pydantic import TypeAdapter, ValidationError
 
     try:

@@ -5,8 +5,7 @@ it learns from the lint (``formscript.lint``) and the located document."""
 
 from __future__ import annotations
 
-from formscript.core.declarations import ELEMENT_KEYS
-from formscript.core.fields import Declared, type_label
+from formscript.core.fields import ELEMENT_KEYS, Declared, type_label
 from formscript.core.forms import FIELD_NAME_RE
 from formscript.core.keys import OWNERS, Key, doc_for, keys_of, owner_of, snippets
 from formscript.core.records import replace
