@@ -17,6 +17,8 @@ import dataclasses
 import datetime as dt
 import math
 import random
+import subprocess
+import sys
 import uuid
 from typing import Any
 from unittest import mock
@@ -382,3 +384,38 @@ def test_lax_declarations_are_what_the_model_gives() -> None:
             model = _problems(key, declaration)
         assert same(lax, model), (key, declaration)
     assert decided > 0.8 * len(pairs)
+
+
+PROBLEM_FORM = """\
+title: yes
+fields:
+  age:
+    type: integer
+    required: maybe
+    choices: [a, b]
+  name:
+    tpye: str
+    description: 3
+  when:
+    type: int
+    default: soon
+    created_at: not a date
+    metadata: {lion_class: Other}
+values:
+  age: 3
+"""
+
+
+def test_a_form_with_problems_is_linted_without_pydantic() -> None:
+    """Wrong types, unknown keys, a default that does not fit and bad Element keys are all
+    reported without importing pydantic (its import and model building cost a one-file lint
+    more than the rest of it)."""
+    script = (
+        "import sys\n"
+        "from formscript.lint.engine import lint_text\n"
+        f"result = lint_text({PROBLEM_FORM!r}, 'a.form.yaml')\n"
+        "print(sorted({d.code for d in result.diagnostics}))\n"
+        "print('pydantic' in sys.modules)\n"
+    )
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True).stdout
+    assert out == "['FS008', 'FS010', 'FS011', 'FS019', 'FS020']\nFalse\n"
