@@ -18,6 +18,8 @@ from __future__ import annotations
 
 import os
 import random
+import subprocess
+import sys
 from collections.abc import Iterator
 from typing import Any
 
@@ -622,3 +624,22 @@ def test_an_anchor_named_in_two_entries_is_refused_as_the_whole_parse_refuses_it
     want = lint_text(text, path, fixes=None)
     assert [d.code for d in want.diagnostics] == ["YM001"] and "duplicate anchor" in want.diagnostics[0].message
     assert diagnostics(got) == diagnostics(want)
+
+
+def test_warming_builds_the_keys_table_hover_reads() -> None:
+    """After the open's lint the server warms the document (off the event loop): the keys'
+    table hover and completion read (built from the models, pydantic's import) is ready,
+    so the first hover on a large form costs what every later one does."""
+    code = (
+        "from formscript.lint.config import Settings\n"
+        "from formscript.lint.incremental import Incremental\n"
+        "from formscript.core import keys\n"
+        "incremental = Incremental()\n"
+        "incremental.lint('fields:\\n  age: {type: int}\\nvalues:\\n  age: 3\\n', 'a.form.yaml', Settings())\n"
+        "incremental.warm()\n"
+        "before = keys.table.cache_info().currsize\n"
+        "assert all(keys.table(owner) for owner in keys.PROSE)\n"
+        "print(before == len(keys.PROSE), keys.table.cache_info().misses == len(keys.PROSE))\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out == "True True\n"

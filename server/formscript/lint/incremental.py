@@ -48,8 +48,8 @@ class Incremental:
         self._opened = False
 
     def warm(self) -> None:
-        """Split the first version into its entries, and load the entry models an invalid
-        entry needs, so that the first edit costs what every later one does. A script's
+        """Split the first version into its entries, and build the keys' table, so that the
+        first edit and the first hover cost what every later one does. A script's
         entries are taken from the first version's whole parse where they can be
         (``EntryCache.adopt``), else parsed alone."""
         first, self._warm = self._warm, None
@@ -58,11 +58,14 @@ class Incremental:
         text, whole = first
         if self._warm_kind == "form":
             self._form.document(text)
-        else:
-            import formscript.core.script_models  # noqa: F401  (pydantic, for invalid entries)
+        elif not (isinstance(whole, YamlDocument) and self._entries.adopt(whole)):
+            self._entries.document(text)
+        # The keys' table (the models' fields: pydantic's import, ~65 ms) that hover and
+        # completion read, so that the first request costs what every later one does.
+        from formscript.core.keys import PROSE, table
 
-            if not (isinstance(whole, YamlDocument) and self._entries.adopt(whole)):
-                self._entries.document(text)
+        for owner in PROSE:
+            table(owner)
 
     def lint(self, text: str, path: str, settings: Settings, *, fixes: bool | None = None) -> FileReport:
         """The report ``lint_text(text, path, settings=settings, fixes=fixes)`` gives."""
