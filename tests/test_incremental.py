@@ -643,3 +643,71 @@ def test_warming_builds_the_keys_table_hover_reads() -> None:
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out == "True True\n"
+
+
+#: Broken texts per test below (``FORMSCRIPT_TOLERATE_TEXTS``), in batches of 40.
+TOLERATE_TEXTS = int(os.environ.get("FORMSCRIPT_TOLERATE_TEXTS", "800"))
+
+
+def broken_scripts(rand: random.Random, count: int) -> Iterator[str]:
+    """Texts libyaml refuses that split into entries (made by editing random scripts)."""
+    made = 0
+    while made < count:
+        text = script(rand)
+        for _ in range(rand.randint(1, 6)):
+            text = edit(rand, text)
+            if parse_document(text, confirm=False).unconfirmed and split_entries(text) is not None:
+                made += 1
+                yield text
+                break
+
+
+@pytest.mark.parametrize("batch", range(max(TOLERATE_TEXTS // 40, 1)))
+def test_tolerating_from_where_libyaml_refused_finds_what_every_entry_alone_finds(
+    batch: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``tolerate`` given the lines where libyaml refused the text (it writes over the entries
+    there that do not parse alone and parses the rest once) answers as parsing every entry
+    alone: the same document (value, problems, entries, locations, edits, collections) and
+    the same lint report, fixes included. Most broken texts take that way."""
+    from formscript.document import segments
+
+    rand = random.Random(SEED * 7 + batch)
+    around = 0
+    texts = list(broken_scripts(rand, 40))
+    for text in texts:
+        where = f"batch {batch}, text {text!r}"
+        refused = parse_document(text, confirm=False).refused_lines
+        assert refused, where
+        split = split_entries(text)
+        assert split is not None
+        head = segments._head_doc(split.head, "responses")
+        found = segments._tolerate_around(text, "responses", split, head, refused) if head is not None else None
+        want = segments.tolerate(text)  # every entry parsed alone
+        if found is None:
+            continue
+        around += 1
+        assert want is not None, where
+        assert (found.value, found.problems, found.starts, found.offsets) == (
+            want.value,
+            want.problems,
+            want.starts,
+            want.offsets,
+        ), where
+        assert [p is None for p in found.parts] == [p is None for p in want.parts], where
+        for path in [*paths(want.value), ("responses", len(want.parts)), ("nope",)]:
+            assert found.entry(path) == want.entry(path), f"{where}: entry {path}"
+            assert found.locate(path) == want.locate(path), f"{where}: locate {path}"
+            if path:
+                assert found.removal(path) == want.removal(path), f"{where}: removal {path}"
+                for on_key in (False, True):
+                    got = found.replacement(path, "a: b", on_key=on_key, quoted=True)
+                    assert got == want.replacement(path, "a: b", on_key=on_key, quoted=True), f"{where}: {path}"
+        assert list(found.collections()) == list(want.collections()), where
+        assert found.comments() == want.comments(), where
+        fast = lint_text(text, PATH, fixes=True)
+        with monkeypatch.context() as patch:
+            patch.setattr(segments, "_AROUND_ROUNDS", 0)  # tolerate then parses every entry alone
+            slow = lint_text(text, PATH, fixes=True)
+        assert (fast.verdict, fast.diagnostics) == (slow.verdict, slow.diagnostics), where
+    assert around >= len(texts) // 2, f"only {around} of {len(texts)} broken texts were tolerated from the refusal"

@@ -38,6 +38,9 @@ from formscript.document.writing import json_source, scalar_source
 
 __all__ = ["MAX_DEPTH", "YamlDocument", "loads_json", "parse_document", "position_of"]
 
+#: One hop of a written path: the parent, the key node (None in a sequence) and the node.
+Hop = tuple[yaml.Node, yaml.Node | None, yaml.Node]
+
 
 class YamlDocument(Record, Document):
     """A YAML or JSON text: its value (None when unparsable), parse problems, and the node
@@ -54,11 +57,19 @@ class YamlDocument(Record, Document):
     root: yaml.Node | None
     #: libyaml refused the text and the pure-Python loader was not asked (``parse_document``).
     unconfirmed: bool
+    #: Where libyaml refused it (the lines of its problem and context marks), when unconfirmed.
+    refused_lines: tuple[int, ...]
     _lines: list[str] | None
     _children: dict[int, dict[Any, tuple[yaml.Node | None, yaml.Node]]]
     _index: LineIndex | None
     _shared: set[int] | None
     _comment_starts: list[int] | None
+    #: Located entries by path, and the written hops to a path (``_written``), kept because
+    #: a finding's span, its fix and a later finding at the same place walk the same path.
+    _located: dict[KeyPath, Location | None] | None
+    _chains: dict[KeyPath, tuple[Hop, ...] | None] | None
+    #: Whether the text may hold an alias or a merge key (``_hop``); None until asked.
+    _linked: bool | None
 
     _fields = (
         "text",
@@ -69,11 +80,15 @@ class YamlDocument(Record, Document):
         "duplicates",
         "root",
         "unconfirmed",
+        "refused_lines",
         "_lines",
         "_children",
         "_index",
         "_shared",
         "_comment_starts",
+        "_located",
+        "_chains",
+        "_linked",
     )
 
     def __init__(
@@ -86,11 +101,15 @@ class YamlDocument(Record, Document):
         duplicates: dict[KeyPath, list[Span]] | None = None,
         root: yaml.Node | None = None,
         unconfirmed: bool = False,
+        refused_lines: tuple[int, ...] = (),
         _lines: list[str] | None = None,
         _children: dict[int, dict[Any, tuple[yaml.Node | None, yaml.Node]]] | None = None,
         _index: LineIndex | None = None,
         _shared: set[int] | None = None,
         _comment_starts: list[int] | None = None,
+        _located: dict[KeyPath, Location | None] | None = None,
+        _chains: dict[KeyPath, tuple[Hop, ...] | None] | None = None,
+        _linked: bool | None = None,
     ) -> None:
         self.text = text
         self.value = value
@@ -100,14 +119,31 @@ class YamlDocument(Record, Document):
         self.duplicates = {} if duplicates is None else duplicates
         self.root = root
         self.unconfirmed = unconfirmed
+        self.refused_lines = refused_lines
         self._lines = _lines
         self._children = {} if _children is None else _children
         self._index = _index
         self._shared = _shared
         self._comment_starts = _comment_starts
+        self._located = _located
+        self._chains = _chains
+        self._linked = _linked
 
     def entry(self, path: KeyPath) -> Location | None:
         """The located entry at *path*, walking only the mappings on the way."""
+        located = self._located
+        if located is None:
+            located = self._located = {}
+        try:
+            return located[path]
+        except KeyError:
+            pass
+        except TypeError:  # a path given as a list, or holding an unhashable part
+            return self._locate_entry(path)
+        found = located[path] = self._locate_entry(path)
+        return found
+
+    def _locate_entry(self, path: KeyPath) -> Location | None:
         node = self.root
         if node is None:
             return None
@@ -284,47 +320,84 @@ class YamlDocument(Record, Document):
     def _at_home(self, parent: yaml.Node, position: int) -> bool:
         """Whether child *position* of *parent* is written inside it, in order (a merged or
         aliased child was written elsewhere, earlier)."""
-        start = _start(parent)
+        mark = parent.start_mark
+        start = (mark.line, mark.column)
         if isinstance(parent, yaml.MappingNode):
             key, value = parent.value[position]
-            previous = _end(parent.value[position - 1][1]) if position > 0 else start
-            return _start(key) >= max(start, previous) and _start(value) >= _end(key)
+            if position > 0:
+                mark = parent.value[position - 1][1].end_mark
+                start = max(start, (mark.line, mark.column))
+            key_start, key_end, value_start = key.start_mark, key.end_mark, value.start_mark
+            return (key_start.line, key_start.column) >= start and (value_start.line, value_start.column) >= (
+                key_end.line,
+                key_end.column,
+            )
         if isinstance(parent, yaml.SequenceNode):
-            item = parent.value[position]
-            previous = _end(parent.value[position - 1]) if position > 0 else start
-            return _start(item) >= max(start, previous)
+            if position > 0:
+                mark = parent.value[position - 1].end_mark
+                start = max(start, (mark.line, mark.column))
+            mark = parent.value[position].start_mark
+            return (mark.line, mark.column) >= start
         return False
 
-    def _written(self, path: KeyPath) -> list[tuple[yaml.Node, yaml.Node | None, yaml.Node]] | None:
+    def _written(self, path: KeyPath) -> tuple[Hop, ...] | None:
         """The (parent, key node, node) hops to *path*, each written where the path says and
-        used nowhere else; None when a hop is shared, aliased, merged or missing."""
+        used nowhere else; None when a hop is shared, aliased, merged or missing. Each path's
+        hops are kept: the fixes of one entry walk the same parents."""
         if self.root is None:
             return None
-        shared = self._shared_nodes()
-        node = self.root
-        chain: list[tuple[yaml.Node, yaml.Node | None, yaml.Node]] = []
-        for part in path:
-            if isinstance(node, yaml.MappingNode):
-                children = self._children_of(node)
-                try:
-                    found = children.get(part) if children is not None else None
-                except TypeError:
-                    return None
-                if found is None:
-                    return None
-                key_node, child = found
-                position = next((i for i, (k, _) in enumerate(node.value) if k is key_node), None)
-            elif isinstance(node, yaml.SequenceNode) and isinstance(part, int) and 0 <= part < len(node.value):
-                key_node, child, position = None, node.value[part], part
-            else:
-                return None
-            if position is None or not self._at_home(node, position):
-                return None
-            if id(child) in shared or (key_node is not None and id(key_node) in shared):
-                return None
-            chain.append((node, key_node, child))
-            node = child
+        if not path:
+            return ()
+        chains = self._chains
+        if chains is None:
+            chains = self._chains = {}
+            # a node is used twice only through an alias (``*``); a mapping holds members
+            # written elsewhere only through a merge key (``<<``, or a ``!!merge`` tag)
+            text = self.text
+            self._linked = "*" in text or "<<" in text or "!" in text
+        key = tuple(path)
+        try:
+            return chains[key]
+        except KeyError:
+            pass
+        except TypeError:  # an unhashable part is no key of any mapping
+            return None
+        parent = self._written(key[:-1])
+        chain = None
+        if parent is not None:
+            hop = self._hop(parent[-1][2] if parent else self.root, key[-1])
+            if hop is not None:
+                chain = (*parent, hop)
+        chains[key] = chain
         return chain
+
+    def _hop(self, node: yaml.Node, part: Any) -> Hop | None:
+        """The hop from *node* to its child *part*, when that child is written there and
+        used nowhere else."""
+        if isinstance(node, yaml.MappingNode):
+            children = self._children_of(node)
+            found = children.get(part) if children is not None else None
+            if found is None:
+                return None
+            key_node, child = found
+            if not self._linked:
+                return node, key_node, child
+            try:
+                position = [k for k, _ in node.value].index(key_node)
+            except ValueError:
+                return None
+        elif isinstance(node, yaml.SequenceNode) and isinstance(part, int) and 0 <= part < len(node.value):
+            key_node, child, position = None, node.value[part], part
+            if not self._linked:
+                return node, key_node, child
+        else:
+            return None
+        if not self._at_home(node, position):
+            return None
+        shared = self._shared_nodes()
+        if id(child) in shared or (key_node is not None and id(key_node) in shared):
+            return None
+        return node, key_node, child
 
     def _anchors_used_elsewhere(self, key_node: yaml.Node, value_node: yaml.Node) -> bool:
         """Whether deleting the member (its text from the key to the value's end) would delete
@@ -354,6 +427,8 @@ class YamlDocument(Record, Document):
     def _scalar_span(self, node: yaml.ScalarNode) -> Span | None:
         """The scalar's own text: past an anchor or tag written before it on its line."""
         span = _span(node)
+        if "&" not in self.text and "!" not in self.text:
+            return span  # no anchor or tag is written anywhere
         begin = self._offset(node.start_mark)
         match = _PROPERTIES.match(self.text, begin)
         if match is None or match.end() == begin:
@@ -750,6 +825,11 @@ def _compose_pure(text: str) -> yaml.Node | None:
 class _Unconfirmed(Exception):
     """libyaml refuses the text; the pure-Python loader, which has the last word, was not asked."""
 
+    def __init__(self, refused: Exception) -> None:
+        super().__init__()
+        marks = (getattr(refused, "problem_mark", None), getattr(refused, "context_mark", None))
+        self.lines = tuple(mark.line for mark in marks if mark is not None)
+
 
 def _compose(text: str, confirm: bool = True) -> yaml.Node | None:
     """The node graph the runtime composes: libyaml's where it is known to agree with the
@@ -770,11 +850,11 @@ def _compose(text: str, confirm: bool = True) -> yaml.Node | None:
             # too, after scanning (in time quadratic in the flow depth) up to its limit
             raise _Refused(rules.YM001.too_deep(span=_mark_span(exc.problem_mark, text))) from exc
         if not confirm:
-            raise _Unconfirmed from exc
+            raise _Unconfirmed(exc) from exc
         return _compose_pure(text)
     except Exception as exc:
         if not confirm:
-            raise _Unconfirmed from exc
+            raise _Unconfirmed(exc) from exc
         return _compose_pure(text)
     finally:
         loader.dispose()
@@ -804,9 +884,10 @@ def parse_document(text: str, syntax: Syntax = "yaml", *, confirm: bool = True) 
         doc.ok = False
         doc.problems.append(refused.problem)
         return doc
-    except _Unconfirmed:
+    except _Unconfirmed as refused:
         doc.ok = False
         doc.unconfirmed = True
+        doc.refused_lines = refused.lines
         return doc
     if node is None:
         doc.value = None

@@ -12,6 +12,7 @@ from __future__ import annotations
 import bisect
 import re
 from collections import Counter
+from itertools import accumulate
 from typing import Literal
 
 from formscript.document.model import Pos
@@ -27,6 +28,10 @@ _BREAK = {
 }
 
 
+#: What else breaks a YAML line than "\r" and "\n" (Python's lines ignore it).
+_OTHER_BREAK = re.compile("[\x85\u2028\u2029]")
+
+
 class LineIndex:
     """Offsets to positions and back for one text."""
 
@@ -34,7 +39,12 @@ class LineIndex:
         self.length = len(text)
         #: A leading BOM is no column of the first line (YAML only: Python has none).
         self.bom = 1 if breaks == "yaml" and text.startswith("\ufeff") else 0
-        self.starts = [0, *(m.end() for m in _BREAK[breaks].finditer(text))]
+        if "\r" in text or (not text.isascii() and _OTHER_BREAK.search(text)):
+            self.starts = [0, *(m.end() for m in _BREAK[breaks].finditer(text))]
+        else:  # only "\n" breaks lines: each line's start is the sum of the lengths before it
+            starts = list(accumulate(map((1).__add__, map(len, text.split("\n"))), initial=0))
+            starts.pop()
+            self.starts = starts
 
     def pos(self, offset: int) -> Pos:
         """The position of the character at *offset* (``len(text)``: just past the end)."""

@@ -172,7 +172,7 @@ def _script_document(text: str) -> tuple[Document, bool, bool]:
         return doc, False, False
     from formscript.document.segments import tolerate
 
-    partial = tolerate(text)
+    partial = tolerate(text, refused=doc.refused_lines)
     if partial is not None:  # one broken entry hides none of the others
         return partial, True, True
     return parse_document(text), False, True
