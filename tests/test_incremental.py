@@ -16,18 +16,20 @@ seed and the edit that reproduce it.
 
 from __future__ import annotations
 
+import operator
 import os
 import random
 import subprocess
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 import pytest
 
+from formscript.core.ends import common_ends, identical
 from formscript.document import Document, Pos, parse_document
 from formscript.document.form_segments import SENTINEL, FormCache, SplicedForm
-from formscript.document.segments import EntryCache, SplicedDocument, common_ends, split_entries
+from formscript.document.segments import EntryCache, SplicedDocument, split_entries
 from formscript.lint.config import Settings
 from formscript.lint.engine import fix_for, lint_text
 from formscript.lint.incremental import Incremental
@@ -318,23 +320,31 @@ def test_a_split_that_could_differ_from_the_whole_parse_is_not_made(text: str) -
 def test_the_common_ends_of_two_texts_are_the_longest() -> None:
     """``common_ends`` (halving) against a character-by-character reading, on texts that share
     prefixes, suffixes, both, or neither, and repeat themselves (where a wrong halving would
-    stop early)."""
+    stop early); the same for lists of their characters, and for lists of objects compared
+    by identity (``identical``: the twins below are equal to the objects, never the same)."""
     rand = random.Random(SEED)
 
-    def reference(old: str, new: str) -> tuple[int, int]:
+    def reference(old: Sequence[Any], new: Sequence[Any], same: Callable[[Any, Any], bool]) -> tuple[int, int]:
         most = min(len(old), len(new))
-        prefix = next((i for i in range(most) if old[i] != new[i]), most)
+        prefix = next((i for i in range(most) if not same(old[i], new[i])), most)
         rest = most - prefix
-        suffix = next((i for i in range(rest) if old[len(old) - 1 - i] != new[len(new) - 1 - i]), rest)
+        suffix = next((i for i in range(rest) if not same(old[len(old) - 1 - i], new[len(new) - 1 - i])), rest)
         return prefix, suffix
 
+    objects: dict[str, Any] = {"a": 1, "b": 0, "\n": []}
+    twins: dict[str, Any] = {"a": True, "b": False, "\n": []}
     for _ in range(5000):
         old = "".join(rand.choice("ab\n") for _ in range(rand.randint(0, 16)))
         begin = rand.randint(0, len(old))
         end = rand.randint(begin, len(old))
         typed = "".join(rand.choice("ab\n") for _ in range(rand.randint(0, 3)))
         new = old[:begin] + typed + old[end:] if rand.random() < 0.8 else old[::-1]
-        assert common_ends(old, new) == reference(old, new), (old, new)
+        assert common_ends(old, new) == reference(old, new, operator.eq), (old, new)
+        assert common_ends(list(old), list(new)) == reference(old, new, operator.eq), (old, new)
+        old_objects = [objects[c] for c in old]
+        new_objects = [(twins if rand.random() < 0.1 else objects)[c] for c in new]
+        found = common_ends(old_objects, new_objects, identical)
+        assert found == reference(old_objects, new_objects, operator.is_), (old_objects, new_objects)
 
 
 # ------------------------------------------------------------------------------ forms

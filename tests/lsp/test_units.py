@@ -49,7 +49,7 @@ def test_positions_made_from_the_previous_version_have_the_lines_of_a_fresh_spli
     ends), are the lines a fresh split gives, and so is every converted position."""
     import random
 
-    from formscript.document.segments import common_ends
+    from formscript.core.ends import common_ends
 
     rand = random.Random(20261201)
     pieces = ["a", "b: 1", "\n", "\n", "é", "- x\n", "", "\r\n", "\r", "😀"]  # the last three: rarely

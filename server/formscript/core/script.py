@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import json
-import operator
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from typing import Any
 
 from formscript import rules
+from formscript.core.ends import common_ends, identical
 from formscript.core.entries import (
     CHUNK_KEYS,
     CONTENT_PREDICATES,
@@ -79,8 +79,8 @@ class EntryMemo(Record):
     by the identity of their raw mapping (kept beside it, so the identity cannot be reused).
     ``raws``, ``entries`` and ``problems``: the previous call's raw entries, what each built
     to and each index's problems (only the indices with some); the raw entries the next call
-    shares with them at its start and its end (the same objects: ``same_ends``) keep their
-    entries without a look-up each, and their problems where they keep their index."""
+    shares with them at its start and its end (the same objects: ``core.ends.identical``)
+    keep their entries without a look-up each, and their problems where they keep their index."""
 
     built: dict[int, tuple[Any, Entry]]
     raws: list[Any]
@@ -100,30 +100,6 @@ class EntryMemo(Record):
         self.raws = [] if raws is None else raws
         self.entries = [] if entries is None else entries
         self.problems = {} if problems is None else problems
-
-
-def same_ends(old: Sequence[object], new: Sequence[object]) -> tuple[int, int]:
-    """The lengths of the longest common prefix and (not overlapping it) suffix of two
-    sequences whose items are the same objects (identity, never equality: ``1 == True``).
-    Found by halving, each step comparing at C speed only the part not yet known to agree."""
-    most = min(len(old), len(new))
-    low, high = 0, most
-    while low < high:
-        middle = (low + high + 1) // 2
-        if all(map(operator.is_, old[low:middle], new[low:middle])):
-            low = middle
-        else:
-            high = middle - 1
-    prefix = low
-    old_size, new_size = len(old), len(new)
-    low, high = 0, most - prefix
-    while low < high:
-        middle = (low + high + 1) // 2
-        if all(map(operator.is_, old[old_size - middle : old_size - low], new[new_size - middle : new_size - low])):
-            low = middle
-        else:
-            high = middle - 1
-    return prefix, low
 
 
 def check_script(data: Any, memo: EntryMemo | None = None) -> ScriptResult:
@@ -174,7 +150,7 @@ def _spliced_entries(raws: list[Any], memo: EntryMemo, problems: list[Problem]) 
     ``_build_entry`` gives them: the raw entries shared with the previous call's at the start
     and the end keep what they built to (an entry's problems name its index: those of a
     shifted one are made again), the others are found in ``memo.built`` or built."""
-    prefix, suffix = same_ends(memo.raws, raws)
+    prefix, suffix = common_ends(memo.raws, raws, identical)
     stop_old, stop_new = len(memo.raws) - suffix, len(raws) - suffix
     shift = stop_new - stop_old
     placed = {index: found for index, found in memo.problems.items() if index < prefix}

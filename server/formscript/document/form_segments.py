@@ -35,6 +35,7 @@ from typing import Any
 
 import yaml
 
+from formscript.core.ends import common_ends
 from formscript.core.verdict import KeyPath, Problem
 from formscript.document.located import YamlDocument, _comments, _loader_for, _safe_loader_class, _span, parse_document
 from formscript.document.model import Collection, Comment, Document, Edit, Location, Pos, Span, split_lines
@@ -131,42 +132,6 @@ def _piece(text: str, indent: int, last: bool) -> Piece | None:
     return Piece(doc, key, doc.value[key])
 
 
-_BLOCK = 4096
-
-
-def _common_ends(old: str, new: str) -> tuple[int, int]:
-    """The lengths of the longest common prefix and (not overlapping it) suffix, compared a
-    block at a time and then by halving inside the first block that differs (each
-    comparison runs in C on a short slice)."""
-    most = min(len(old), len(new))
-    low = 0
-    while low + _BLOCK <= most and old[low : low + _BLOCK] == new[low : low + _BLOCK]:
-        low += _BLOCK
-    high = min(most, low + _BLOCK)
-    while low < high:
-        middle = (low + high + 1) // 2
-        if old[low:middle] == new[low:middle]:
-            low = middle
-        else:
-            high = middle - 1
-    prefix = low
-    room = most - prefix
-    low = 0
-    while (
-        low + _BLOCK <= room
-        and old[len(old) - low - _BLOCK : len(old) - low] == new[len(new) - low - _BLOCK : len(new) - low]
-    ):
-        low += _BLOCK
-    high = min(room, low + _BLOCK)
-    while low < high:
-        middle = (low + high + 1) // 2
-        if old[len(old) - middle : len(old) - low] == new[len(new) - middle : len(new) - low]:
-            low = middle
-        else:
-            high = middle - 1
-    return prefix, low
-
-
 def repeated_anchor(text: str) -> bool:
     """Whether *text* may name one anchor twice (the whole parse refuses that; its pieces
     parsed alone would not see it)."""
@@ -243,7 +208,7 @@ class FormCache:
         when it lies inside one cut mapping's entries; None otherwise (the text is split
         again)."""
         old = last.text
-        prefix, suffix = _common_ends(old, text)
+        prefix, suffix = common_ends(old, text)
         old_end, shift = len(old) - suffix, len(text) - len(old)
         number = bisect.bisect_right([m.offset for m in last.members], prefix) - 1
         if number < 0:

@@ -29,6 +29,7 @@ from typing import Any
 
 import yaml
 
+from formscript.core.ends import common_ends
 from formscript.core.records import FrozenRecord, Record, replace
 from formscript.core.verdict import KeyPath, Problem
 from formscript.document.located import (
@@ -44,7 +45,7 @@ from formscript.document.located import (
 from formscript.document.model import Collection, Comment, Document, Edit, Location, Pos, Span, split_lines
 from formscript.document.writing import scalar_source
 
-__all__ = ["EntryCache", "SplicedDocument", "Split", "common_ends", "split_entries", "tolerate"]
+__all__ = ["EntryCache", "SplicedDocument", "Split", "split_entries", "tolerate"]
 
 #: Characters the line scan does not model: the whole text is parsed instead.
 _UNMODELLED = "\t\r\x85\u2028\u2029\ufeff"
@@ -302,31 +303,6 @@ class EntryCache:
         spliced = (part.value[0] if part is not None else None for part in middle)
         value[key] = [*entries[:begin], *spliced, *entries[after:]]
         return SplicedDocument(text, last.head, key, parts, starts, new_offsets, value)
-
-
-def common_ends(old: str, new: str) -> tuple[int, int]:
-    """The lengths of the longest common prefix and (not overlapping it) suffix of two texts.
-
-    Found by halving, each step comparing (in C) only the part not yet known to agree, so the
-    characters compared add up to about the length of the texts, whatever the answer."""
-    most = min(len(old), len(new))
-    low, high = 0, most  # old[:low] == new[:low]; the prefix ends in [low, high]
-    while low < high:
-        middle = (low + high + 1) // 2
-        if old.startswith(new[low:middle], low):
-            low = middle
-        else:
-            high = middle - 1
-    prefix = low
-    old_size, new_size = len(old), len(new)
-    low, high = 0, most - prefix  # the same from the ends
-    while low < high:
-        middle = (low + high + 1) // 2
-        if old.startswith(new[new_size - middle : new_size - low], old_size - middle):
-            low = middle
-        else:
-            high = middle - 1
-    return prefix, low
 
 
 def _parse_parts(

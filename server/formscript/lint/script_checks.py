@@ -9,11 +9,12 @@ from functools import lru_cache
 from typing import Any
 
 from formscript import rules
+from formscript.core.ends import common_ends, identical
 from formscript.core.entries import CONTENT_PREDICATES, Entry, Matcher, StreamEntry
 from formscript.core.expansion import EXPANSION_LIMIT, Exhausts, json_error
 from formscript.core.records import Record
 from formscript.core.regex_risk import COMPILE_ERRORS, backtracking_risk, compile_user_regex
-from formscript.core.script import EntryMemo, ScriptResult, same_ends
+from formscript.core.script import EntryMemo, ScriptResult
 from formscript.core.verdict import Problem
 from formscript.document import Document
 
@@ -155,7 +156,7 @@ def _spliced_items(result: ScriptResult, raw_entries: object, memo: ScriptMemo) 
     entries, mode = result.entries, result.mode
     raws = raw_entries if isinstance(raw_entries, list) else None
     old = memo.last_entries if memo.last_mode == mode else []
-    prefix, suffix = same_ends(old, entries)
+    prefix, suffix = common_ends(old, entries, identical)
     stop_old, stop_new = len(old) - suffix, len(entries) - suffix
     shift = stop_new - stop_old
     kept = memo.last_items if old else []

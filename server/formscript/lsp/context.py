@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from formscript.document import Document, Location, Pos, Span
-from formscript.lsp.facade import KeyPath
+from formscript.lsp.facade import KeyPath, common_ends
 
 _KEY = re.compile(
     r"""(?P<key>"(?:[^"\\]|\\.)*"|'(?:[^']|'')*'|[^\s#'"\-?:,\[\]{}][^#:]*?|-[^\s#:][^#:]*?)"""
@@ -172,28 +172,6 @@ def _measure(texts: list[str]) -> tuple[list[int], list[bool]]:
     return indents, dashes
 
 
-def _common_line_ends(old: list[str], new: list[str]) -> tuple[int, int]:
-    """How many lines two texts share at their start and (not overlapping it) at their end:
-    by halving, each step comparing at C speed only the lines not yet known to agree."""
-    most = min(len(old), len(new))
-    low, high = 0, most
-    while low < high:
-        middle = (low + high + 1) // 2
-        if old[low:middle] == new[low:middle]:
-            low = middle
-        else:
-            high = middle - 1
-    prefix = low
-    low, high = 0, most - prefix
-    while low < high:
-        middle = (low + high + 1) // 2
-        if old[len(old) - middle : len(old) - low] == new[len(new) - middle : len(new) - low]:
-            low = middle
-        else:
-            high = middle - 1
-    return prefix, low
-
-
 class Outline:
     """The lines of a text, read on demand.
 
@@ -236,7 +214,7 @@ class Outline:
                 self._indents, self._dashes = _measure(self.texts)
             else:
                 old, new = basis.texts, self.texts
-                prefix, suffix = _common_line_ends(old, new)
+                prefix, suffix = common_ends(old, new)
                 indents, dashes = _measure(new[prefix : len(new) - suffix])
                 tail = len(old) - suffix
                 self._indents = [*basis._indents[:prefix], *indents, *basis._indents[tail:]]

@@ -19,8 +19,8 @@ from lsprotocol import types
 
 from formscript import rules
 from formscript.document import Pos, Span
-from formscript.document.segments import common_ends
 from formscript.lint.diagnostics import Diagnostic
+from formscript.lsp.facade import common_ends
 
 if TYPE_CHECKING:
     from formscript.lsp.actions import Action

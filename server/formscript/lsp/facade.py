@@ -5,6 +5,7 @@ it learns from the lint (``formscript.lint``) and the located document."""
 
 from __future__ import annotations
 
+from formscript.core.ends import common_ends
 from formscript.core.fields import ELEMENT_KEYS, Declared, type_label
 from formscript.core.forms import FIELD_NAME_RE
 from formscript.core.keys import OWNERS, Key, doc_for, keys_of, owner_of, snippets
@@ -18,6 +19,7 @@ __all__ = [
     "Declared",
     "Key",
     "KeyPath",
+    "common_ends",
     "doc_for",
     "keys_of",
     "owner_of",
