@@ -14,7 +14,8 @@ from formscript import rules
 from formscript.core.declarations import DeclarationMemo, build_declarations, raw_key
 from formscript.core.expansion import EXPANSION_LIMIT, expanded_size
 from formscript.core.fields import Declared, Failure, FillCrash, FormStatus, check_values, merge_values
-from formscript.core.lax_fields import Invalid, Unsure, lax_str
+from formscript.core.lax_common import Unsure
+from formscript.core.lax_fields import Invalid, lax_str
 from formscript.core.records import Record
 from formscript.core.suggest import closest
 from formscript.core.verdict import KeyPath, Problem, Verdict, verdict_from

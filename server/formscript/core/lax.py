@@ -18,20 +18,12 @@ import re
 from typing import Any
 
 from formscript.core.entries import CHUNK_TYPES, ERROR_KINDS, MODES
+from formscript.core.lax_common import Unsure, literal_message
 
 __all__ = ["entry_errors", "header_errors"]
 
 #: An error as pydantic's ``ValidationError.errors()`` gives it (the keys formscript reads).
 Error = dict[str, Any]
-
-
-class _Unsure(Exception):
-    """Lax mode might accept or coerce this value: only pydantic can say."""
-
-
-def _literal_message(choices: tuple[str, ...]) -> str:
-    quoted = [repr(choice) for choice in choices]
-    return f"Input should be {', '.join(quoted[:-1])} or {quoted[-1]}"
 
 
 #: Field kinds: ("str" | "int" | "bool" | "dict" | "any", optional), ("literal", choices),
@@ -113,7 +105,7 @@ def header_errors(header: dict[Any, Any]) -> list[Error] | None:
     errors: list[Error] = []
     try:
         _model(header, _HEADER, (), errors)
-    except _Unsure:
+    except Unsure:
         return None
     return errors
 
@@ -122,14 +114,14 @@ def _errors(raw: dict[Any, Any], fields: _Fields) -> list[Error] | None:
     errors: list[Error] = []
     try:
         _model(raw, fields, (), errors)
-    except _Unsure:
+    except Unsure:
         return None
     return errors or None
 
 
 def _model(raw: dict[Any, Any], fields: _Fields, loc: tuple[Any, ...], errors: list[Error]) -> None:
     if any(type(key) is not str for key in raw):
-        raise _Unsure
+        raise Unsure
     for name, kind, required in fields:
         if name in raw:
             _value(raw[name], kind, (*loc, name), errors)
@@ -145,16 +137,16 @@ def _model(raw: dict[Any, Any], fields: _Fields, loc: tuple[Any, ...], errors: l
 
 def _value(value: Any, kind: tuple[Any, ...], loc: tuple[Any, ...], errors: list[Error]) -> None:
     if type(value) not in _PLAIN:
-        raise _Unsure
+        raise Unsure
     shape = kind[0]
     if shape == "any":
         return
     if shape == "literal":
         choices = kind[1]
         if type(value) is not str:
-            raise _Unsure
+            raise Unsure
         if value not in choices:
-            errors.append({"type": "literal_error", "loc": loc, "msg": _literal_message(choices)})
+            errors.append({"type": "literal_error", "loc": loc, "msg": literal_message(choices)})
         return
     if shape == "pattern":
         if type(value) is str:
@@ -181,7 +173,7 @@ def _value(value: Any, kind: tuple[Any, ...], loc: tuple[Any, ...], errors: list
         _, fields, name = kind
         if type(value) is not list:
             if type(value) is dict:
-                raise _Unsure
+                raise Unsure
             errors.append({"type": "list_type", "loc": loc, "msg": "Input should be a valid list"})
             return
         for index, item in enumerate(value):
@@ -195,7 +187,7 @@ def _value(value: Any, kind: tuple[Any, ...], loc: tuple[Any, ...], errors: list
         return
     if shape == "dict" and type(value) is dict:
         if any(type(key) is not str for key in value):
-            raise _Unsure
+            raise Unsure
         return
     if (shape == "str" and type(value) is str) or (shape == "int" and type(value) is int):
         return
@@ -207,4 +199,4 @@ def _value(value: Any, kind: tuple[Any, ...], loc: tuple[Any, ...], errors: list
         code, message = _SCALAR_MESSAGES[shape]
         errors.append({"type": code, "loc": loc, "msg": message})
         return
-    raise _Unsure
+    raise Unsure

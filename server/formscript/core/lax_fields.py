@@ -26,6 +26,7 @@ from formscript.core.fields import (
     element_metadata,
     element_timestamp,
 )
+from formscript.core.lax_common import Unsure, literal_message
 
 #: A validation error as pydantic reports it: (loc, type, msg).
 Error = tuple[tuple[Any, ...], str, str]
@@ -39,11 +40,7 @@ _BOOL_WORDS: dict[str, bool] = {
     **dict.fromkeys(("1", "t", "y", "yes", "on", "true"), True),
 }
 _INT64 = range(-(2**63), 2**63)
-_LITERAL = "Input should be " + ", ".join(map(repr, FIELD_TYPES[:-1])) + f" or {FIELD_TYPES[-1]!r}"
-
-
-class Unsure(Exception):
-    """A value this module does not decide: the pydantic model does."""
+_LITERAL = literal_message(FIELD_TYPES)
 
 
 class Invalid(Exception):
