@@ -12,6 +12,7 @@ from typing import Any, Literal, get_args, get_origin, get_type_hints
 
 import pytest
 
+from formscript.lint import config
 from formscript.lint.config import (
     KINDS,
     LEVEL_ALIASES,
@@ -30,7 +31,8 @@ ROOT = Path(__file__).resolve().parents[1]
 MANIFEST: dict[str, Any] = json.loads((ROOT / "vscode-extension/package.json").read_text(encoding="utf-8"))[
     "contributes"
 ]["configuration"]["properties"]
-HINTS = get_type_hints(Settings)
+#: The fields' types (``lint.config`` imports the typing names for the type checker only).
+HINTS = get_type_hints(Settings, {**vars(config), "Any": Any, "Literal": Literal})
 
 
 def _value_schema(annotation: Any) -> dict[str, Any]:
@@ -133,3 +135,10 @@ def test_severity_aliases_mean_the_same_everywhere(tmp_path: Path, capsys: pytes
     assert run(["lint", "--no-cache", "--severity", "SC023=Warn", "--format", "json", str(script)]) == 0
     (report,) = json.loads(capsys.readouterr().out)["files"]
     assert [(d["code"], d["severity"]) for d in report["diagnostics"]] == [("SC023", "warning")]
+
+
+def test_the_kinds_and_levels_listed_are_the_values_of_their_types() -> None:
+    """``lint.config`` writes its ``Kind`` and ``Level`` types for the type checker only (no
+    ``typing`` at run time) beside the tuples of their values: the two agree."""
+    assert get_args(eval(config.Kind, {"Literal": Literal})) == config.KINDS
+    assert get_args(eval(config.Level, {"Literal": Literal})) == config.SEVERITIES

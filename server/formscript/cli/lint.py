@@ -10,11 +10,13 @@ import argparse
 import os
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
 
 from formscript.cli.output import read, read_stdin, write
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from typing import Any
+
     from formscript.lint.config import Settings
     from formscript.lint.report import FileReport
 

@@ -119,8 +119,7 @@ def _arguments_model() -> Any:
 
     from pydantic import Field
 
-    from formscript.core.fields import FormStatus
-    from formscript.core.forms import _ElementBase
+    from formscript.core.forms import FormStatus, _ElementBase
 
     class WorkFormArguments(_ElementBase):
         RUNTIME_CLASS: ClassVar[str] = RUNTIME_WORKFORM_CLASS

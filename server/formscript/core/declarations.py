@@ -8,8 +8,6 @@ it does not decide.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
-
 from formscript import rules
 from formscript.core.fields import (
     FIELD_NAME_RE,
@@ -22,7 +20,10 @@ from formscript.core.fields import (
 from formscript.core.lax_fields import validate_fieldspec
 from formscript.core.suggest import closest
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from typing import Any, TypeAlias
+
     from formscript.core.lax_fields import Error
     from formscript.core.verdict import Problem
 
@@ -32,7 +33,7 @@ DECLARATION_KEYS: tuple[str, ...] = ("type", "required", "default", "description
 #: Declarations already built, by the identity of their raw mapping (kept beside it with its
 #: key, so the identity cannot be reused): what building (key, mapping) gave, its problems
 #: included. An incremental caller keeps one across versions of a text.
-DeclarationMemo = dict[int, tuple[Any, Any, "Declared | None", "list[Problem]"]]
+DeclarationMemo: TypeAlias = "dict[int, tuple[Any, Any, Declared | None, list[Problem]]]"
 
 
 def build_declarations(

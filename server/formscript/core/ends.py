@@ -10,13 +10,17 @@ from __future__ import annotations
 
 import operator
 from collections.abc import Callable, Sequence
-from typing import Any
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any, TypeAlias
+
 
 __all__ = ["Agree", "common_ends", "equal", "identical"]
 
 #: ``agree(old, old_at, new, new_at, size)``: whether the *size* items of *old* from
 #: *old_at* are those of *new* from *new_at* (both runs lie inside their sequences).
-Agree = Callable[[Sequence[Any], int, Sequence[Any], int, int], bool]
+Agree: TypeAlias = "Callable[[Sequence[Any], int, Sequence[Any], int, int], bool]"
 
 
 def equal(old: Sequence[Any], old_at: int, new: Sequence[Any], new_at: int, size: int) -> bool:

@@ -9,18 +9,23 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any, Literal, Protocol
 
 from formscript.core.records import FrozenRecord
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     import uuid
+    from typing import Any, Literal, Protocol, TypeAlias
 
     from formscript.core.rules import RuleSet
+else:
+    Protocol = object  # the protocols below are plain classes at run time (no ``typing`` import)
 
-FieldType = Literal["str", "int", "float", "bool", "list", "dict"]
+#: The field types and form statuses; ``core.forms`` gives pydantic the same as ``Literal`` types.
+FieldType: TypeAlias = 'Literal["str", "int", "float", "bool", "list", "dict"]'
 FIELD_TYPES: tuple[str, ...] = ("str", "int", "float", "bool", "list", "dict")
-FormStatus = Literal["draft", "filled", "validated", "error", "submitted", "completed"]
+FormStatus: TypeAlias = 'Literal["draft", "filled", "validated", "error", "submitted", "completed"]'
+FORM_STATUSES: tuple[str, ...] = ("draft", "filled", "validated", "error", "submitted", "completed")
 
 PYTHON_TYPES: dict[str, type] = {
     "str": str,

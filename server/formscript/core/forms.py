@@ -8,7 +8,7 @@ callers never parse text.
 from __future__ import annotations
 
 import uuid
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 from pydantic.json_schema import SkipJsonSchema
@@ -17,14 +17,13 @@ from formscript.core.fields import (
     FALSE_WORDS,
     FIELD_NAME_RE,
     FIELD_TYPES,
+    FORM_STATUSES,
     PYTHON_TYPES,
     RUNTIME_FIELDSPEC_CLASS,
     RUNTIME_WORKFORM_CLASS,
     TRUE_WORDS,
     CoercionError,
     Failure,
-    FieldType,
-    FormStatus,
     check_name_and_default,
     check_values,
     coerce_value,
@@ -35,6 +34,12 @@ from formscript.core.fields import (
     merge_values,
     type_label,
 )
+
+if TYPE_CHECKING:
+    from formscript.core.fields import FieldType, FormStatus
+else:  # pydantic reads these annotations: the Literal types of the values core.fields lists
+    FieldType = Literal[FIELD_TYPES]
+    FormStatus = Literal[FORM_STATUSES]
 
 if TYPE_CHECKING:
     from formscript.core.rules import RuleSet

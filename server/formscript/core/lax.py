@@ -15,22 +15,26 @@ from __future__ import annotations
 
 import datetime as dt
 import re
-from typing import Any
 
 from formscript.core.entries import CHUNK_TYPES, ERROR_KINDS, MODES
 from formscript.core.lax_common import Unsure, literal_message
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any, TypeAlias
+
+
 __all__ = ["entry_errors", "header_errors"]
 
 #: An error as pydantic's ``ValidationError.errors()`` gives it (the keys formscript reads).
-Error = dict[str, Any]
+Error: TypeAlias = "dict[str, Any]"
 
 
 #: Field kinds: ("str" | "int" | "bool" | "dict" | "any", optional), ("literal", choices),
 #: ("pattern", choices): text matching one of them whole,
 #: ("model", fields, class name, optional), ("models", fields, class name): a list of models.
 #: A model's fields: (name, kind, required) each.
-_Fields = tuple[tuple[str, tuple[Any, ...], bool], ...]
+_Fields: TypeAlias = "tuple[tuple[str, tuple[Any, ...], bool], ...]"
 _MATCHER: _Fields = (
     ("prompt_contains", ("str", True), False),
     ("prompt_regex", ("str", True), False),

@@ -12,7 +12,6 @@ answer is the model's (tests/test_lax_fields.py compares both on thousands of de
 from __future__ import annotations
 
 import datetime as dt
-from typing import Any
 
 from formscript.core.fields import (
     ELEMENT_KEYS,
@@ -28,8 +27,13 @@ from formscript.core.fields import (
 )
 from formscript.core.lax_common import Unsure, literal_message
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any, TypeAlias
+
+
 #: A validation error as pydantic reports it: (loc, type, msg).
-Error = tuple[tuple[Any, ...], str, str]
+Error: TypeAlias = "tuple[tuple[Any, ...], str, str]"
 
 #: The exact types of the values a loader gives; for others the model decides.
 LOADED_TYPES = frozenset(

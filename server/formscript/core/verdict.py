@@ -3,18 +3,20 @@
 from __future__ import annotations
 
 from enum import StrEnum
-from typing import TYPE_CHECKING, Literal
 
 from formscript.core.records import FrozenRecord
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from typing import Literal, TypeAlias
+
     from formscript.document import Span
     from formscript.rules.base import FixPlan, Rule
 
 #: A location inside a loaded document: the chain of mapping keys and list indexes.
 KeyPath = tuple[object, ...]
 
-Severity = Literal["error", "warning", "info", "hint"]
+Severity: TypeAlias = 'Literal["error", "warning", "info", "hint"]'
 
 
 class Verdict(StrEnum):

@@ -14,7 +14,6 @@ import json
 import re
 import threading
 from collections.abc import Iterator
-from typing import Any
 
 import yaml
 
@@ -35,6 +34,11 @@ from formscript.document.model import (
 )
 from formscript.document.positions import YAML_BREAKS, LineIndex
 from formscript.document.writing import json_source, scalar_source
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
+
 
 __all__ = ["MAX_DEPTH", "YamlDocument", "loads_json", "parse_document", "position_of"]
 

@@ -11,26 +11,44 @@ own nodes or marks.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any, Literal, NamedTuple, Protocol
 
 from formscript.core.records import FrozenRecord, Record
 from formscript.core.verdict import KeyPath, Problem
 
-Syntax = Literal["yaml", "json"]
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any, Literal, NamedTuple, Protocol, TypeAlias
 
+    class Pos(NamedTuple):
+        """A 0-based line and a 0-based column counted in Unicode code points."""
 
-class Pos(NamedTuple):
-    """A 0-based line and a 0-based column counted in Unicode code points."""
+        line: int
+        column: int
 
-    line: int
-    column: int
+    class Span(NamedTuple):
+        """A half-open range [start, end)."""
 
+        start: Pos
+        end: Pos
 
-class Span(NamedTuple):
-    """A half-open range [start, end)."""
+    class Edit(NamedTuple):
+        """Replace the text in ``span`` with ``new_text``."""
 
-    start: Pos
-    end: Pos
+        span: Span
+        new_text: str
+
+else:  # the same tuples without importing ``typing`` (a one-file lint's start-up)
+    from collections import namedtuple
+
+    Protocol = object
+    Pos = namedtuple("Pos", ("line", "column"))
+    Pos.__doc__ = "A 0-based line and a 0-based column counted in Unicode code points."
+    Span = namedtuple("Span", ("start", "end"))
+    Span.__doc__ = "A half-open range [start, end)."
+    Edit = namedtuple("Edit", ("span", "new_text"))
+    Edit.__doc__ = "Replace the text in ``span`` with ``new_text``."
+
+Syntax: TypeAlias = 'Literal["yaml", "json"]'
 
 
 ORIGIN = Span(Pos(0, 0), Pos(0, 0))
@@ -87,13 +105,6 @@ class Comment(FrozenRecord):
         setter = object.__setattr__
         setter(self, "span", span)
         setter(self, "text", text)
-
-
-class Edit(NamedTuple):
-    """Replace the text in ``span`` with ``new_text``."""
-
-    span: Span
-    new_text: str
 
 
 class Collection(FrozenRecord):

@@ -13,11 +13,15 @@ import bisect
 import re
 from collections import Counter
 from itertools import accumulate
-from typing import Literal
 
 from formscript.document.model import Pos
 
-Breaks = Literal["yaml", "python"]
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Literal, TypeAlias
+
+
+Breaks: TypeAlias = 'Literal["yaml", "python"]'
 
 #: The characters that break a YAML line (``\r\n`` counts as one break).
 YAML_BREAKS = "\n\r\x85\u2028\u2029"

@@ -25,7 +25,6 @@ import bisect
 import re
 from collections.abc import Iterator
 from functools import lru_cache
-from typing import Any
 
 import yaml
 
@@ -44,6 +43,11 @@ from formscript.document.located import (
 )
 from formscript.document.model import Collection, Comment, Document, Edit, Location, Pos, Span, split_lines
 from formscript.document.writing import scalar_source
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
+
 
 __all__ = ["EntryCache", "SplicedDocument", "Split", "split_entries", "tolerate"]
 

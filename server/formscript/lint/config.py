@@ -11,15 +11,20 @@ from __future__ import annotations
 
 import fnmatch
 from pathlib import Path
-from typing import Any, Literal, get_args
 
 from formscript.core.records import FrozenRecord, replace
 from formscript.core.verdict import Severity
 
-Kind = Literal["form", "script", "rules", "calls"]
-Level = Literal["error", "warning", "info", "hint", "off"]
-KINDS: tuple[Kind, ...] = get_args(Kind)
-SEVERITIES: tuple[Level, ...] = get_args(Level)
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any, Literal, TypeAlias
+
+
+Kind: TypeAlias = 'Literal["form", "script", "rules", "calls"]'
+Level: TypeAlias = 'Literal["error", "warning", "info", "hint", "off"]'
+#: The values of ``Kind`` and ``Level`` (tests/test_settings_model.py holds them equal).
+KINDS: tuple[Kind, ...] = ("form", "script", "rules", "calls")
+SEVERITIES: tuple[Level, ...] = ("error", "warning", "info", "hint", "off")
 
 
 #: What users also write for a level (the VS Code extension maps the same ones).

@@ -24,12 +24,16 @@ import os
 import re
 from collections import Counter
 from collections.abc import Sequence
-from typing import Any
 
 from formscript import __version__
 from formscript.document import Pos, Span
 from formscript.lint.diagnostics import Diagnostic
 from formscript.lint.report import FileReport
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
+
 
 JSON_VERSION = 1
 

@@ -6,7 +6,6 @@ from __future__ import annotations
 import bisect
 from collections.abc import Iterator, Sequence
 from functools import lru_cache
-from typing import Any
 
 from formscript import rules
 from formscript.core.ends import common_ends, identical
@@ -17,6 +16,10 @@ from formscript.core.regex_risk import COMPILE_ERRORS, backtracking_risk, compil
 from formscript.core.script import EntryMemo, ScriptResult
 from formscript.core.verdict import Problem
 from formscript.document import Document
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any, TypeAlias
 
 
 def misread_strings(doc: Document, problems: list[Problem]) -> list[Problem]:
@@ -197,7 +200,7 @@ def _items_of(index: int, entry: Entry, raws: list[Any] | None, mode: str, memo:
 
 #: One entry's own findings, and markers ("taken", call), ("gate", call), ("id", call id)
 #: where the findings depend on the entries before it (replayed in order by script_checks).
-Items = list[Problem | tuple[str, Any]]
+Items: TypeAlias = "list[Problem | tuple[str, Any]]"
 
 
 def _entry_items(index: int, entry: Entry, raw: object, mode: str, memo: PayloadMemo | None) -> Items:

@@ -12,8 +12,7 @@ cases under ``tests/rules/<CODE>/`` and regenerate docs/rules.md. The tests chec
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from formscript.rules.base import Rule
     from formscript.rules.cl001_transcript_not_a_list import CL001 as CL001

@@ -17,16 +17,18 @@ import functools
 import re
 import types
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
 from formscript.core.printable import printable
 from formscript.core.records import FrozenRecord
 from formscript.core.verdict import KeyPath, Problem, Severity
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from typing import Any, ClassVar, Literal, TypeAlias
+
     from formscript.document import Span
 
-RuleKind = Literal["form", "script", "rules", "calls", "any"]
+RuleKind: TypeAlias = 'Literal["form", "script", "rules", "calls", "any"]'
 
 _EXAMPLE_NAMES: dict[str, str] = {
     "form": "example.form.yaml",
