@@ -142,21 +142,29 @@ def paths(value: Any, prefix: tuple[Any, ...] = ()) -> Iterator[tuple[Any, ...]]
             yield from paths(item, (*prefix, index))
 
 
+def answers_alike(got: Document, want: Document, every: list[tuple[Any, ...]], where: str) -> None:
+    """*got* answers every path of *every* (its location, removal and replacements), and its
+    collections and comments, as *want* does."""
+    for path in every:
+        assert got.entry(path) == want.entry(path), f"{where}: entry {path}"
+        assert got.locate(path) == want.locate(path), f"{where}: locate {path}"
+        if path:
+            assert got.removal(path) == want.removal(path), f"{where}: removal {path}"
+            for on_key in (False, True):
+                mine = got.replacement(path, "a: b", on_key=on_key, quoted=True)
+                assert mine == want.replacement(path, "a: b", on_key=on_key, quoted=True), f"{where}: {path}"
+    assert list(got.collections()) == list(want.collections()), where
+    assert got.comments() == want.comments(), where
+
+
 def same_document(spliced: SplicedDocument, where: str) -> None:
     whole = parse_document(spliced.text)
     assert whole.ok and not whole.problems, where
     assert spliced.value == whole.value, where
     every = list(paths(whole.value))
-    for path in [*every, ("responses", len(whole.value["responses"])), ("responses", -1), ("nope",)]:
-        assert spliced.entry(path) == whole.entry(path), f"{where}: entry {path}"
-        assert spliced.locate(path) == whole.locate(path), f"{where}: locate {path}"
-        if path and path[-1] != () and len(path) > 0:
-            assert spliced.removal(path) == whole.removal(path), f"{where}: removal {path}"
-            for on_key in (False, True):
-                got = spliced.replacement(path, "a: b", on_key=on_key, quoted=True)
-                assert got == whole.replacement(path, "a: b", on_key=on_key, quoted=True), f"{where}: {path}"
-    assert list(spliced.collections()) == list(whole.collections()), where
-    assert spliced.comments() == whole.comments(), where
+    answers_alike(
+        spliced, whole, [*every, ("responses", len(whole.value["responses"])), ("responses", -1), ("nope",)], where
+    )
     assert spliced.lines == whole.lines, where
 
 
@@ -456,16 +464,8 @@ def same_form_document(spliced: SplicedForm, where: str) -> None:
     assert spliced.value == whole.value, where
     assert [type(k) for k in spliced.value] == [type(k) for k in whole.value], where
     every = list(paths(whole.value))
-    for path in [*every, ("fields", "nope"), ("values", "nope", 0), ("nope",), (SENTINEL,), ("fields", SENTINEL)]:
-        assert spliced.entry(path) == whole.entry(path), f"{where}: entry {path}"
-        assert spliced.locate(path) == whole.locate(path), f"{where}: locate {path}"
-        if path:
-            assert spliced.removal(path) == whole.removal(path), f"{where}: removal {path}"
-            for on_key in (False, True):
-                got = spliced.replacement(path, "a: b", on_key=on_key, quoted=True)
-                assert got == whole.replacement(path, "a: b", on_key=on_key, quoted=True), f"{where}: {path}"
-    assert list(spliced.collections()) == list(whole.collections()), where
-    assert spliced.comments() == whole.comments(), where
+    extra = [("fields", "nope"), ("values", "nope", 0), ("nope",), (SENTINEL,), ("fields", SENTINEL)]
+    answers_alike(spliced, whole, [*every, *extra], where)
     assert spliced.lines == whole.lines, where
 
 
@@ -705,16 +705,7 @@ def test_tolerating_from_where_libyaml_refused_finds_what_every_entry_alone_find
             want.offsets,
         ), where
         assert [p is None for p in found.parts] == [p is None for p in want.parts], where
-        for path in [*paths(want.value), ("responses", len(want.parts)), ("nope",)]:
-            assert found.entry(path) == want.entry(path), f"{where}: entry {path}"
-            assert found.locate(path) == want.locate(path), f"{where}: locate {path}"
-            if path:
-                assert found.removal(path) == want.removal(path), f"{where}: removal {path}"
-                for on_key in (False, True):
-                    got = found.replacement(path, "a: b", on_key=on_key, quoted=True)
-                    assert got == want.replacement(path, "a: b", on_key=on_key, quoted=True), f"{where}: {path}"
-        assert list(found.collections()) == list(want.collections()), where
-        assert found.comments() == want.comments(), where
+        answers_alike(found, want, [*paths(want.value), ("responses", len(want.parts)), ("nope",)], where)
         fast = lint_text(text, PATH, fixes=True)
         with monkeypatch.context() as patch:
             patch.setattr(segments, "_AROUND_ROUNDS", 0)  # tolerate then parses every entry alone

@@ -408,63 +408,19 @@ def _adopted(whole: YamlDocument, key: str) -> SplicedDocument | None:
     its lines as the split finds them, and so parses alone as it does in the whole: no
     aliases or merge keys (a node shared across entries), no duplicate keys or problems,
     every item of the sequence starting and ending between its item sign and the next."""
-    text = whole.text
-    root = whole.root
-    if (
-        not whole.ok
-        or whole.problems
-        or whole.duplicates
-        or whole.unconfirmed
-        or whole.syntax != "yaml"
-        or "*" in text
-        or "<<" in text
-        or not isinstance(root, yaml.MappingNode)
-        or root.flow_style
-        or not root.value
-    ):
+    if not whole.ok or whole.unconfirmed or whole.syntax != "yaml":
         return None
+    text = whole.text
     split = split_entries(text, key)
     if split is None:
         return None
-    last_key, sequence = root.value[-1]
-    value = whole.value
-    if not (
-        isinstance(last_key, yaml.ScalarNode)
-        and last_key.value == key
-        and isinstance(sequence, yaml.SequenceNode)
-        and not sequence.flow_style
-        and len(sequence.value) == len(split.offsets)
-        and isinstance(value, dict)
-        and list(value)[-1:] == [key]
-        and isinstance(value[key], list)
-        and len(value[key]) == len(split.offsets)
-    ):
+    parts = _views_except(whole, text, key, split, {})
+    if parts is None:
         return None
     head = _head_doc(split.head, key)
     if head is None:
         return None
-    lines, offsets, indent = split.lines, split.offsets, split.indent
-    deep = _depth_bound(text) > _DEEPEST  # a part's bound is at most the whole's
-    sign = " " * indent + "-"
-    parts: list[Part | None] = []
-    count = len(offsets)
-    for index, node in enumerate(sequence.value):
-        start, end = node.start_mark, node.end_mark
-        line = lines[index]
-        if (start.line, start.column) <= (line, indent):
-            return None
-        if index + 1 < count:
-            following = lines[index + 1]
-            if start.line >= following or (end.line, end.column) > (following, indent):
-                return None
-            piece = text[offsets[index] : offsets[index + 1]]
-            own = piece + sign
-        else:
-            own = piece = text[offsets[index] :]
-        if deep and _too_deep(piece):
-            return None
-        parts.append(_EntryView(whole, key, index, own, line, indent))
-    spliced = SplicedDocument(text, head, key, parts, lines, offsets)
+    spliced = SplicedDocument(text, head, key, parts, split.lines, split.offsets)
     spliced._whole = whole
     return spliced
 
@@ -769,9 +725,11 @@ def _written_over(text: str, offsets: list[int], ends: list[int], broken: dict[i
 def _views_except(
     whole: YamlDocument, text: str, key: str, split: Split, broken: dict[int, list[Problem]]
 ) -> list[Part | None] | None:
-    """The entries of *whole* (*text* with the *broken* entries written over) as views, None
-    in the places of the broken ones; None when some entry kept might not lie within its own
-    lines (the checks of ``_adopted``)."""
+    """The entries of *whole* (*text*, or *text* with the *broken* entries written over) as
+    views, None in the places of the broken ones; None when some entry kept might not lie
+    within its own lines: its item must start after its item sign and end before the next
+    kept entry's (only comment lines between), the nodes must not be shared (an alias, a merge
+    key) and the parse must be free of problems and duplicate keys."""
     root = whole.root
     if (
         not whole.ok
