@@ -1299,6 +1299,7 @@ def _dialect(r: _R) -> dict[str, Any]:
             "escapes",
             "nbsp",
             "separator in scalar",
+            "block header",
         ]
     )
     style: dict[str, Any] = {}
@@ -1392,6 +1393,10 @@ def _dialect(r: _R) -> dict[str, Any]:
         escape = r.pick(['"\\/"', '"\\N\\_\\L\\P"', '"\\e\\a"', '"\\x41"', '"\\U0001F600"', '"\\q"'])
         text = base[:at] + " " + escape + base[line_end:]
         detail = f"escape {escape}"
+    elif how == "block header":
+        header = r.pick(["|#c", ">#c", "|-#c", ">+#c", "|2#c", "| #c", "|x", "|-", "> # c"])
+        text = base[:at] + f" {header}\n    words\n    more" + base[line_end:]
+        detail = f"block scalar header {header!r}"
     elif how == "nbsp":
         text = base[:at] + "\xa0" + base[at:].lstrip(" ")
         detail = "no-break space after the colon"

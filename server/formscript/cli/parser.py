@@ -3,9 +3,34 @@
 from __future__ import annotations
 
 import argparse
+import os
+import sys
 
 #: The subcommands, in the order ``--help`` lists them.
 COMMANDS = ("lint", "rule", "schema", "dry-run", "simulate", "serve")
+
+
+def _terminal_columns() -> int:
+    """What ``shutil.get_terminal_size().columns`` answers (the COLUMNS variable, else the
+    terminal's width, else 80), without importing shutil and, with it, zlib, bz2, lzma and
+    fnmatch: argparse asks for the width whenever an option is added, help or not."""
+    try:
+        columns = int(os.environ.get("COLUMNS", "0"))
+    except ValueError:
+        columns = 0
+    if columns <= 0:
+        try:
+            columns = os.get_terminal_size(sys.__stdout__.fileno()).columns  # type: ignore[union-attr]
+        except (AttributeError, ValueError, OSError):
+            columns = 0
+    return columns if columns > 0 else 80
+
+
+class _Formatter(argparse.HelpFormatter):
+    """argparse's help formatter, given the width argparse would find for itself."""
+
+    def __init__(self, prog: str, indent_increment: int = 2, max_help_position: int = 24, width: int | None = None):
+        super().__init__(prog, indent_increment, max_help_position, _terminal_columns() - 2 if width is None else width)
 
 
 def build_parser(only: str | None = None) -> argparse.ArgumentParser:
@@ -14,12 +39,13 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="formscript",
         description="Check lionagi work-form specs and response scripts before anything runs.",
+        formatter_class=_Formatter,
     )
     parser.add_argument("--version", action="store_true", help="print the version and exit")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
 
     if only in (None, "lint"):
-        lint = sub.add_parser("lint", help="lint files and directories")
+        lint = sub.add_parser("lint", formatter_class=_Formatter, help="lint files and directories")
         lint.add_argument("paths", nargs="*", default=["."], help="files, directories, or - for stdin")
         lint.add_argument("--format", default="text", choices=("text", "concise", "json", "sarif", "github", "junit"))
         lint.add_argument(
@@ -59,17 +85,19 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
         )
 
     if only in (None, "rule"):
-        rule = sub.add_parser("rule", help="show the documentation of a rule")
+        rule = sub.add_parser("rule", formatter_class=_Formatter, help="show the documentation of a rule")
         rule.add_argument("code", nargs="?")
         rule.add_argument("--all", action="store_true")
         rule.add_argument("--format", choices=("text", "json", "markdown"), default="text")
 
     if only in (None, "schema"):
-        schema = sub.add_parser("schema", help="print a JSON Schema (form, script, rules, calls)")
+        schema = sub.add_parser(
+            "schema", formatter_class=_Formatter, help="print a JSON Schema (form, script, rules, calls)"
+        )
         schema.add_argument("kind")
 
     if only in (None, "dry-run"):
-        dry = sub.add_parser("dry-run", help="show what li agent --form sends to the model")
+        dry = sub.add_parser("dry-run", formatter_class=_Formatter, help="show what li agent --form sends to the model")
         dry.add_argument("forms", nargs="+")
         dry.add_argument("--rules", help="a ruleset to apply with fill_form")
         dry.add_argument("--format", choices=("text", "json"), default="text")
@@ -86,7 +114,7 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
         )
 
     if only in (None, "simulate"):
-        sim = sub.add_parser("simulate", help="replay calls against a response script")
+        sim = sub.add_parser("simulate", formatter_class=_Formatter, help="replay calls against a response script")
         sim.add_argument("script")
         sim.add_argument("--calls", help="a calls transcript (YAML or JSON list)")
         sim.add_argument("--stream", action="store_true", help="show stream chunk sequences")
@@ -94,7 +122,7 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
         sim.add_argument("--regex-timeout", type=float, default=2.0)
 
     if only in (None, "serve"):
-        serve = sub.add_parser("serve", help="run the language server (stdio by default)")
+        serve = sub.add_parser("serve", formatter_class=_Formatter, help="run the language server (stdio by default)")
         serve.add_argument("--tcp", metavar="HOST:PORT")
         serve.add_argument("--stdio", action="store_true", help="accepted for client compatibility")
 

@@ -12,7 +12,6 @@ from __future__ import annotations
 import bisect
 import json
 import re
-import threading
 from collections.abc import Iterator
 
 import yaml
@@ -30,6 +29,8 @@ from formscript.document.model import (
     Scalar,
     Span,
     Syntax,
+    pos_of,
+    span_of,
     split_lines,
 )
 from formscript.document.positions import YAML_BREAKS, LineIndex
@@ -530,11 +531,13 @@ class YamlDocument(Record, Document):
 
 
 def _start(node: yaml.Node) -> Pos:
-    return Pos(node.start_mark.line, node.start_mark.column)
+    mark = node.start_mark
+    return pos_of((mark.line, mark.column))
 
 
 def _end(node: yaml.Node) -> Pos:
-    return Pos(node.end_mark.line, node.end_mark.column)
+    mark = node.end_mark
+    return pos_of((mark.line, mark.column))
 
 
 #: An anchor or tag (and the blanks after it) written before a node.
@@ -569,9 +572,9 @@ def _span(node: yaml.Node) -> Span:
             last = current.value[-1]
             after = _end(current.value[-2]) if len(current.value) > 1 else _start(current)
         if _start(last) < after:  # an alias
-            return Span(start, _end(node))
+            return span_of((start, _end(node)))
         current = last
-    return Span(start, _end(current))
+    return span_of((start, _end(current)))
 
 
 def _mark_span(mark: Any, text: str) -> Span:
@@ -690,13 +693,22 @@ def _make_c_loader() -> type[Any] | None:
             return sequence_tag
         return mapping_tag if kind is mapping else None
 
-    return type("_CLoader", (base,), {"resolve": resolve})
+    # libyaml's composer also calls descend_resolver and ascend_resolver around every node:
+    # without path resolvers both return at once, so C callables taking the same arguments
+    # and doing nothing stand in for them (a class attribute that is a type does not bind)
+    return type("_CLoader", (base,), {"resolve": resolve, "descend_resolver": slice, "ascend_resolver": tuple})
 
 
 _CLoader = _make_c_loader()
 
 
-_TAG = re.compile(r"(?:^|[\s\[{,])!", re.MULTILINE)
+#: A '!' where a tag may start: after a blank, a flow indicator or the end of a quoted
+#: scalar or of a flow collection (``'y'!x`` is a scalar, then a tag, to the scanners).
+_TAG = re.compile(r"(?:^|[\s\[{,'\"\]}])!", re.MULTILINE)
+
+#: A block scalar's header with a comment sign straight after it (``|#c``): a comment to
+#: libyaml, a refused header to the pure scanner, which wants a blank first.
+_HEADER_COMMENT = re.compile(r"[|>][-+0-9]*#")
 
 
 def _loader_for(text: str) -> type[Any]:
@@ -704,13 +716,16 @@ def _loader_for(text: str) -> type[Any]:
     pure-Python loader (found by differential testing): tabs, which libyaml tolerates where
     the pure scanner refuses them; '?' inside flow collections, which ends a plain scalar
     for the pure scanner but not for libyaml; tags (a bare ``!`` resolves to null in one
-    and to an empty string in the other); and a byte order mark after the first character,
-    which libyaml skips at the start of a line while the pure scanner reads it as text."""
+    and to an empty string in the other); a byte order mark after the first character,
+    which libyaml skips at the start of a line while the pure scanner reads it as text; and a
+    comment sign straight after a block scalar's header (``|#c``), a comment to libyaml and
+    a refused header to the pure scanner."""
     if (
         "\t" in text
         or ("?" in text and ("{" in text or "[" in text))
         or ("!" in text and _TAG.search(text))
         or "\ufeff" in text[1:]
+        or ("#" in text and _HEADER_COMMENT.search(text))
     ):
         return yaml.SafeLoader
     return _safe_loader_class()
@@ -744,6 +759,8 @@ def _depth_bound(text: str) -> int:
 def _on_fresh_stack(call: Any) -> Any:
     """*call*() in a new thread, whose recursion depth starts at zero; its result or its
     exception."""
+    import threading  # only for a text that may nest deep
+
     outcome: dict[str, Any] = {}
 
     def run() -> None:
@@ -841,6 +858,9 @@ def _compose(text: str, confirm: bool = True) -> yaml.Node | None:
     not *confirm*: then _Unconfirmed, for a caller with a cheaper way to ask it)."""
     loader_class = _loader_for(text)
     if loader_class is yaml.SafeLoader:
+        tab = tab_refusal(text)
+        if tab is not None:
+            raise _Refused(tab)
         return _compose_pure(text)
     try:
         loader = loader_class(text)
@@ -853,16 +873,135 @@ def _compose(text: str, confirm: bool = True) -> yaml.Node | None:
             # libyaml stops at 1,000 levels, far past MAX_DEPTH: the pure composer fails
             # too, after scanning (in time quadratic in the flow depth) up to its limit
             raise _Refused(rules.YM001.too_deep(span=_mark_span(exc.problem_mark, text))) from exc
-        if not confirm:
-            raise _Unconfirmed(exc) from exc
-        return _compose_pure(text)
+        return _libyaml_refused(exc, text, confirm)
     except Exception as exc:
-        if not confirm:
-            raise _Unconfirmed(exc) from exc
-        return _compose_pure(text)
+        return _libyaml_refused(exc, text, confirm)
     finally:
         loader.dispose()
     return node
+
+
+def _libyaml_refused(exc: Exception, text: str, confirm: bool) -> yaml.Node | None:
+    """After libyaml refused *text* (which holds none of the constructs it reads differently):
+    _Unconfirmed (not *confirm*), the pure loader's refusal where libyaml's is one it is known
+    to make alike (``same_refusal``), or the pure loader's reading."""
+    if not confirm:
+        raise _Unconfirmed(exc) from exc
+    same = same_refusal(exc, text)
+    if same is not None:
+        raise _Refused(same) from exc
+    return _compose_pure(text)
+
+
+#: libyaml's refusals that the runtime's pure-Python loader makes alike, at the same marks
+#: (the two scanners and parsers are one algorithm; tests/test_refusals.py compares them on
+#: tens of thousands of broken texts): libyaml's (context, problem) -> the pure loader's.
+#: ``{found}`` is the token the pure parser names: in our words only '<stream end>' or not
+#: matters (``_in_our_words``), so any other token is written '<token>'; ``{char}`` is the
+#: character at the problem mark. A refusal not listed is left to the pure loader.
+_SAME_REFUSALS: dict[tuple[str | None, str], tuple[str | None, str]] = {
+    (None, "mapping values are not allowed in this context"): (None, "mapping values are not allowed here"),
+    (None, "block sequence entries are not allowed in this context"): (None, "sequence entries are not allowed here"),
+    ("while scanning a quoted scalar", "found unexpected end of stream"): (
+        "while scanning a quoted scalar",
+        "found unexpected end of stream",
+    ),
+    ("while scanning a simple key", "could not find expected ':'"): (
+        "while scanning a simple key",
+        "could not find expected ':'",
+    ),
+    ("while parsing a block mapping", "did not find expected key"): (
+        "while parsing a block mapping",
+        "expected <block end>, but found {found}",
+    ),
+    ("while parsing a block collection", "did not find expected '-' indicator"): (
+        "while parsing a block collection",
+        "expected <block end>, but found {found}",
+    ),
+    ("while parsing a flow mapping", "did not find expected ',' or '}'"): (
+        "while parsing a flow mapping",
+        "expected ',' or '}}', but got {found}",
+    ),
+    ("while parsing a flow sequence", "did not find expected ',' or ']'"): (
+        "while parsing a flow sequence",
+        "expected ',' or ']', but got {found}",
+    ),
+    ("while scanning for the next token", "found character that cannot start any token"): (
+        "while scanning for the next token",
+        "found character {char} that cannot start any token",
+    ),
+}
+
+#: Refusals the pure loader makes alike only where something follows the problem mark (at
+#: the end of the text its mark can fall on the line before, or its parser fail first).
+_ALIKE_WHERE_FOLLOWED = {("while scanning a simple key", "could not find expected ':'")}
+
+
+#: What libyaml and the pure loader say of a character no token starts with.
+_NO_TOKEN = ("while scanning for the next token", "found character that cannot start any token")
+
+
+def tab_refusal(text: str) -> Problem | None:
+    """The pure loader's refusal of the first tab in *text*, where libyaml shows it is
+    refused: the tab stands in its line's indentation, and libyaml, reading the text before
+    it and a '`' in its place (no token starts with either character, and neither is a
+    blank to the scanners), refuses exactly there. The two loaders read that text alike
+    (it holds none of the constructs that split them, ``_loader_for``), so the pure loader
+    reaches the tab in the same state and refuses it; nothing after it is read. None where
+    that is not shown (the pure loader then reads the text)."""
+    at = text.find("\t")
+    if at < 0:
+        return None
+    start = max(text.rfind("\n", 0, at), text.rfind("\r", 0, at)) + 1
+    if text[start:at].strip(" "):
+        return None
+    probe = text[:at] + "`"
+    loader_class = _safe_loader_class()
+    if (
+        loader_class is yaml.SafeLoader
+        or _loader_for(probe) is not loader_class
+        or _depth_bound(probe) > MAX_DEPTH
+        or yaml.reader.Reader.NON_PRINTABLE.search(text)
+    ):
+        return None
+    loader = loader_class(probe)
+    try:
+        loader.get_single_node()
+    except yaml.MarkedYAMLError as exc:
+        mark = exc.problem_mark
+        if (exc.context, str(exc.problem)) != _NO_TOKEN or mark is None:
+            return None
+        if LineIndex(probe).offset(Pos(mark.line, mark.column)) != at:
+            return None
+        tab = "found character '\\t' that cannot start any token"
+        return _problem_from(tab, exc.context, mark, exc.context_mark, text)
+    except Exception:
+        return None
+    finally:
+        loader.dispose()
+    return None
+
+
+def same_refusal(exc: Exception, text: str) -> Problem | None:
+    """The problem the pure loader reports for *text*, read from libyaml's refusal *exc*
+    where the two are known to refuse alike (``_SAME_REFUSALS``): None otherwise, and
+    wherever the pure loader could refuse earlier for a reason libyaml does not have (a
+    character its reader refuses up front, nesting past its recursion limit)."""
+    if not isinstance(exc, yaml.MarkedYAMLError) or exc.problem_mark is None:
+        return None
+    key = (exc.context, str(exc.problem))
+    pure = _SAME_REFUSALS.get(key)
+    if pure is None or _depth_bound(text) > MAX_DEPTH or yaml.reader.Reader.NON_PRINTABLE.search(text):
+        return None
+    mark = exc.problem_mark
+    at = LineIndex(text).offset(Pos(mark.line, mark.column))
+    followed = any(line.strip() and not line.lstrip().startswith("#") for line in text[at:].splitlines())
+    if key in _ALIKE_WHERE_FOLLOWED and not followed:
+        return None
+    context, problem = pure
+    char = repr(text[at]) if at < len(text) else repr("\0")
+    problem = problem.format(found="'<token>'" if followed else "'<stream end>'", char=char)
+    return _problem_from(problem, context, mark, exc.context_mark, text)
 
 
 def parse_document(text: str, syntax: Syntax = "yaml", *, confirm: bool = True) -> YamlDocument:
@@ -946,18 +1085,33 @@ def _yaml_problem(exc: yaml.YAMLError, text: str) -> Problem:
         character = exc.character if isinstance(exc.character, int) else ord(exc.character)
         detail = f"unacceptable character #x{character:04x}: {exc.reason}"
         return rules.YM001.yaml_syntax(detail=detail, span=_char_span(text, exc.position))
-    mark = getattr(exc, "problem_mark", None) or getattr(exc, "context_mark", None)
     problem = getattr(exc, "problem", None) or getattr(exc, "context", None) or type(exc).__name__
     context = getattr(exc, "context", None) if getattr(exc, "problem", None) else None
-    message = str(problem)
+    return _problem_from(
+        str(problem),
+        context,
+        getattr(exc, "problem_mark", None),
+        getattr(exc, "context_mark", None),
+        text,
+        isinstance(exc, yaml.constructor.ConstructorError),
+    )
+
+
+def _problem_from(
+    problem: str, context: str | None, problem_mark: Any, context_mark: Any, text: str, constructing: bool = False
+) -> Problem:
+    """The problem for a loader's refusal: its *problem* (and *context*) in our words where
+    we have them, at the mark of its cause."""
+    mark = problem_mark or context_mark
+    message = problem
     if context:
         message = f"{message} ({context})"
-    worded = _in_our_words(str(problem), str(context or ""), getattr(exc, "context_mark", None))
+    worded = _in_our_words(problem, str(context or ""), context_mark)
     if worded is not None:
         message, cause = worded
         mark = cause or mark
     span = _mark_span(mark, text)
-    if isinstance(exc, yaml.constructor.ConstructorError) and "tag" in message:
+    if constructing and "tag" in message:
         return rules.YM003.problem(detail=message, span=span)
     return rules.YM001.yaml_syntax(detail=message, span=span)
 

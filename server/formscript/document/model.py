@@ -37,6 +37,14 @@ if TYPE_CHECKING:
         span: Span
         new_text: str
 
+    def pos_of(line_column: tuple[int, int]) -> Pos:
+        """``Pos(*line_column)``, for the hot paths."""
+        ...
+
+    def span_of(start_end: tuple[Pos, Pos]) -> Span:
+        """``Span(*start_end)``, for the hot paths."""
+        ...
+
 else:  # the same tuples without importing ``typing`` (a one-file lint's start-up)
     from collections import namedtuple
 
@@ -47,6 +55,13 @@ else:  # the same tuples without importing ``typing`` (a one-file lint's start-u
     Span.__doc__ = "A half-open range [start, end)."
     Edit = namedtuple("Edit", ("span", "new_text"))
     Edit.__doc__ = "Replace the text in ``span`` with ``new_text``."
+    # the tuples made straight from (line, column) and (start, end): what a namedtuple's
+    # ``__new__`` does, without the call of that Python function (positions are made by the
+    # thousand: every node located, every diagnostic)
+    from functools import partial
+
+    pos_of = partial(tuple.__new__, Pos)
+    span_of = partial(tuple.__new__, Span)
 
 Syntax: TypeAlias = 'Literal["yaml", "json"]'
 

@@ -14,7 +14,7 @@ import re
 from collections import Counter
 from itertools import accumulate
 
-from formscript.document.model import Pos
+from formscript.document.model import Pos, pos_of
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -57,7 +57,7 @@ class LineIndex:
         column = offset - self.starts[line]
         if line == 0:
             column = max(column - self.bom, 0)
-        return Pos(line, column)
+        return pos_of((line, column))
 
     def offset(self, pos: Pos) -> int:
         """The offset of *pos*, clamped to the text (a line past the last: the end)."""

@@ -41,7 +41,18 @@ from formscript.document.located import (
     _start,
     parse_document,
 )
-from formscript.document.model import Collection, Comment, Document, Edit, Location, Pos, Span, split_lines
+from formscript.document.model import (
+    Collection,
+    Comment,
+    Document,
+    Edit,
+    Location,
+    Pos,
+    Span,
+    pos_of,
+    span_of,
+    split_lines,
+)
 from formscript.document.writing import scalar_source
 
 TYPE_CHECKING = False
@@ -432,7 +443,8 @@ def _too_deep(piece: str) -> bool:
 
 
 def _move(span: Span, lines: int) -> Span:
-    return Span(Pos(span.start.line + lines, span.start.column), Pos(span.end.line + lines, span.end.column))
+    start, end = span
+    return span_of((pos_of((start[0] + lines, start[1])), pos_of((end[0] + lines, end[1]))))
 
 
 def _moved(found: Location | None, lines: int) -> Location | None:

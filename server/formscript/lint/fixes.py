@@ -10,7 +10,6 @@ aliases), keeps every comment and uses no line break the text did not use.
 from __future__ import annotations
 
 import bisect
-import difflib
 import math
 from collections.abc import Callable, Iterable, Sequence
 
@@ -79,6 +78,8 @@ def fix_edits(diagnostics: Iterable[Diagnostic], *, unsafe: bool) -> list[TextEd
 
 def unified_diff(before: str, after: str, path: str) -> str:
     """A unified diff of a fix."""
+    import difflib  # only for --diff
+
     return "".join(
         difflib.unified_diff(
             before.splitlines(keepends=True), after.splitlines(keepends=True), fromfile=f"a/{path}", tofile=f"b/{path}"
