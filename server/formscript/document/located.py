@@ -164,7 +164,7 @@ class YamlDocument(Record, Document):
             if found is None:
                 return None
             key_node, node = found
-        return Location(_span(node), _span(key_node) if key_node is not None else None, _scalar(node))
+        return Location.found((_span, _scalar, node, key_node))
 
     def _children_of(self, node: yaml.Node) -> dict[Any, tuple[yaml.Node | None, yaml.Node]] | None:
         cached = self._children.get(id(node))
@@ -749,7 +749,8 @@ def _depth_bound(text: str) -> int:
     with an indicator (a flow bracket, a block entry, a mapping value or key indicator). In
     block style each level but an indentless sequence starts further right than its parent,
     so block levels are at most twice the widest line; flow levels at most the brackets."""
-    indicators = sum(text.count(char) for char in "[{-:?")
+    count = text.count
+    indicators = count("[") + count("{") + count("-") + count(":") + count("?")
     if indicators < MAX_DEPTH:
         return indicators + 1
     widest = max(map(len, text.splitlines()), default=0)

@@ -99,13 +99,41 @@ class Location(FrozenRecord):
     key: Span | None
     scalar: Scalar | None
 
-    __slots__ = _fields = ("value", "key", "scalar")
+    __slots__ = ("_source", "key", "scalar", "value")
+    _fields = ("value", "key", "scalar")
 
     def __init__(self, value: Span, key: Span | None = None, scalar: Scalar | None = None) -> None:
         setter = object.__setattr__
         setter(self, "value", value)
         setter(self, "key", key)
         setter(self, "scalar", scalar)
+
+    @classmethod
+    def found(cls, source: tuple[Any, ...]) -> Location:
+        """A location whose fields are worked out when first read: *source* is (the value's
+        span, the scalar, of a node; the node; its key's node or None), so that finding an
+        entry costs only what its user reads (a diagnostic reads one span)."""
+        made = object.__new__(cls)
+        object.__setattr__(made, "_source", source)
+        return made
+
+    if not TYPE_CHECKING:
+
+        def __getattr__(self, name: str) -> Any:  # a field not worked out yet (``found``)
+            if name not in ("value", "key", "scalar"):
+                raise AttributeError(name)
+            try:
+                span_of_node, scalar_of_node, node, key_node = object.__getattribute__(self, "_source")
+            except AttributeError:
+                raise AttributeError(name) from None
+            if name == "value":
+                found = span_of_node(node)
+            elif name == "key":
+                found = span_of_node(key_node) if key_node is not None else None
+            else:
+                found = scalar_of_node(node)
+            object.__setattr__(self, name, found)
+            return found
 
 
 class Comment(FrozenRecord):

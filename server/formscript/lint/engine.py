@@ -387,8 +387,9 @@ def finish(
 
 def in_order(diagnostics: list[Diagnostic]) -> list[Diagnostic]:
     """*diagnostics* without repeats, in output order."""
-    unique = {(d.sort_key(), d.span.end): d for d in diagnostics}
-    return sorted(unique.values(), key=lambda d: (d.sort_key(), d.span.end.line, d.span.end.column))
+    # (start, code, message, end): sort_key() and then the end, as positions are (line, column)
+    unique = {(d.span[0], d.code, d.message, d.span[1]): d for d in diagnostics}
+    return [unique[key] for key in sorted(unique)]
 
 
 def suppression_findings(suppressions: list[Suppression], settings: Settings, path: str) -> list[Diagnostic]:
