@@ -64,13 +64,13 @@ def lint(args: argparse.Namespace) -> int:
         from formscript.cli.fixing import apply_fixes
 
         reports, not_written = apply_fixes(reports, settings, args, paired)
-    from formscript.lint.formats import render
+    from formscript.lint.formats import render_chunks
     from formscript.lint.report import flatten
 
     reports = flatten(reports)
 
     color = args.color == "always" or (args.color == "auto" and sys.stdout.isatty() and not os.environ.get("NO_COLOR"))
-    write(render(args.format, reports, color=color), args.output)
+    write(render_chunks(args.format, reports, color=color), args.output)
     if args.exit_zero:
         return 0
     failing = {"error"} if args.fail_on == "error" else {"error", "warning"}

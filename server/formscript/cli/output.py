@@ -8,6 +8,7 @@ locale, and a ``-o`` that cannot be written is a message and exit code 2 (``Outp
 from __future__ import annotations
 
 import sys
+from collections.abc import Iterable
 
 from formscript.lint.formats import printable
 
@@ -16,27 +17,39 @@ class OutputError(Exception):
     """The output file cannot be written; the message says why (exit code 2)."""
 
 
-def write(text: str, output: str | None = None) -> None:
-    """Write *text* to the file *output*, else to stdout, as valid UTF-8: what UTF-8 cannot
-    encode (a lone surrogate from a file's text or a name that is not UTF-8) is written as its
-    ``\\uXXXX`` escape, which in JSON output is JSON's own escape (``lint.formats.printable``).
-    ``OutputError`` when *output* cannot be written (a directory, a missing folder)."""
-    data = printable(text).encode("utf-8")
+def write(text: str | Iterable[str], output: str | None = None) -> None:
+    """Write *text* (or its pieces, one after the other) to the file *output*, else to
+    stdout, as valid UTF-8: what UTF-8 cannot encode (a lone surrogate from a file's text or
+    a name that is not UTF-8) is written as its ``\\uXXXX`` escape, which in JSON output is
+    JSON's own escape (``lint.formats.printable``). ``OutputError`` when *output* cannot be
+    written (a directory, a missing folder)."""
+    pieces = (text,) if isinstance(text, str) else text
     if output:
         try:
             with open(output, "wb") as handle:
-                handle.write(data)
+                for piece in pieces:
+                    handle.write(_utf8(piece))
         except (OSError, ValueError) as exc:
             detail = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
             raise OutputError(f"-o {shown_name(output)}: cannot write ({detail})") from None
         return
     stream = getattr(sys.stdout, "buffer", None)
     if stream is None:  # a replaced stdout (tests): text it is
-        sys.stdout.write(data.decode("utf-8"))
+        for piece in pieces:
+            sys.stdout.write(printable(piece))
         return
     sys.stdout.flush()
-    stream.write(data)
+    for piece in pieces:
+        stream.write(_utf8(piece))
     stream.flush()
+
+
+def _utf8(text: str) -> bytes:
+    """``printable(text).encode("utf-8")``, encoding once where the text encodes."""
+    try:
+        return text.encode("utf-8")
+    except UnicodeEncodeError:
+        return printable(text).encode("utf-8")
 
 
 def shown_name(path: str) -> str:

@@ -23,7 +23,7 @@ import json
 import os
 import re
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 
 from formscript import __version__
 from formscript.document import Pos, Span
@@ -168,9 +168,15 @@ def render_json(reports: Sequence[FileReport]) -> str:
     """The versioned JSON contract, written exactly as ``json.dumps(payload, indent=2,
     ensure_ascii=False)`` writes its payload (tests/test_json_writer.py holds the payload as
     the reference), one formatted step per diagnostic."""
-    out = [f'{{\n  "version": {_scalar(JSON_VERSION)},\n  "files": ']
+    return "".join(json_chunks(reports))
+
+
+def json_chunks(reports: Sequence[FileReport]) -> Iterator[str]:
+    """``render_json``'s text in pieces, one per file (and the head and the summary), for
+    writing as it is made: the report is never held whole in memory, nor its bytes."""
+    yield f'{{\n  "version": {_scalar(JSON_VERSION)},\n  "files": '
     for i, report in enumerate(reports):
-        out.append("[\n    {" if i == 0 else ",\n    {")
+        out = ["[\n    {" if i == 0 else ",\n    {"]
         out.append(
             f'\n      "path": {_scalar(report.path)},\n      "kind": {_scalar(report.kind)},'
             f'\n      "verdict": {_scalar(report.verdict.value if report.verdict is not None else None)},'
@@ -188,11 +194,11 @@ def render_json(reports: Sequence[FileReport]) -> str:
         if report.note:
             out.append(f',\n      "note": {_scalar(report.note)}')
         out.append("\n    }")
-    out.append("\n  ]" if reports else "[]")
-    out.append(',\n  "summary": ')
+        yield "".join(out)
+    out = ["\n  ]" if reports else "[]", ',\n  "summary": ']
     _emit(summary(reports), "\n  ", out)
     out.append("\n}\n")
-    return "".join(out)
+    yield "".join(out)
 
 
 def _scalar(value: Any) -> str:
@@ -216,11 +222,29 @@ def _span_json(span: Span, newline: str) -> str:
 _D, _D1, _D2, _D3 = ("\n" + " " * n for n in (8, 10, 12, 14))
 
 
+def _range_template(newline: str) -> str:
+    """What ``_span_json(span, newline)`` writes, with ``%d`` for the four numbers."""
+    inner, innermost = newline + "  ", newline + "    "
+    position = f'{{{innermost}"line": %d,{innermost}"column": %d{inner}}}'
+    return f'{{{inner}"start": {position},{inner}"end": {position}{newline}}}'
+
+
+#: A diagnostic's code, severity, message and range, in one formatting step (``%s`` for
+#: the three JSON strings, ``%d`` for the 1-based line and column of its start and end).
+_DIAGNOSTIC = f'{_D}{{{_D1}"code": %s,{_D1}"severity": %s,{_D1}"message": %s,{_D1}"range": {_range_template(_D1)}'
+
+
 def _diagnostic_json(d: Diagnostic) -> str:
     """One item of a file's ``diagnostics``, preceded by its newline and indent."""
-    text = (
-        f'{_D}{{{_D1}"code": {_ENCODE(d.code)},{_D1}"severity": {_ENCODE(d.severity)},'
-        f'{_D1}"message": {_ENCODE(d.message)},{_D1}"range": {_span_json(d.span, _D1)}'
+    (start_line, start_column), (end_line, end_column) = d.span
+    text = _DIAGNOSTIC % (
+        _ENCODE(d.code),
+        _ENCODE(d.severity),
+        _ENCODE(d.message),
+        start_line + 1,
+        start_column + 1,
+        end_line + 1,
+        end_column + 1,
     )
     fix = d.fix
     if fix is None:
@@ -470,6 +494,16 @@ def render_junit(reports: Sequence[FileReport]) -> str:
         f'tests="{len(cases)}" failures="{failures}" errors="0">'
     )
     return head + "\n" + "\n".join(cases) + ("\n" if cases else "") + "</testsuite>\n"
+
+
+def render_chunks(fmt: str, reports: Sequence[FileReport], *, color: bool = False) -> Iterator[str]:
+    """``render``'s text in pieces to write one after the other (JSON file by file), each
+    left for the writer to make valid UTF-8 (``printable``: a lone surrogate is one character,
+    so the pieces make the same text however it is cut)."""
+    if fmt == "json":
+        yield from json_chunks(reports)
+    else:
+        yield render(fmt, reports, color=color)
 
 
 def render(fmt: str, reports: Sequence[FileReport], *, color: bool = False) -> str:
