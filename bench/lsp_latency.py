@@ -39,11 +39,12 @@ yaml-language-server) and a Markdown table on stderr (``--table FILE`` writes it
 
 Targets (issue 14): p95 15 ms at 100 entries, 50 ms at 2,000 and for forms, 80 ms at 10,000;
 hover and completion 20 ms and the first publication 300 ms at 2,000 (``meets_target`` in the
-JSON). ``--check`` fails when a script edit, a hover or the first publication misses its target
-by more than ``--noise``, or when any figure (forms and completion included) loses to
-yaml-language-server's on the same file and edits: a slower median, or a p95 beyond
-``PEER_NOISE`` times its p95 (see ``GATED``). The absolute figures scale
-with the machine's load (reported as ``load_average``); the ratios much less, as the servers
+JSON; the first publication is the median of ``OPENS`` opens of the file and its copies, the
+slowest beside it as ``open_max_ms``). ``--check`` fails when a script edit, a hover or the
+first publication misses its target by more than ``--noise``, or when any figure (forms and
+completion included) loses to yaml-language-server's on the same file and edits: a slower
+median, or a p95 beyond ``PEER_NOISE`` times its p95 (see ``GATED``). The absolute figures
+scale with the machine's load (reported as ``load_average``); the ratios much less, as the servers
 take turns.
 """
 
@@ -87,6 +88,10 @@ TARGETS_MS = {100: 15.0, 2000: 50.0, 10000: 80.0}
 #: Hover and completion p95 at 2,000 entries, and the first publication after opening it.
 REQUEST_TARGET_MS = 20.0
 OPEN_TARGET_MS = 300.0
+#: Opens of each file (it and copies under other names): the first publication is one sample
+#: per open, and one sample on a shared machine decided a target (302 ms in one full run,
+#: 177-254 ms in three runs of that file alone); the median is held to the target.
+OPENS = 3
 #: --check fails only when formscript's p95 exceeds a target by more than this factor.
 NOISE = 2.0
 #: Letters for the typos: anything but the "t" that makes the key right again.
@@ -517,6 +522,8 @@ class Track:
     uri: str
     samples: dict[str, list[float]] = field(default_factory=dict)
     opened_ms: float = 0.0
+    #: Every open's first publication (the file and its copies), ms.
+    opens: list[float] = field(default_factory=list)
 
 
 def step(track: Track, version: int, change: dict[str, Any], kind: str | None) -> None:
@@ -580,17 +587,27 @@ def measure(
     path = root / f"bench-{mix}-{size}.{'form' if mix == FORM else 'script'}.yaml"
     path.write_text(text, encoding="utf-8")
     uri = path.as_uri()
-    tracks = []
-    for client in clients:
-        start = client.count(uri)
-        began = time.perf_counter()
-        client.notify(
-            "textDocument/didOpen", {"textDocument": {"uri": uri, "languageId": "yaml", "version": 1, "text": text}}
-        )
-        index = client.wait(uri, start, lambda p: p.version in (1, None))
-        track = Track(client, uri)
-        track.opened_ms = round((client.published[uri][index].arrived - began) * 1000, 2)
-        tracks.append(track)
+    tracks = [Track(client, uri) for client in clients]
+    # the first publication after an open is one sample per open: the file is opened, then
+    # OPENS - 1 copies of it under other names (each closed again), and the median is kept
+    copies = [path.with_name(f"open{number}-{path.name}") for number in range(1, OPENS)]
+    for copy in copies:
+        copy.write_text(text, encoding="utf-8")
+    for opened in [uri, *(copy.as_uri() for copy in copies)]:
+        for track in tracks:
+            client = track.client
+            start = client.count(opened)
+            began = time.perf_counter()
+            client.notify(
+                "textDocument/didOpen",
+                {"textDocument": {"uri": opened, "languageId": "yaml", "version": 1, "text": text}},
+            )
+            index = client.wait(opened, start, lambda p: p.version in (1, None))
+            track.opens.append(round((client.published[opened][index].arrived - began) * 1000, 2))
+            if opened != uri:
+                client.notify("textDocument/didClose", {"textDocument": {"uri": opened}})
+    for track in tracks:
+        track.opened_ms = statistics.median(track.opens)
     version = 1
     current = text
     for cycle in edit_cycles(text, mix).values():
@@ -615,7 +632,14 @@ def measure(
             request(track, "textDocument/completion", line, value_column)
     for track in tracks:
         track.client.notify("textDocument/didClose", {"textDocument": {"uri": uri}})
-    servers = {t.client.name: {"open_ms": t.opened_ms, **{k: summary(v) for k, v in t.samples.items()}} for t in tracks}
+    servers = {
+        t.client.name: {
+            "open_ms": t.opened_ms,
+            "open_max_ms": max(t.opens),
+            **{k: summary(v) for k, v in t.samples.items()},
+        }
+        for t in tracks
+    }
     ours: dict[str, Any] = servers[FORMSCRIPT]
     theirs: dict[str, Any] = servers[YAMLLS]
     measured = (*EDIT_KINDS, "hover", "completion")

@@ -965,7 +965,10 @@ def tab_refusal(text: str) -> Problem | None:
         or yaml.reader.Reader.NON_PRINTABLE.search(text)
     ):
         return None
-    loader = loader_class(probe)
+    try:
+        loader = loader_class(probe)
+    except Exception:
+        return None
     try:
         loader.get_single_node()
     except yaml.MarkedYAMLError as exc:
