@@ -4,7 +4,9 @@ random graphs of shared and self-containing containers."""
 
 from __future__ import annotations
 
+import datetime
 import json
+import math
 import random
 import time
 from typing import Any
@@ -128,3 +130,33 @@ def test_a_bomb_that_meets_a_cycle_first_raises_as_json_dumps_does() -> None:
     assert measure(value).size > 1_000_000
     found = json_error(value)
     assert isinstance(found, ValueError) and str(found) == "Circular reference detected"
+
+
+def _tree(rng: random.Random, depth: int = 0) -> Any:
+    """A value that shares no container (as loaded from a text without aliases), with a
+    scalar JSON cannot write now and then (a set, bytes, a timestamp) or a tuple key."""
+    roll = rng.random()
+    if depth > 3 or roll < 0.3:
+        odd = rng.random() < 0.1
+        return rng.choice([{1}, b"x", datetime.date(2001, 1, 1)] if odd else [1, "s", "", None, 2.5, True, math.nan])
+    if roll < 0.65:
+        return [_tree(rng, depth + 1) for _ in range(rng.randint(0, 5))]
+    keys: list[Any] = ["k", "", 1, None, 2.5, True]
+    if rng.random() < 0.1:
+        keys[rng.randrange(len(keys))] = (1, 2)
+    return {key: _tree(rng, depth + 1) for key in keys[: rng.randint(0, 6)]}
+
+
+def _said(found: Exception | None) -> tuple[str, str] | None:
+    return None if found is None else (type(found).__name__, str(found))
+
+
+@pytest.mark.parametrize("seed", range(400))
+def test_json_error_of_an_unshared_value_is_the_walks(seed: int) -> None:
+    # the shortcut for values loaded without aliases (encode first, walk only past the limit
+    # or on a failure) says what the walk says, at every limit, at and around the boundary
+    rng = random.Random(seed)
+    value = _tree(rng)
+    size = measure(value).size
+    for limit in {1, 2, 5, max(1, size - 1), size, size + 1, 10_000}:
+        assert _said(json_error(value, limit, unshared=True)) == _said(json_error(value, limit)), limit

@@ -117,10 +117,21 @@ def explodes(value: Any, limit: int = EXPANSION_LIMIT) -> bool:
     return measure(value, limit).size > limit
 
 
-def json_error(value: Any, limit: int = EXPANSION_LIMIT) -> Exception | None:
+def json_error(value: Any, limit: int = EXPANSION_LIMIT, *, unshared: bool = False) -> Exception | None:
     """What ``json.dumps(value)`` raises: the encoder's own exception (ValueError for a value
     that contains itself, TypeError for a type JSON has not), Exhausts when the encoder would
-    expand it past *limit* values first, or None when it encodes."""
+    expand it past *limit* values first, or None when it encodes.
+
+    *unshared*: the caller knows no container is reached twice in *value* (it was loaded from
+    a text without aliases), so encoding it costs its own size, nothing expands: it is
+    encoded first, and a text of at most *limit* characters (each value writes at least
+    one) settles it without the walk."""
+    if unshared:
+        try:
+            if len(json.dumps(value)) <= limit:
+                return None
+        except (TypeError, ValueError, RecursionError, OverflowError):
+            pass  # which failure comes first, and whether the limit does, is the walk's
     shape = measure(value, limit)
     if shape.size <= limit:
         try:

@@ -219,6 +219,13 @@ class YamlDocument(Record, Document):
         return [_key_value(key) for key, _ in pairs[max(low - 2, 0) : low]]
 
     @property
+    def unshared(self) -> bool:
+        """Whether no value is reached twice in the loaded value (the text holds no alias:
+        YAML's only way to share one; JSON has none): each value's size is then bounded by
+        the text's."""
+        return "*" not in self.text
+
+    @property
     def lines(self) -> list[str]:
         """The text split into lines without their line breaks."""
         if self._lines is None:
@@ -1022,11 +1029,6 @@ def parse_document(text: str, syntax: Syntax = "yaml", *, confirm: bool = True) 
         return doc
     try:
         node = _compose(text, confirm)
-        if node is not None and _depth_bound(text) > MAX_DEPTH:
-            deep = _too_deep_node(node)
-            if deep is not None:
-                start = _start(deep)
-                raise _Refused(rules.YM001.too_deep(span=Span(start, Pos(start.line, start.column + 1))))
     except _Refused as refused:
         doc.ok = False
         doc.problems.append(refused.problem)
@@ -1040,11 +1042,19 @@ def parse_document(text: str, syntax: Syntax = "yaml", *, confirm: bool = True) 
         doc.value = None
         return doc
     merges = "<<" in text
+    # a walk that builds the value also bounds the depth (a value built is not too deep)
+    fast = _fast_construct(node) if not merges and "*" not in text else None
+    if fast is None and _depth_bound(text) > MAX_DEPTH:
+        deep = _too_deep_node(node)
+        if deep is not None:
+            start = _start(deep)
+            doc.ok = False
+            doc.problems.append(rules.YM001.too_deep(span=Span(start, Pos(start.line, start.column + 1))))
+            return doc
     if merges:  # construction flattens merge keys in place; look for duplicates before that
         doc.root = node
         _find_duplicates(doc, node)
         doc._children.clear()
-    fast = _fast_construct(node) if not merges and "*" not in text else None
     if fast is not None:
         doc.value, saw_duplicates = fast
         doc.root = node
@@ -1212,40 +1222,60 @@ def _fast_construct(root: yaml.Node) -> tuple[Any, bool] | None:
     has no ``*``) and without merge keys: then SafeConstructor's deferred filling of
     mappings and lists gives exactly what a direct walk gives. Scalars other than strings
     and nulls are built by SafeConstructor's own functions. Any failure (an unhashable key,
-    a bad timestamp, an unknown tag, a deep recursion) returns None, so the slow path raises
-    exactly what the runtime raises."""
-    constructor = _Constructor()
-    table = yaml.constructor.SafeConstructor.yaml_constructors
-    mapping_node, sequence_node, scalar_node = yaml.MappingNode, yaml.SequenceNode, yaml.ScalarNode
-    lost = False
-
-    def build(node: yaml.Node) -> Any:
-        nonlocal lost
-        tag = node.tag
-        if tag == _STR and type(node) is scalar_node:  # `!!str [a]` is SafeConstructor's error
-            return node.value
-        if tag == _MAP and type(node) is mapping_node:
-            built = {}
-            for key_node, value_node in node.value:
-                key = build(key_node)
-                if type(key) in (dict, list):
-                    raise _Slow
-                built[key] = build(value_node)
-            if len(built) < len(node.value):
-                lost = True
-            return built
-        if tag == _SEQ and type(node) is sequence_node:
-            return [build(item) for item in node.value]
-        if tag == _NULL and type(node) is scalar_node:
-            return None
-        if tag in _SCALAR_TAGS and type(node) is scalar_node:
-            return table[tag](constructor, node)
-        raise _Slow
-
+    a bad timestamp, an unknown tag, a collection with items at ``MAX_DEPTH``, as
+    ``_too_deep_node`` counts) returns None, so the slow path raises exactly what the
+    runtime raises: a value built is one no deeper than that."""
+    walk = _FastWalk()
     try:
-        return build(root), lost
+        return walk.build(root, 1), walk.lost
     except Exception:  # _Slow, or whatever a scalar's construction raised
         return None
+
+
+class _FastWalk:
+    """``_fast_construct``'s walk (a class, not a closure that calls itself: that would be a
+    cycle of a function and its cell, left to the collector after every parse)."""
+
+    __slots__ = ("constructor", "lost")
+
+    def __init__(self) -> None:
+        self.constructor = _Constructor()
+        self.lost = False
+
+    def build(self, node: yaml.Node, depth: int) -> Any:
+        tag = node.tag
+        kind = type(node)
+        if tag == _STR and kind is yaml.ScalarNode:  # `!!str [a]` is SafeConstructor's error
+            return node.value
+        if tag == _MAP and kind is yaml.MappingNode:
+            items = node.value
+            if depth >= MAX_DEPTH and items:
+                raise _Slow
+            built = {}
+            depth += 1
+            build = self.build
+            for key_node, value_node in items:
+                key = build(key_node, depth)
+                if type(key) in (dict, list):
+                    raise _Slow
+                built[key] = build(value_node, depth)
+            if len(built) < len(items):
+                self.lost = True
+            return built
+        if tag == _SEQ and kind is yaml.SequenceNode:
+            if depth >= MAX_DEPTH and node.value:
+                raise _Slow
+            depth += 1
+            build = self.build
+            return [build(item, depth) for item in node.value]
+        if tag == _NULL and kind is yaml.ScalarNode:
+            return None
+        if tag in _SCALAR_TAGS and kind is yaml.ScalarNode:
+            return _SAFE_TABLE[tag](self.constructor, node)
+        raise _Slow
+
+
+_SAFE_TABLE = yaml.constructor.SafeConstructor.yaml_constructors
 
 
 class _Slow(Exception):

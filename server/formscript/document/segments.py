@@ -501,6 +501,11 @@ class SplicedDocument(Record, Document):
         self.value = value
 
     @property
+    def unshared(self) -> bool:
+        """As ``YamlDocument.unshared``: the text holds no alias."""
+        return "*" not in self.text
+
+    @property
     def lines(self) -> list[str]:
         """The text's lines."""
         if self._lines is None:

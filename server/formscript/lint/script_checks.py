@@ -121,9 +121,12 @@ def script_checks(doc: Document, result: ScriptResult, memo: ScriptMemo | None =
     gate_only_calls: dict[int, int] = {}
     if memo is None:
         raws = raw_entries if isinstance(raw_entries, list) else None
-        listed = [(i, _entry_items(i, e, raws[i] if raws else {}, result.mode, None)) for i, e in _built(result)]
+        unshared = getattr(doc, "unshared", False) is True
+        listed = [
+            (i, _entry_items(i, e, raws[i] if raws else {}, result.mode, None, unshared)) for i, e in _built(result)
+        ]
     else:
-        listed = _spliced_items(result, raw_entries, memo)
+        listed = _spliced_items(result, raw_entries, memo, getattr(doc, "unshared", False) is True)
     for index, items in listed:
         for item in items:
             if not isinstance(item, tuple):
@@ -151,7 +154,9 @@ def _built(result: ScriptResult) -> Iterator[tuple[int, Entry]]:
     return ((i, e) for i, e in enumerate(result.entries) if e is not None)
 
 
-def _spliced_items(result: ScriptResult, raw_entries: object, memo: ScriptMemo) -> list[tuple[int, Items]]:
+def _spliced_items(
+    result: ScriptResult, raw_entries: object, memo: ScriptMemo, unshared: bool
+) -> list[tuple[int, Items]]:
     """(index, items) of each entry with any items, in order: the entries shared with the
     previous call's at the start and the end (the same objects, in the same mode) keep their
     items (a shifted entry's findings name its index: those are made again); the others' are
@@ -167,7 +172,7 @@ def _spliced_items(result: ScriptResult, raw_entries: object, memo: ScriptMemo) 
     for index in range(prefix, stop_new):
         entry = entries[index]
         if entry is not None:
-            items = _items_of(index, entry, raws, mode, memo)
+            items = _items_of(index, entry, raws, mode, memo, unshared)
             if items:
                 listed.append((index, items))
     for index, items in kept[bisect.bisect_left(kept, stop_old, key=_index) :]:
@@ -175,7 +180,7 @@ def _spliced_items(result: ScriptResult, raw_entries: object, memo: ScriptMemo) 
         if shift:  # the same items unless they name the index (``_items_of`` knows)
             entry = entries[moved]
             assert entry is not None
-            items = _items_of(moved, entry, raws, mode, memo)
+            items = _items_of(moved, entry, raws, mode, memo, unshared)
         listed.append((moved, items))
     memo.last_entries, memo.last_mode, memo.last_items = list(entries), mode, listed
     return listed
@@ -185,14 +190,14 @@ def _index(item: tuple[int, Items]) -> int:
     return item[0]
 
 
-def _items_of(index: int, entry: Entry, raws: list[Any] | None, mode: str, memo: ScriptMemo) -> Items:
+def _items_of(index: int, entry: Entry, raws: list[Any] | None, mode: str, memo: ScriptMemo, unshared: bool) -> Items:
     """*entry*'s items at *index*: kept in ``memo.checks`` while they hold (the same entry, in
     the same mode, at the same index unless they are only markers), else made and kept."""
     known = memo.checks.get(id(entry))
     # an entry's markers hold no index: only its own findings tie it to its place
     if known is not None and known[0] is entry and known[2] == mode and (known[1] == index or known[1] < 0):
         return known[3]
-    items = _entry_items(index, entry, raws[index] if raws else {}, mode, memo.payloads)
+    items = _entry_items(index, entry, raws[index] if raws else {}, mode, memo.payloads, unshared)
     placed = any(not isinstance(item, tuple) for item in items)
     memo.checks[id(entry)] = (entry, index if placed else -1, mode, items)
     return items
@@ -203,7 +208,10 @@ def _items_of(index: int, entry: Entry, raws: list[Any] | None, mode: str, memo:
 Items: TypeAlias = "list[Problem | tuple[str, Any]]"
 
 
-def _entry_items(index: int, entry: Entry, raw: object, mode: str, memo: PayloadMemo | None) -> Items:
+def _entry_items(
+    index: int, entry: Entry, raw: object, mode: str, memo: PayloadMemo | None, unshared: bool = False
+) -> Items:
+    """One entry's findings and markers (*unshared*: its document's values share nothing)."""
     where = ("responses", index)
     found: Items = []
     if isinstance(raw, dict) and raw.get("when") == {}:
@@ -228,7 +236,7 @@ def _entry_items(index: int, entry: Entry, raw: object, mode: str, memo: Payload
         if known is not None and known[0] is entry:
             error = known[1]
         else:
-            error = json_error(payload[1])
+            error = json_error(payload[1], unshared=unshared)
             if memo is not None:
                 memo[id(entry)] = (entry, error)
     if payload is not None and isinstance(error, Exhausts):
