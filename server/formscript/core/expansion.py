@@ -137,7 +137,9 @@ def json_error(value: Any, limit: int = EXPANSION_LIMIT, *, unshared: bool = Fal
         try:
             json.dumps(value)
         except (TypeError, ValueError, RecursionError, OverflowError) as exc:
-            return exc
+            # kept by callers (per entry): without its traceback, whose frames would tie
+            # the caller's locals into a cycle that outlives them
+            return exc.with_traceback(None)
         return None
     if not shape.cyclic:
         return Exhausts(f"the value expands to more than {limit:,} values")

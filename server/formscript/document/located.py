@@ -949,6 +949,13 @@ _ALIKE_WHERE_FOLLOWED = {("while scanning a simple key", "could not find expecte
 _NO_TOKEN = ("while scanning for the next token", "found character that cannot start any token")
 
 
+def _pure_refuses_sooner(text: str, read: str) -> bool:
+    """Whether the pure loader may refuse *text* for a reason libyaml does not have, before
+    the place libyaml read up to (*read*, the text up to there): a character its reader
+    refuses up front, or nesting past its recursion limit."""
+    return _depth_bound(read) > MAX_DEPTH or yaml.reader.Reader.NON_PRINTABLE.search(text) is not None
+
+
 def tab_refusal(text: str) -> Problem | None:
     """The pure loader's refusal of the first tab in *text*, where libyaml shows it is
     refused: the tab stands in its line's indentation, and libyaml, reading the text before
@@ -965,12 +972,7 @@ def tab_refusal(text: str) -> Problem | None:
         return None
     probe = text[:at] + "`"
     loader_class = _safe_loader_class()
-    if (
-        loader_class is yaml.SafeLoader
-        or _loader_for(probe) is not loader_class
-        or _depth_bound(probe) > MAX_DEPTH
-        or yaml.reader.Reader.NON_PRINTABLE.search(text)
-    ):
+    if loader_class is yaml.SafeLoader or _loader_for(probe) is not loader_class or _pure_refuses_sooner(text, probe):
         return None
     try:
         loader = loader_class(probe)
@@ -1002,7 +1004,7 @@ def same_refusal(exc: Exception, text: str) -> Problem | None:
         return None
     key = (exc.context, str(exc.problem))
     pure = _SAME_REFUSALS.get(key)
-    if pure is None or _depth_bound(text) > MAX_DEPTH or yaml.reader.Reader.NON_PRINTABLE.search(text):
+    if pure is None or _pure_refuses_sooner(text, text):
         return None
     mark = exc.problem_mark
     at = LineIndex(text).offset(Pos(mark.line, mark.column))

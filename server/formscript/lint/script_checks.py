@@ -257,7 +257,7 @@ def _regex_findings(pattern: str) -> tuple[Exception | None, str | None]:
     try:
         compile_user_regex(pattern)
     except COMPILE_ERRORS as exc:
-        return exc, None
+        return exc.with_traceback(None), None  # cached: no frames kept alive with it
     return None, backtracking_risk(pattern)
 
 

@@ -84,6 +84,8 @@ class DocumentStore:
         #: Dry runs and simulations, apart from the lints too (a regex that overruns its bound
         #: costs a simulation seconds; hovers and diagnostics do not wait for it).
         self._runs = ThreadPoolExecutor(max_workers=1, thread_name_prefix="formscript-run")
+        #: Run on the lint thread after each lint (the server process's ``Collector.settle``).
+        self.settle: Callable[[], None] | None = None
 
     # -- open and closed ------------------------------------------------------------------
 
@@ -221,6 +223,8 @@ class DocumentStore:
             if incremental is not None:
                 # after the lint (one thread): split the first version for the edits to come
                 self._pool.submit(incremental.warm)
+            if self.settle is not None:
+                self._pool.submit(self.settle)
             self._inflight[uri] = (text, generation, future)
             future.add_done_callback(lambda done: self._landed(uri, done))
         # shielded: one cancelled request must not cancel the lint others wait for

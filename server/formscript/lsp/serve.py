@@ -6,6 +6,7 @@ import gc
 import logging
 import sys
 
+from formscript.lsp.collector import Collector
 from formscript.lsp.server import create_server
 from formscript.lsp.transport import CompactFormatter
 
@@ -31,6 +32,7 @@ def run(tcp: str | None = None) -> int:
     logging.basicConfig(level=logging.WARNING, handlers=[handler])
     server = create_server()
     tune_garbage_collector()
+    server.documents.settle = Collector().settle
     if tcp:
         host, _, port = tcp.rpartition(":")
         server.start_tcp(host or "127.0.0.1", int(port))
