@@ -119,14 +119,14 @@ def script_checks(doc: Document, result: ScriptResult, memo: ScriptMemo | None =
         found.append(rules.SC016.problem(path=("responses",) if "responses" in data else ()))
     tool_ids: dict[str, int] = {}
     gate_only_calls: dict[int, int] = {}
+    unshared = getattr(doc, "unshared", False) is True  # loaded without aliases
     if memo is None:
         raws = raw_entries if isinstance(raw_entries, list) else None
-        unshared = getattr(doc, "unshared", False) is True
         listed = [
             (i, _entry_items(i, e, raws[i] if raws else {}, result.mode, None, unshared)) for i, e in _built(result)
         ]
     else:
-        listed = _spliced_items(result, raw_entries, memo, getattr(doc, "unshared", False) is True)
+        listed = _spliced_items(result, raw_entries, memo, unshared)
     for index, items in listed:
         for item in items:
             if not isinstance(item, tuple):
@@ -208,9 +208,7 @@ def _items_of(index: int, entry: Entry, raws: list[Any] | None, mode: str, memo:
 Items: TypeAlias = "list[Problem | tuple[str, Any]]"
 
 
-def _entry_items(
-    index: int, entry: Entry, raw: object, mode: str, memo: PayloadMemo | None, unshared: bool = False
-) -> Items:
+def _entry_items(index: int, entry: Entry, raw: object, mode: str, memo: PayloadMemo | None, unshared: bool) -> Items:
     """One entry's findings and markers (*unshared*: its document's values share nothing)."""
     where = ("responses", index)
     found: Items = []
