@@ -20,6 +20,7 @@ import random
 import subprocess
 import sys
 import uuid
+from pathlib import Path
 from typing import Any
 from unittest import mock
 
@@ -420,3 +421,45 @@ def test_a_form_with_problems_is_linted_without_pydantic() -> None:
     )
     out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True).stdout
     assert out == "['FS008', 'FS010', 'FS011', 'FS019', 'FS020']\nFalse\n"
+
+
+def _paths(value: Any, path: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+    found = [path]
+    if isinstance(value, dict):
+        for key, item in value.items():
+            found += _paths(item, (*path, key))
+    elif isinstance(value, list):
+        for index, item in enumerate(value):
+            found += _paths(item, (*path, index))
+    return found
+
+
+def test_a_replacement_is_the_same_without_the_unlinked_fast_path() -> None:
+    """``YamlDocument.replacement`` takes the located nodes where the text holds no alias,
+    merge key or tag; walking the written hops (``_written``) gives the same edit for every
+    path, key and value, in documents of every shape the benchmarks use and in linked ones."""
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench"))
+    from corpus import form_text, problem_form_text, problem_script_text, script_text
+
+    from formscript.document.located import YamlDocument, parse_document
+
+    rng = random.Random(52)
+    texts = [make(rng, rng.randint(1, 12)) for make in (form_text, script_text, problem_form_text) for _ in range(15)]
+    texts += [problem_script_text(rng, rng.randint(1, 12)) for _ in range(15)]
+    texts += [
+        "a: &x 1\nb: *x\nc: [1, 2]\n",
+        "base: &b {k: v}\nuse:\n  <<: *b\n  k: w\n",
+        "t: !!str 3\nu: [true, 1.5]\n",
+        "- 1\n- 2\n- x: y\n",
+    ]
+    compared = 0
+    for text in texts:
+        paths = _paths(parse_document(text).value)
+        paths += [(*p, part) for p in paths[:5] for part in (True, 1.0, -1, 99)]
+        for on_key in (False, True):
+            fast, walked = parse_document(text), parse_document(text)
+            with mock.patch.object(YamlDocument, "_unlinked_source", return_value=None):
+                slow = [walked.replacement(p, "new", on_key=on_key) for p in paths]
+            assert [fast.replacement(p, "new", on_key=on_key) for p in paths] == slow, text
+            compared += len(paths)
+    assert compared > 2000

@@ -75,6 +75,8 @@ class YamlDocument(Record, Document):
     _chains: dict[KeyPath, tuple[Hop, ...] | None] | None
     #: Whether the text may hold an alias or a merge key (``_hop``); None until asked.
     _linked: bool | None
+    #: Whether the text may hold an anchor or a tag (``_scalar_span``); None until asked.
+    _marked: bool | None
 
     _fields = (
         "text",
@@ -94,6 +96,7 @@ class YamlDocument(Record, Document):
         "_located",
         "_chains",
         "_linked",
+        "_marked",
     )
 
     def __init__(
@@ -115,6 +118,7 @@ class YamlDocument(Record, Document):
         _located: dict[KeyPath, Location | None] | None = None,
         _chains: dict[KeyPath, tuple[Hop, ...] | None] | None = None,
         _linked: bool | None = None,
+        _marked: bool | None = None,
     ) -> None:
         self.text = text
         self.value = value
@@ -133,6 +137,7 @@ class YamlDocument(Record, Document):
         self._located = _located
         self._chains = _chains
         self._linked = _linked
+        self._marked = _marked
 
     def entry(self, path: KeyPath) -> Location | None:
         """The located entry at *path*, walking only the mappings on the way."""
@@ -256,10 +261,14 @@ class YamlDocument(Record, Document):
         """The edit writing the string *text* over the scalar key or value at *path*: only the
         scalar itself (an anchor or tag before it stays), and only where it is written at
         *path* and nowhere else (not reached through an alias, not aliased elsewhere)."""
-        chain = self._written(path)
-        if chain is None or not chain:
-            return None
-        key_node, node = chain[-1][1], chain[-1][2]
+        source = self._unlinked_source(path)
+        if source is not None:  # the nodes as located: nothing is aliased or merged
+            key_node, node = source[3], source[2]
+        else:
+            chain = self._written(path)
+            if chain is None or not chain:
+                return None
+            key_node, node = chain[-1][1], chain[-1][2]
         target = key_node if on_key else node
         if not isinstance(target, yaml.ScalarNode):
             return None
@@ -268,6 +277,25 @@ class YamlDocument(Record, Document):
             return None
         written = json_source(text) if self.syntax == "json" else scalar_source(text, quoted=quoted)
         return Edit(span, written)
+
+    def _unlinked_source(self, path: KeyPath) -> tuple[Any, ...] | None:
+        """The located entry's (span, scalar, node, key node) at *path*, where the text holds
+        no alias, merge key or tag, so every node is written where the path says (what
+        ``_written`` finds, without walking its hops); None otherwise or where not found.
+        Only for paths of str and int parts: ``_hop`` indexes a sequence with an int alone."""
+        if not path or self._is_linked() or not all(type(p) is str or type(p) is int for p in path):
+            return None
+        entry = self.entry(path)
+        source: tuple[Any, ...] | None = getattr(entry, "_source", None) if entry is not None else None
+        return source
+
+    def _is_linked(self) -> bool:
+        """Whether the text may hold an alias, a merge key or a tag (``_hop`` checks each hop)."""
+        linked = self._linked
+        if linked is None:
+            text = self.text
+            linked = self._linked = "*" in text or "<<" in text or "!" in text
+        return linked
 
     def removal(self, path: KeyPath) -> tuple[Edit, ...] | None:
         """Edits deleting the mapping member at *path* and nothing else: its own lines in block
@@ -365,8 +393,7 @@ class YamlDocument(Record, Document):
             chains = self._chains = {}
             # a node is used twice only through an alias (``*``); a mapping holds members
             # written elsewhere only through a merge key (``<<``, or a ``!!merge`` tag)
-            text = self.text
-            self._linked = "*" in text or "<<" in text or "!" in text
+            self._is_linked()
         key = tuple(path)
         try:
             return chains[key]
@@ -439,7 +466,10 @@ class YamlDocument(Record, Document):
     def _scalar_span(self, node: yaml.ScalarNode) -> Span | None:
         """The scalar's own text: past an anchor or tag written before it on its line."""
         span = _span(node)
-        if "&" not in self.text and "!" not in self.text:
+        marked = self._marked
+        if marked is None:
+            marked = self._marked = "&" in self.text or "!" in self.text
+        if not marked:
             return span  # no anchor or tag is written anywhere
         begin = self._offset(node.start_mark)
         match = _PROPERTIES.match(self.text, begin)
@@ -1181,10 +1211,12 @@ def _find_duplicates(doc: YamlDocument, root: yaml.Node) -> None:
                 if key in first:
                     doc.duplicates.setdefault((*path, key), []).append(_span(first[key]))
                 first[key] = key_node
-                stack.append((value_node, (*path, key), depth + 1))
+                if type(value_node) is not yaml.ScalarNode:  # a scalar holds no keys
+                    stack.append((value_node, (*path, key), depth + 1))
         elif isinstance(node, yaml.SequenceNode):
             for index, item in enumerate(node.value):
-                stack.append((item, (*path, index), depth + 1))
+                if type(item) is not yaml.ScalarNode:
+                    stack.append((item, (*path, index), depth + 1))
     for path, spans in doc.duplicates.items():
         final = doc.entry(path)
         for span in spans:

@@ -95,18 +95,20 @@ class Location(FrozenRecord):
     """Where one key path lives: the value's span, the key's span (mapping members only) and,
     for a scalar value, how it was written (None for a mapping or a sequence)."""
 
-    value: Span
-    key: Span | None
-    scalar: Scalar | None
+    _source: Any  # (span_of_node, scalar_of_node, node, key_node), or None
+    _value: Any
+    _key: Any
+    _scalar: Any
 
-    __slots__ = ("_source", "key", "scalar", "value")
+    __slots__ = ("_key", "_scalar", "_source", "_value")
     _fields = ("value", "key", "scalar")
 
     def __init__(self, value: Span, key: Span | None = None, scalar: Scalar | None = None) -> None:
         setter = object.__setattr__
-        setter(self, "value", value)
-        setter(self, "key", key)
-        setter(self, "scalar", scalar)
+        setter(self, "_source", None)
+        setter(self, "_value", value)
+        setter(self, "_key", key)
+        setter(self, "_scalar", scalar)
 
     @classmethod
     def found(cls, source: tuple[Any, ...]) -> Location:
@@ -114,26 +116,46 @@ class Location(FrozenRecord):
         span, the scalar, of a node; the node; its key's node or None), so that finding an
         entry costs only what its user reads (a diagnostic reads one span)."""
         made = object.__new__(cls)
-        object.__setattr__(made, "_source", source)
+        setter = object.__setattr__
+        setter(made, "_source", source)
+        setter(made, "_value", _LATER)
+        setter(made, "_key", _LATER)
+        setter(made, "_scalar", _LATER)
         return made
 
-    if not TYPE_CHECKING:
+    @property
+    def value(self) -> Span:
+        """The value's span."""
+        found = self._value
+        if found is _LATER:
+            span_of_node, _, node, _ = self._source
+            found = span_of_node(node)
+            object.__setattr__(self, "_value", found)
+        return found  # type: ignore[no-any-return]
 
-        def __getattr__(self, name: str) -> Any:  # a field not worked out yet (``found``)
-            if name not in ("value", "key", "scalar"):
-                raise AttributeError(name)
-            try:
-                span_of_node, scalar_of_node, node, key_node = object.__getattribute__(self, "_source")
-            except AttributeError:
-                raise AttributeError(name) from None
-            if name == "value":
-                found = span_of_node(node)
-            elif name == "key":
-                found = span_of_node(key_node) if key_node is not None else None
-            else:
-                found = scalar_of_node(node)
-            object.__setattr__(self, name, found)
-            return found
+    @property
+    def key(self) -> Span | None:
+        """The key's span (None but for a mapping member)."""
+        found = self._key
+        if found is _LATER:
+            span_of_node, _, _, key_node = self._source
+            found = span_of_node(key_node) if key_node is not None else None
+            object.__setattr__(self, "_key", found)
+        return found  # type: ignore[no-any-return]
+
+    @property
+    def scalar(self) -> Scalar | None:
+        """How a scalar value was written (None for a mapping or a sequence)."""
+        found = self._scalar
+        if found is _LATER:
+            _, scalar_of_node, node, _ = self._source
+            found = scalar_of_node(node)
+            object.__setattr__(self, "_scalar", found)
+        return found  # type: ignore[no-any-return]
+
+
+#: A field of a ``Location.found`` not worked out yet.
+_LATER: Any = object()
 
 
 class Comment(FrozenRecord):
@@ -231,18 +253,21 @@ class Document(Protocol):
 def locate(doc: Document, path: KeyPath, *, on_key: bool = False) -> Span:
     """The span for *path* in *doc*: its key when *on_key*, else its value; a missing path
     falls back to the nearest located ancestor's key (or value, at the top)."""
-    probe = tuple(path)
-    while True:
+    probe = path if type(path) is tuple else tuple(path)
+    entry = doc.entry(probe)
+    if entry is not None:
+        if on_key:
+            key = entry.key
+            if key is not None:
+                return key
+        return entry.value
+    while probe:
+        probe = probe[:-1]
         entry = doc.entry(probe)
         if entry is not None:
-            if on_key and entry.key is not None and probe == tuple(path):
-                return entry.key
-            if probe != tuple(path) and entry.key is not None:
-                return entry.key
-            return entry.value
-        if not probe:
-            return ORIGIN
-        probe = probe[:-1]
+            key = entry.key
+            return key if key is not None else entry.value
+    return ORIGIN
 
 
 def split_lines(text: str) -> list[str]:

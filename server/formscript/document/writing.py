@@ -9,6 +9,7 @@ escapes.
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 
@@ -36,6 +37,7 @@ def resolves_to_str(text: str) -> bool:
     return resolved == _STR_TAG
 
 
+@functools.lru_cache(maxsize=1024)  # the same names are written fix after fix
 def scalar_source(text: str, *, quoted: bool = False) -> str:
     """YAML source for a scalar that loads to the string *text* (quoted when *quoted*)."""
     if not quoted and _PLAIN.match(text) and resolves_to_str(text):

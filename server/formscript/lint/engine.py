@@ -369,15 +369,21 @@ def finish(
 
         suppressions = find_suppressions(doc.comments())
     kept: list[Diagnostic] = []
+    enabled: dict[str, bool] = {}  # a file's findings share a few codes: each asked once
     for diagnostic in diagnostics:
-        if not settings.enabled(diagnostic.code, path):
+        code = diagnostic.code
+        wanted = enabled.get(code)
+        if wanted is None:
+            wanted = enabled[code] = settings.enabled(code, path)
+        if not wanted:
             continue
-        line = diagnostic.span.start.line
-        hit = next((s for s in suppressions if s.covers(diagnostic.code, line)), None)
-        if hit is not None:
-            hit.used.add(diagnostic.code)
-            continue
-        severity = settings.severity_of(diagnostic.code, diagnostic.severity)
+        if suppressions:
+            line = diagnostic.span.start.line
+            hit = next((s for s in suppressions if s.covers(code, line)), None)
+            if hit is not None:
+                hit.used.add(code)
+                continue
+        severity = settings.severity_of(code, diagnostic.severity)
         if severity != diagnostic.severity:
             diagnostic = replace(diagnostic, severity=severity)
         kept.append(diagnostic)
