@@ -52,6 +52,10 @@ ENTRY_KEYS: dict[str, tuple[str, ...]] = {
     "stream": ("when", "type", "chunks"),
     "error": ("when", "type", "kind", "message", "delay_ms"),
 }
+#: The same keys as sets, for the fast path's one subset test per mapping.
+_MATCHER_KEY_SET = frozenset(MATCHER_KEYS)
+_CHUNK_KEY_SET = frozenset(CHUNK_KEYS)
+_ENTRY_KEY_SETS = {kind: frozenset(keys) for kind, keys in ENTRY_KEYS.items()}
 
 
 class Matcher(FrozenRecord):
@@ -288,11 +292,8 @@ def _plain_matcher(raw: Any) -> Matcher | object | None:
     """A Matcher, None for ``when: null``, or _MISSING when the fast path cannot decide."""
     if raw is None:
         return None
-    if type(raw) is not dict:
+    if type(raw) is not dict or not raw.keys() <= _MATCHER_KEY_SET:
         return _MISSING
-    for key in raw:
-        if key not in MATCHER_KEYS:
-            return _MISSING
     contains, regex, tool = raw.get("prompt_contains"), raw.get("prompt_regex"), raw.get("has_tool")
     after, call = raw.get("after_calls"), raw.get("call_index")
     if not (_opt_str(contains) and _opt_str(regex) and _opt_str(tool) and _opt_int(after) and _opt_int(call)):
@@ -301,11 +302,8 @@ def _plain_matcher(raw: Any) -> Matcher | object | None:
 
 
 def _plain_chunk(raw: Any) -> Chunk | None:
-    if type(raw) is not dict:
+    if type(raw) is not dict or not raw.keys() <= _CHUNK_KEY_SET:
         return None
-    for key in raw:
-        if key not in CHUNK_KEYS:
-            return None
     kind = raw.get("type")
     if type(kind) is not str or kind not in CHUNK_TYPES:
         return None
@@ -335,12 +333,9 @@ def _plain_chunk(raw: Any) -> Chunk | None:
 def plain_entry(raw: Mapping[Any, Any]) -> Entry | None:
     """The entry for *raw* when every value already has its declared type, else None."""
     kind = raw.get("type")
-    allowed = ENTRY_KEYS.get(kind) if type(kind) is str else None
-    if allowed is None:
+    allowed = _ENTRY_KEY_SETS.get(kind) if type(kind) is str else None
+    if allowed is None or not raw.keys() <= allowed:
         return None
-    for key in raw:
-        if key not in allowed:
-            return None
     when = _plain_matcher(raw.get("when"))
     if when is _MISSING:
         return None

@@ -34,9 +34,9 @@ SCRIPT_KEYS: tuple[str, ...] = ("version", "mode", "responses")
 
 def loads_as_yaml(path: str) -> bool:
     """Whether the runtime reads *path* through YAML (by suffix) rather than json.load."""
-    from pathlib import PurePath
+    from formscript.core.names import suffix
 
-    return PurePath(path).suffix in (".yaml", ".yml")
+    return suffix(path) in (".yaml", ".yml")
 
 
 def load_script_text(text: str, path: str) -> Any:

@@ -10,6 +10,7 @@ difference between the two parsers. Parsing never raises: problems come back as 
 from __future__ import annotations
 
 import bisect
+import functools
 import json
 import re
 from collections.abc import Iterator
@@ -177,8 +178,10 @@ class YamlDocument(Record, Document):
             return cached
         children: dict[Any, tuple[yaml.Node | None, yaml.Node]] = {}
         if isinstance(node, yaml.MappingNode):
+            scalar = yaml.ScalarNode
             for key_node, value_node in node.value:
-                key = _key_value(key_node)
+                # a string key is its text (``_key_value``, without the call)
+                key = key_node.value if key_node.tag == _STR and type(key_node) is scalar else _key_value(key_node)
                 if key is not _UNHASHABLE:
                     children[key] = (key_node, value_node)
         elif isinstance(node, yaml.SequenceNode):
@@ -695,10 +698,12 @@ def _safe_loader_class() -> type[Any]:
 
 
 def _make_c_loader() -> type[Any] | None:
-    """libyaml's safe loader, resolving plain scalars through a memo: libyaml asks the
-    resolver (Python, a regex scan per scalar) for every node it composes, and a file's
-    scalars repeat (keys, types, booleans). It answers what ``BaseResolver.resolve`` answers
-    for a loader without path resolvers (the safe loaders have none)."""
+    """libyaml's safe loader, resolving through a memo: libyaml asks the resolver (Python, a
+    regex scan per plain scalar) for every node it composes, and a file's scalars repeat
+    (keys, types, booleans). The memo is ``functools.lru_cache``'s, in C: a node it has seen
+    the like of costs no Python call. It answers what ``BaseResolver.resolve`` answers for a
+    loader without path resolvers (the safe loaders have none), from the node's kind, value
+    and implicitness alone."""
     base = getattr(yaml, "CSafeLoader", None)
     if base is None or base.yaml_path_resolvers:
         return None
@@ -708,32 +713,25 @@ def _make_c_loader() -> type[Any] | None:
     string_tag: str = base.DEFAULT_SCALAR_TAG
     sequence_tag: str = base.DEFAULT_SEQUENCE_TAG
     mapping_tag: str = base.DEFAULT_MAPPING_TAG
-    memo: dict[str, str] = {}
 
-    def resolve(self: Any, kind: type[Any], value: Any, implicit: tuple[bool, bool]) -> str | None:
+    def resolve(kind: type[Any], value: Any, implicit: Any) -> str | None:
         if kind is scalar:
             if not implicit[0]:
                 return string_tag
-            tag = memo.get(value)
-            if tag is not None:
-                return tag
-            tag = string_tag
             for found, regexp in resolvers.get(value[:1], []) + wildcard:
                 if regexp.match(value):
-                    tag = str(found)
-                    break
-            if len(memo) >= 4096:
-                memo.clear()
-            memo[value] = tag
-            return tag
+                    return str(found)
+            return string_tag
         if kind is sequence:
             return sequence_tag
         return mapping_tag if kind is mapping else None
 
+    # a static method: the loader is no part of the answer (nor of the memo's key).
     # libyaml's composer also calls descend_resolver and ascend_resolver around every node:
     # without path resolvers both return at once, so C callables taking the same arguments
     # and doing nothing stand in for them (a class attribute that is a type does not bind)
-    return type("_CLoader", (base,), {"resolve": resolve, "descend_resolver": slice, "ascend_resolver": tuple})
+    remembered = staticmethod(functools.lru_cache(maxsize=4096)(resolve))
+    return type("_CLoader", (base,), {"resolve": remembered, "descend_resolver": slice, "ascend_resolver": tuple})
 
 
 _CLoader = _make_c_loader()
@@ -1288,11 +1286,19 @@ class _FastWalk:
             built = {}
             depth += 1
             build = self.build
+            scalar = yaml.ScalarNode
             for key_node, value_node in items:
-                key = build(key_node, depth)
-                if type(key) in (dict, list):
-                    raise _Slow
-                built[key] = build(value_node, depth)
+                # a string key or value is taken in place (most nodes are: no call for them)
+                if key_node.tag == _STR and type(key_node) is scalar:
+                    key = key_node.value
+                else:
+                    key = build(key_node, depth)
+                    if type(key) in (dict, list):
+                        raise _Slow
+                if value_node.tag == _STR and type(value_node) is scalar:
+                    built[key] = value_node.value
+                else:
+                    built[key] = build(value_node, depth)
             if len(built) < len(items):
                 self.lost = True
             return built
@@ -1301,7 +1307,10 @@ class _FastWalk:
                 raise _Slow
             depth += 1
             build = self.build
-            return [build(item, depth) for item in node.value]
+            scalar = yaml.ScalarNode
+            return [
+                item.value if item.tag == _STR and type(item) is scalar else build(item, depth) for item in node.value
+            ]
         if tag == _NULL and kind is yaml.ScalarNode:
             return None
         if tag in _SCALAR_TAGS and kind is yaml.ScalarNode:

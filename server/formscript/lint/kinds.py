@@ -5,6 +5,7 @@ from __future__ import annotations
 import fnmatch
 from pathlib import PurePath
 
+from formscript.core.names import suffix
 from formscript.lint.config import KINDS, Settings
 
 TYPE_CHECKING = False
@@ -35,8 +36,8 @@ def kind_from_name(path: str, settings: Settings) -> str | None:
 def is_candidate(path: str, settings: Settings) -> bool:
     """Whether a file found in a directory walk is worth opening (a Python file is, to look
     for the scripts and forms it hands to lionagi: reading it says whether it mentions it)."""
-    suffix = PurePath(path).suffix
-    return kind_from_name(path, settings) is not None or suffix in _SUFFIXES or suffix == ".py"
+    found = suffix(path)
+    return kind_from_name(path, settings) is not None or found in _SUFFIXES or found == ".py"
 
 
 # What each kind's documents hold (core/keys.py is the source; tests/test_detection.py checks
