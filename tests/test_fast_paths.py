@@ -458,8 +458,56 @@ def test_a_replacement_is_the_same_without_the_unlinked_fast_path() -> None:
         paths += [(*p, part) for p in paths[:5] for part in (True, 1.0, -1, 99)]
         for on_key in (False, True):
             fast, walked = parse_document(text), parse_document(text)
-            with mock.patch.object(YamlDocument, "_unlinked_source", return_value=None):
+            with mock.patch.object(YamlDocument, "_unlinked_entry", return_value=None):
                 slow = [walked.replacement(p, "new", on_key=on_key) for p in paths]
             assert [fast.replacement(p, "new", on_key=on_key) for p in paths] == slow, text
             compared += len(paths)
     assert compared > 2000
+
+
+def test_an_entry_is_found_as_the_children_maps_find_it() -> None:
+    """``_locate_entry`` indexes sequences and scans mappings for a string key without
+    making a node's children map: on every path (and on odd parts: bools, floats, negative
+    and missing indexes, keys written quoted, tagged or twice) it finds the nodes the maps
+    find."""
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench"))
+    from corpus import problem_form_text, problem_script_text, script_text
+
+    from formscript.document.located import _span, parse_document
+
+    rng = random.Random(14)
+    texts = [
+        make(rng, rng.randint(1, 10))
+        for make in (script_text, problem_form_text, problem_script_text)
+        for _ in range(15)
+    ]
+    texts += [
+        "a: 1\na: 2\n'a': 3\n",
+        "1: x\n'1': y\ntrue: z\n",
+        "!!str k: v\nk2: !!str 5\n? [x]\n: y\n",
+        "- a\n- [b, c]\n- {d: e}\n",
+        "x: &v [1, 2]\ny: *v\n",
+    ]
+    found = 0
+    for text in texts:
+        doc = parse_document(text)
+        paths = _paths(doc.value)
+        paths += [(*p, part) for p in paths[:8] for part in (True, False, 1.0, -1, 99, "1", "a", 1)]
+        for path in paths:
+            node, key_node = doc.root, None
+            for part in path:
+                children = doc._children_of(node) if node is not None else None
+                hit = children.get(part) if children is not None else None
+                if hit is None:
+                    node = None
+                    break
+                key_node, node = hit
+            fresh = parse_document(text).entry(path)
+            if node is None:
+                assert fresh is None, (text, path)
+                continue
+            assert fresh is not None, (text, path)
+            assert fresh.value == _span(node), (text, path)
+            assert fresh.key == (_span(key_node) if key_node is not None else None), (text, path)
+            found += 1
+    assert found > 1000

@@ -159,7 +159,25 @@ class YamlDocument(Record, Document):
         if node is None:
             return None
         key_node: yaml.Node | None = None
+        built = self._children
         for part in path:
+            kind = type(node)
+            if kind is yaml.SequenceNode and type(part) is int:  # an index, without the map
+                items = node.value
+                if not 0 <= part < len(items):
+                    return None
+                key_node, node = None, items[part]
+                continue
+            if kind is yaml.MappingNode and type(part) is str and id(node) not in built:
+                # a string is the key of the last member whose key is that string, written
+                # plain or quoted (``_children_of``'s map, without making it)
+                for member_key, member in reversed(node.value):
+                    if member_key.value == part and member_key.tag == _STR and type(member_key) is yaml.ScalarNode:
+                        key_node, node = member_key, member
+                        break
+                else:
+                    return None
+                continue
             children = self._children_of(node)
             if children is None:
                 return None
@@ -264,33 +282,44 @@ class YamlDocument(Record, Document):
         """The edit writing the string *text* over the scalar key or value at *path*: only the
         scalar itself (an anchor or tag before it stays), and only where it is written at
         *path* and nowhere else (not reached through an alias, not aliased elsewhere)."""
-        source = self._unlinked_source(path)
-        if source is not None:  # the nodes as located: nothing is aliased or merged
-            key_node, node = source[3], source[2]
+        entry = self._unlinked_entry(path)
+        if entry is not None:  # the nodes as located: nothing is aliased, merged or tagged
+            source = entry._source
+            target = source[3] if on_key else source[2]
+            if not isinstance(target, yaml.ScalarNode):
+                return None
+            marked = self._marked
+            if marked is None:
+                marked = self._marked = "&" in self.text or "!" in self.text
+            # no anchor before it either: the scalar's span is the one the entry located
+            span = self._scalar_span(target) if marked else (entry.key if on_key else entry.value)
         else:
             chain = self._written(path)
             if chain is None or not chain:
                 return None
             key_node, node = chain[-1][1], chain[-1][2]
-        target = key_node if on_key else node
-        if not isinstance(target, yaml.ScalarNode):
-            return None
-        span = self._scalar_span(target)
+            target = key_node if on_key else node
+            if not isinstance(target, yaml.ScalarNode):
+                return None
+            span = self._scalar_span(target)
         if span is None:
             return None
         written = json_source(text) if self.syntax == "json" else scalar_source(text, quoted=quoted)
         return Edit(span, written)
 
-    def _unlinked_source(self, path: KeyPath) -> tuple[Any, ...] | None:
-        """The located entry's (span, scalar, node, key node) at *path*, where the text holds
-        no alias, merge key or tag, so every node is written where the path says (what
-        ``_written`` finds, without walking its hops); None otherwise or where not found.
-        Only for paths of str and int parts: ``_hop`` indexes a sequence with an int alone."""
-        if not path or self._is_linked() or not all(type(p) is str or type(p) is int for p in path):
+    def _unlinked_entry(self, path: KeyPath) -> Location | None:
+        """The located entry at *path*, found from its nodes, where the text holds no alias,
+        merge key or tag, so every node is written where the path says (what ``_written``
+        finds, without walking its hops); None otherwise or where not found. Only for paths
+        of str and int parts: ``_hop`` indexes a sequence with an int alone."""
+        if not path or self._is_linked():
             return None
+        for part in path:
+            kind = type(part)
+            if kind is not str and kind is not int:
+                return None
         entry = self.entry(path)
-        source: tuple[Any, ...] | None = getattr(entry, "_source", None) if entry is not None else None
-        return source
+        return entry if entry is not None and entry._source is not None else None
 
     def _is_linked(self) -> bool:
         """Whether the text may hold an alias, a merge key or a tag (``_hop`` checks each hop)."""
