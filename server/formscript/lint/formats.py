@@ -26,7 +26,7 @@ from collections import Counter
 from collections.abc import Iterator, Sequence
 
 from formscript import __version__
-from formscript.document import Pos, Span
+from formscript.document import Span
 from formscript.lint.diagnostics import Diagnostic
 from formscript.lint.report import FileReport
 
@@ -208,22 +208,13 @@ def _scalar(value: Any) -> str:
     return out[0]
 
 
-def _position(pos: Pos, newline: str) -> str:
-    inner = newline + "  "
-    return f'{{{inner}"line": {pos.line + 1},{inner}"column": {pos.column + 1}{newline}}}'
-
-
-def _span_json(span: Span, newline: str) -> str:
-    inner = newline + "  "
-    return f'{{{inner}"start": {_position(span.start, inner)},{inner}"end": {_position(span.end, inner)}{newline}}}'
-
-
 #: The newlines and indents of a diagnostic in the report (it sits at depth 4).
 _D, _D1, _D2, _D3 = ("\n" + " " * n for n in (8, 10, 12, 14))
 
 
 def _range_template(newline: str) -> str:
-    """What ``_span_json(span, newline)`` writes, with ``%d`` for the four numbers."""
+    """A range as json writes it (``{"start": {"line": …, "column": …}, "end": …}``, indented
+    from *newline*), with ``%d`` for the four 1-based numbers."""
     inner, innermost = newline + "  ", newline + "    "
     position = f'{{{innermost}"line": %d,{innermost}"column": %d{inner}}}'
     return f'{{{inner}"start": {position},{inner}"end": {position}{newline}}}'
@@ -232,6 +223,13 @@ def _range_template(newline: str) -> str:
 #: A diagnostic's code, severity, message and range, in one formatting step (``%s`` for
 #: the three JSON strings, ``%d`` for the 1-based line and column of its start and end).
 _DIAGNOSTIC = f'{_D}{{{_D1}"code": %s,{_D1}"severity": %s,{_D1}"message": %s,{_D1}"range": {_range_template(_D1)}'
+
+
+#: One edit of a fix (``%d`` for its range's 1-based numbers, ``%s`` for the JSON string of
+#: its new text), and a diagnostic with its fix (``%s`` for the diagnostic so far, the
+#: description's JSON string, the safety and the edits).
+_EDIT = f'{_D3}{{{_D3}  "range": {_range_template(_D3 + "  ")},{_D3}  "new_text": %s{_D3}}}'
+_FIX = f'%s,{_D1}"fix": {{{_D2}"description": %s,{_D2}"safe": %s,{_D2}"edits": %s{_D1}}}{_D}}}'
 
 
 def _diagnostic_json(d: Diagnostic) -> str:
@@ -250,17 +248,16 @@ def _diagnostic_json(d: Diagnostic) -> str:
     if fix is None:
         return text + _D + "}"
     if fix.edits:
-        edits = ",".join(
-            f'{_D3}{{{_D3}  "range": {_span_json(e.span, _D3 + "  ")},{_D3}  "new_text": {_ENCODE(e.new_text)}{_D3}}}'
-            for e in fix.edits
-        )
-        edits = "[" + edits + _D2 + "]"
+        edits = []
+        for edit in fix.edits:
+            (start_line, start_column), (end_line, end_column) = edit.span
+            edits.append(
+                _EDIT % (start_line + 1, start_column + 1, end_line + 1, end_column + 1, _ENCODE(edit.new_text))
+            )
+        written = "[" + ",".join(edits) + _D2 + "]"
     else:
-        edits = "[]"
-    return (
-        f'{text},{_D1}"fix": {{{_D2}"description": {_ENCODE(fix.description)},'
-        f'{_D2}"safe": {_scalar(fix.safe)},{_D2}"edits": {edits}{_D1}}}{_D}}}'
-    )
+        written = "[]"
+    return _FIX % (text, _ENCODE(fix.description), "true" if fix.safe else "false", written)
 
 
 def dumps_indented(value: Any) -> str:
