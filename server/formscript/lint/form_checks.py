@@ -95,9 +95,10 @@ def form_checks(doc: Document, result: GateResult, memo: FormMemo | None = None)
 def _value_items(doc: Document, key: Any, raw: Any, declaration: Declared) -> ValueItems:
     """What the value *raw* of field *key* finds on its own."""
     path = ("values", key)
-    entry = doc.entry(path)
+    scalar, surprise = None, None
+    # a string was written as a string: YAML 1.1 misread nothing (its scalar's tag is str)
+    entry = doc.entry(path) if type(raw) is not str else None
     scalar = entry.scalar if entry is not None else None
-    surprise = None
     if scalar is not None and scalar.style == "":
         surprise = _yaml11_surprise(declaration, scalar.text, scalar.tag, raw)
     if surprise is not None:
