@@ -487,6 +487,7 @@ def test_an_entry_is_found_as_the_children_maps_find_it() -> None:
         "!!str k: v\nk2: !!str 5\n? [x]\n: y\n",
         "- a\n- [b, c]\n- {d: e}\n",
         "x: &v [1, 2]\ny: *v\n",
+        "".join(f"k{i}: {i}\n" for i in range(30)) + "k3: again\n'k4': quoted\n",  # past the scan: the map
     ]
     found = 0
     for text in texts:

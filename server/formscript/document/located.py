@@ -168,9 +168,9 @@ class YamlDocument(Record, Document):
                     return None
                 key_node, node = None, items[part]
                 continue
-            if kind is yaml.MappingNode and type(part) is str and id(node) not in built:
+            if kind is yaml.MappingNode and type(part) is str and len(node.value) <= _SCANNED and id(node) not in built:
                 # a string is the key of the last member whose key is that string, written
-                # plain or quoted (``_children_of``'s map, without making it)
+                # plain or quoted (``_children_of``'s map, without making it for a few members)
                 for member_key, member in reversed(node.value):
                     if member_key.value == part and member_key.tag == _STR and type(member_key) is yaml.ScalarNode:
                         key_node, node = member_key, member
@@ -1251,6 +1251,10 @@ def _find_duplicates(doc: YamlDocument, root: yaml.Node) -> None:
 
 
 _UNHASHABLE = object()
+
+#: Mappings of at most this many members are scanned for a string key (``_locate_entry``);
+#: a larger one gets its children map, so locating all of its members stays linear.
+_SCANNED = 16
 
 
 def _key_value(node: yaml.Node) -> Any:
