@@ -50,6 +50,20 @@ NODES = [
     "{{a: 1}: 2}",
     "=",
     "<<",
+    # the texts the fast path builds booleans and ints from itself, and their neighbours
+    "0",
+    "012",
+    "0b11",
+    "1_000",
+    "-5",
+    "+5",
+    "1:30",
+    "\u0663",  # ARABIC-INDIC DIGIT THREE: a digit to str.isdigit and int()
+    "\u00b2",  # SUPERSCRIPT TWO: a digit to str.isdigit, not to int()
+    "9" * 5000,  # past Python's 4,300 digits
+    "On",
+    "NO",
+    "y",
 ]
 
 

@@ -1344,14 +1344,27 @@ class _FastWalk:
             return [
                 item.value if item.tag == _STR and type(item) is scalar else build(item, depth) for item in node.value
             ]
-        if tag == _NULL and kind is yaml.ScalarNode:
-            return None
-        if tag in _SCALAR_TAGS and kind is yaml.ScalarNode:
-            return _SAFE_TABLE[tag](self.constructor, node)
+        if kind is yaml.ScalarNode:
+            if tag == _NULL:
+                return None
+            # what SafeConstructor's bool and int constructors make of the commonest texts
+            # (a boolean word; decimal digits without a sign, a leading zero or a '_'),
+            # without their calls; any other text, and any failure, is theirs
+            if tag == _BOOL:
+                return _BOOL_VALUES[node.value.lower()]
+            if tag == _INT:
+                text = node.value
+                if text.isdigit() and text[0] != "0":
+                    return int(text)
+            if tag in _SCALAR_TAGS:
+                return _SAFE_TABLE[tag](self.constructor, node)
         raise _Slow
 
 
 _SAFE_TABLE = yaml.constructor.SafeConstructor.yaml_constructors
+_BOOL_VALUES = yaml.constructor.SafeConstructor.bool_values
+_BOOL = "tag:yaml.org,2002:bool"
+_INT = "tag:yaml.org,2002:int"
 
 
 class _Slow(Exception):
