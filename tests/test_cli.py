@@ -179,7 +179,7 @@ def test_cache_serves_unchanged_files_and_misses_changed_ones(
     project: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     _, first, _ = lint(capsys, "--format", "text", ".")
-    assert list(Path(os.environ["FORMSCRIPT_CACHE_DIR"]).glob("lint-v2-*.json"))
+    assert list(Path(os.environ["FORMSCRIPT_CACHE_DIR"]).glob("lint-v3-*.json"))
     assert not (project / ".formscript_cache").exists()  # outside the repository
     _, second, _ = lint(capsys, "--format", "text", ".")
     assert second == first

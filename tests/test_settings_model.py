@@ -46,6 +46,8 @@ def _value_schema(annotation: Any) -> dict[str, Any]:
         return {"type": "string", "enum": values}
     if get_origin(annotation) is dict:
         return {"type": "object", "additionalProperties": _value_schema(get_args(annotation)[1])}
+    if annotation is bool:
+        return {"type": "boolean"}
     assert annotation is str, annotation
     return {"type": "string"}
 
@@ -64,8 +66,22 @@ def _expected() -> dict[str, dict[str, Any]]:
     return out
 
 
+def _name(setting: str) -> str:
+    """The model's field a VS Code setting (``formscript.expectedOutcomes``) stands for."""
+    return setting_names()[setting.removeprefix("formscript.")]
+
+
 def test_the_settings_are_the_marked_fields_of_the_model() -> None:
-    assert SETTINGS == ("select", "extend_select", "ignore", "severity", "per_file_ignores", "kinds", "calls")
+    assert SETTINGS == (
+        "select",
+        "extend_select",
+        "ignore",
+        "severity",
+        "per_file_ignores",
+        "kinds",
+        "calls",
+        "expected_outcomes",
+    )
     assert get_args(get_args(HINTS["severity"])[1]) == SEVERITIES
     assert get_args(get_args(HINTS["kinds"])[0]) == KINDS
 
@@ -80,7 +96,10 @@ def test_the_vscode_setting_has_the_models_type_and_an_empty_default(setting: st
     declared = MANIFEST[setting]
     expected = _expected()[setting]
     assert {k: declared.get(k) for k in expected} == expected
-    assert declared["default"] == ([] if expected["type"] == "array" else {})
+    if expected["type"] == "boolean":
+        assert declared["default"] is getattr(Settings(), _name(setting))
+    else:
+        assert declared["default"] == ([] if expected["type"] == "array" else {})
     assert declared["scope"] == "resource"
 
 
@@ -101,6 +120,7 @@ def test_the_editor_layer_and_the_toml_table_take_every_setting(name: str) -> No
         "per_file_ignores": {"a/*.yaml": ["RS1"]},
         "kinds": {"form": ["specs/*.yaml"]},
         "calls": {"*.script.yaml": "common.calls.yaml"},
+        "expected_outcomes": False,
     }[name]
     for spelling in {name, toml_name(name), editor_name(name)}:
         assert setting_names()[spelling] == name

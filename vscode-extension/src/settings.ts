@@ -40,6 +40,7 @@ export interface ServerConfig {
   per_file_ignores?: unknown;
   kinds?: Partial<Record<Kind, unknown>>;
   calls?: unknown;
+  expected_outcomes?: unknown;
 }
 
 /**
@@ -56,6 +57,7 @@ const PASSED: readonly (readonly [string, Exclude<keyof ServerConfig, 'kinds'>])
   ['severity', 'severity'],
   ['perFileIgnores', 'per_file_ignores'],
   ['calls', 'calls'],
+  ['expectedOutcomes', 'expected_outcomes'],
 ];
 
 /** Maps the `formscript.*` settings the user set onto the server's keys, values untouched. */

@@ -30,14 +30,14 @@ import formscript
 from formscript.core.verdict import Verdict
 from formscript.document import Pos, Span, TextDocument
 from formscript.lint.diagnostics import Diagnostic, Fix, TextEdit
-from formscript.lint.report import Embedding, FileReport
+from formscript.lint.report import Embedding, Expected, FileReport
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 
 
-CACHE_VERSION = "lint-v2"
+CACHE_VERSION = "lint-v3"
 
 #: A cache file larger than this is not read (a run writes only the entries it used).
 MAX_CACHE_BYTES = 256 * 1024 * 1024
@@ -105,6 +105,9 @@ def _dump(report: FileReport) -> dict[str, Any]:
             ]
             for d in report.diagnostics
         ],
+        "expected": None
+        if report.expected is None
+        else [report.expected.by, report.expected.outcome, _flat(report.expected.span), report.expected.raises],
     }
 
 
@@ -129,6 +132,7 @@ def _load(path: str, document: TextDocument, data: dict[str, Any]) -> FileReport
         diagnostics.append(Diagnostic(code, severity, message, _span(span), built_fix))
     verdict = Verdict(data["verdict"]) if data["verdict"] is not None else None
     embedded = data.get("embedded")
+    expected = data.get("expected")
     return FileReport(
         path,
         data["kind"],
@@ -137,6 +141,7 @@ def _load(path: str, document: TextDocument, data: dict[str, Any]) -> FileReport
         note=data["note"],
         document=document,
         embedded=Embedding(embedded[0], _span(embedded[1]), _span(embedded[2])) if embedded else None,
+        expected=Expected(expected[0], expected[1], _span(expected[2]), expected[3]) if expected else None,
     )
 
 
@@ -178,8 +183,20 @@ def _is_part(value: Any) -> bool:
     if not isinstance(value, dict):
         return False
     embedded = value.get("embedded")
+    expected = value.get("expected")
     return (
-        (value.get("kind") is None or isinstance(value.get("kind"), str))
+        (
+            expected is None
+            or (
+                isinstance(expected, list)
+                and len(expected) == 4
+                and isinstance(expected[0], str)
+                and isinstance(expected[1], str)
+                and _is_span(expected[2])
+                and (expected[3] is None or isinstance(expected[3], str))
+            )
+        )
+        and (value.get("kind") is None or isinstance(value.get("kind"), str))
         and (value.get("verdict") is None or value.get("verdict") in _VERDICTS)
         and isinstance(value.get("note"), str)
         and isinstance(value.get("diagnostics"), list)

@@ -46,7 +46,16 @@ class ConfigError(ValueError):
 
 #: The settings' attribute names, in declaration order: the one list of them (the fields of
 #: :class:`Settings` before ``root`` and ``source``).
-SETTINGS: tuple[str, ...] = ("select", "extend_select", "ignore", "severity", "per_file_ignores", "kinds", "calls")
+SETTINGS: tuple[str, ...] = (
+    "select",
+    "extend_select",
+    "ignore",
+    "severity",
+    "per_file_ignores",
+    "kinds",
+    "calls",
+    "expected_outcomes",
+)
 
 
 class Settings(FrozenRecord):
@@ -71,6 +80,9 @@ class Settings(FrozenRecord):
     #: Calls transcripts for scripts without a sibling ``<name>.calls.yaml``: glob -> path
     #: (both relative to the configuration's folder). Used by simulation in the editor.
     calls: dict[str, str]
+    #: Whether a Python test's stated outcome (``pytest.raises``, an asserted status) is set
+    #: against the prediction (PY003), its expected rejections not reported as problems.
+    expected_outcomes: bool
     #: Directory the configuration came from; per-file globs are relative to it.
     root: str
     source: str
@@ -86,6 +98,7 @@ class Settings(FrozenRecord):
         per_file_ignores: dict[str, tuple[str, ...]] | None = None,
         kinds: dict[Kind, tuple[str, ...]] | None = None,
         calls: dict[str, str] | None = None,
+        expected_outcomes: bool = True,
         root: str = "",
         source: str = "",
     ) -> None:
@@ -97,6 +110,7 @@ class Settings(FrozenRecord):
         setter(self, "per_file_ignores", {} if per_file_ignores is None else per_file_ignores)
         setter(self, "kinds", {} if kinds is None else kinds)
         setter(self, "calls", {} if calls is None else calls)
+        setter(self, "expected_outcomes", expected_outcomes)
         setter(self, "root", root)
         setter(self, "source", source)
 
@@ -248,7 +262,14 @@ def _parse_table(table: dict[str, Any], source: str) -> Settings:
         per_file_ignores={str(k): _codes(v, f"{source}: per-file-ignores") for k, v in per_file.items()},
         kinds={k: tuple(_globs(v, source)) for k, v in kinds.items()},
         calls=_calls(normal.get("calls", {}), source),
+        expected_outcomes=_flag(normal.get("expected-outcomes", True), f"{source}: expected-outcomes"),
     )
+
+
+def _flag(value: Any, where: str) -> bool:
+    if not isinstance(value, bool):
+        raise ConfigError(f"{where}: expected true or false, found {_short(value)}")
+    return value
 
 
 def _calls(value: Any, source: str) -> dict[str, str]:

@@ -193,6 +193,13 @@ def json_chunks(reports: Sequence[FileReport]) -> Iterator[str]:
             _emit({"call": report.embedded.call, "range": _range(report.embedded.span)}, "\n      ", out)
         if report.note:
             out.append(f',\n      "note": {_scalar(report.note)}')
+        if report.expected is not None:
+            expected = report.expected
+            out.append(',\n      "expected": ')
+            stated = {"by": expected.by, "outcome": expected.outcome, "range": _range(expected.span)}
+            if expected.raises is not None:
+                stated["raises"] = expected.raises
+            _emit(stated, "\n      ", out)
         out.append("\n    }")
         yield "".join(out)
     out = ["\n  ]" if reports else "[]", ',\n  "summary": ']
@@ -360,9 +367,11 @@ def render_text(reports: Sequence[FileReport], *, color: bool = False, show_verd
                 out.append(f"{terminal_safe(_name(report))}: {report.verdict.value}")
     s = summary(reports)
     sev = s["by_severity"]
+    expected = sum(1 for r in reports if r.expected is not None)
+    counted = f"; {expected} expected rejection(s), as their tests state" if expected else ""
     out.append(
         f"{s['checked']} file(s) checked, {s['skipped']} skipped: {sev['error']} error(s), "
-        f"{sev['warning']} warning(s), {sev['info']} info, {s['fixable']} fixable"
+        f"{sev['warning']} warning(s), {sev['info']} info, {s['fixable']} fixable{counted}"
     )
     return "".join(f"{line}\n" for line in out)
 

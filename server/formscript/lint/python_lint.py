@@ -73,6 +73,9 @@ def lint_python(text: str, path: str, *, settings: Settings | None = None, fixes
         note = f"skipped: not Python that parses ({getattr(exc, 'msg', exc)}{where})"
         bundle.parts = [FileReport(path, None, None, note=note)]
         return bundle
+    from formscript.document.pyexpect import call_forms
+
+    call_forms(tree)  # pytest.raises(E, func, *args): the call func(*args) found where written
     try:
         found = extract(source, tree)
     except Exception as exc:  # a bug of ours: reported for this file, never a crash
@@ -81,6 +84,10 @@ def lint_python(text: str, path: str, *, settings: Settings | None = None, fixes
         return bundle
     linter = _FileLinter(source, path, settings, fixes)
     parts = [part for part in (linter.report(embedded) for embedded in found) if part is not None]
+    if settings.expected_outcomes:
+        from formscript.lint.expected import judge
+
+        judge(tree, linter.lines, found, linter.done, settings, path)
     linter.suppress(parts)
     bundle.parts = parts
     bundle.diagnostics = [d for part in parts for d in part.diagnostics]

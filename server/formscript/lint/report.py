@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from formscript.core.records import FrozenRecord, Record
 from formscript.core.verdict import Verdict
 from formscript.document import Document, Span
@@ -34,6 +36,18 @@ class Embedding(FrozenRecord):
         return self.span.start.line == line or (self.call_span is not None and self.call_span.start.line == line)
 
 
+@dataclass(frozen=True)
+class Expected:
+    """An outcome a test states and lionagi gives: ``by`` the statement as written (at
+    ``span``), ``outcome`` what it states (``raises``, ``error_status``, ``rule_fails``,
+    ``exit_1``) and ``raises`` the exception lionagi raises, when one does."""
+
+    by: str
+    outcome: str
+    span: Span
+    raises: str | None = None
+
+
 class FileReport(Record):
     """The outcome for one file: its kind, the runtime verdict and located diagnostics.
 
@@ -52,8 +66,23 @@ class FileReport(Record):
     script: ScriptResult | None
     embedded: Embedding | None
     parts: list[FileReport] | None
+    #: What the test that holds this document states about its outcome, when that is the
+    #: outcome lionagi gives (an expected rejection: its findings are not reported).
+    expected: Expected | None
 
-    _fields = ("path", "kind", "verdict", "diagnostics", "note", "document", "gate", "script", "embedded", "parts")
+    _fields = (
+        "path",
+        "kind",
+        "verdict",
+        "diagnostics",
+        "note",
+        "document",
+        "gate",
+        "script",
+        "embedded",
+        "parts",
+        "expected",
+    )
 
     def __init__(
         self,
@@ -67,6 +96,7 @@ class FileReport(Record):
         script: ScriptResult | None = None,
         embedded: Embedding | None = None,
         parts: list[FileReport] | None = None,
+        expected: Expected | None = None,
     ) -> None:
         self.path = path
         self.kind = kind
@@ -78,6 +108,7 @@ class FileReport(Record):
         self.script = script
         self.embedded = embedded
         self.parts = parts
+        self.expected = expected
 
     @property
     def skipped(self) -> bool:

@@ -47,6 +47,7 @@ if TYPE_CHECKING:
     from formscript.rules.fsx_suppressions import FSX002 as FSX002
     from formscript.rules.py001_not_a_literal import PY001 as PY001
     from formscript.rules.py002_call_raises import PY002 as PY002
+    from formscript.rules.py003_expectation_unmet import PY003 as PY003
     from formscript.rules.rs001_unknown_check_kind import RS001 as RS001
     from formscript.rules.rs002_rule_field_not_declared import RS002 as RS002
     from formscript.rules.rs003_range_min_above_max import RS003 as RS003
@@ -165,6 +166,7 @@ MODULES: dict[str, str] = {
     "CL002": "cl002_invalid_call",
     "PY001": "py001_not_a_literal",
     "PY002": "py002_call_raises",
+    "PY003": "py003_expectation_unmet",
     "FSX000": "fsx000_internal_error",
     "FSX001": "fsx_suppressions",
     "FSX002": "fsx_suppressions",

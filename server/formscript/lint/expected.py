@@ -1,0 +1,244 @@
+"""Expected outcomes: a document's verdict set against what its test states (expectation-unmet).
+
+``document.pyexpect`` reads what a test states about a call (an exception a block expects, a
+status it asserts); here each document's report is compared with it:
+
+- the outcome stated is the one lionagi gives: the report keeps its verdict, its findings are
+  not reported (``report.expected`` says by what); the command line counts these apart;
+- lionagi accepts what the test expects it to refuse, or raises what the block does not
+  catch, or returns where the test expects an exception: one error at the call, in
+  place of the document's findings — where the outcome is certain (the call is the first
+  thing in the block that can raise, and for an accepted document the last);
+- otherwise (the exception is not known, something else in the block may raise first) the
+  findings are set aside as the test's own business, and nothing is claimed.
+"""
+
+from __future__ import annotations
+
+import ast
+from typing import TYPE_CHECKING
+
+from formscript import rules
+from formscript.core.verdict import Verdict
+from formscript.document.pyexpect import Expectation, catches, expectations, shown
+from formscript.lint.diagnostics import Diagnostic
+from formscript.lint.engine import in_order
+from formscript.lint.report import Expected, FileReport
+
+if TYPE_CHECKING:
+    from formscript.core.verdict import Problem
+    from formscript.document.model import Span
+    from formscript.document.pyextract import Embedded
+    from formscript.document.pyliteral import SourceLines
+    from formscript.lint.config import Settings
+
+__all__ = ["judge"]
+
+_VALIDATION = "pydantic_core.ValidationError"
+_TYPE = "builtins.TypeError"
+#: A call that returns (a form with status "error"), raising nothing.
+_RETURNS = ""
+
+
+def judge(
+    tree: ast.Module,
+    lines: SourceLines,
+    found: list[Embedded],
+    reports: dict[int, FileReport | None],
+    settings: Settings,
+    path: str,
+) -> None:
+    """Set each report of *found* (by ``id`` of its Embedded in *reports*) against what its
+    test states, in place."""
+    calls: dict[int, str] = {}
+    for embedded in found:
+        report = reports.get(id(embedded))
+        if report is None:
+            continue
+        if embedded.semantic in ("text", "dumped"):
+            for consumer in getattr(embedded, "consumers", None) or ():
+                calls[id(consumer)] = embedded.semantic
+            if report.kind == "form":
+                calls.setdefault(id(embedded.node), "written_form")
+            continue
+        calls[id(embedded.node)] = embedded.semantic
+    if not calls:
+        return
+    stated = expectations(tree, lines, calls)
+    if not stated:
+        return
+    judged: dict[int, str | None] = {}
+    for embedded in found:
+        report = reports.get(id(embedded))
+        if report is None:
+            continue
+        keys = [id(embedded.node)]
+        keys.extend(id(c) for c in getattr(embedded, "consumers", None) or ())
+        expectation = next((stated[k] for k in keys if k in stated), None)
+        if expectation is None:
+            continue
+        _judge(embedded, report, expectation, settings, path, reports, judged)
+
+
+def _judge(
+    embedded: Embedded,
+    report: FileReport,
+    expectation: Expectation,
+    settings: Settings,
+    path: str,
+    reports: dict[int, FileReport | None],
+    judged: dict[int, str | None],
+) -> None:
+    span = expectation.span
+    verdict = report.verdict
+    outcome = expectation.outcome
+    if outcome == "raises":
+        if verdict is Verdict.REJECTED:
+            raised = _raised(embedded, report, reports, judged)
+            if raised is None or expectation.classes is None:
+                _expected(report, expectation, span, raised)
+            elif raised == _RETURNS:
+                if _certain_to_fail(expectation):
+                    what = (
+                        "lionagi returns the form with status 'error' (fill_form and validate_form report, not raise)"
+                    )
+                    _unmet(
+                        report,
+                        rules.PY003.returns(call=embedded.call, expected=_stated(expectation), outcome=what),
+                        settings,
+                        path,
+                        embedded,
+                    )
+                else:
+                    _expected(report, expectation, span, None)
+            elif _caught(expectation, raised):
+                _expected(report, expectation, span, raised)
+            elif expectation.first:
+                problem = rules.PY003.uncaught(call=embedded.call, expected=_stated(expectation), raised=shown(raised))
+                _unmet(report, problem, settings, path, embedded)
+            else:
+                _expected(report, expectation, span, raised)
+        elif verdict is Verdict.ACCEPTED and _certain_to_fail(expectation):
+            why = "the call returns and nothing else in the block raises, so the test fails (DID NOT RAISE)"
+            if expectation.xfail:
+                why = "the test passes, which a strict xfail reports as a failure (XPASS(strict))"
+            problem = rules.PY003.accepted(call=embedded.call, expected=_stated(expectation), why=why)
+            _unmet(report, problem, settings, path, embedded)
+        return
+    if outcome == "error_status":
+        if verdict is Verdict.REJECTED and _raised(embedded, report, reports, judged) == _RETURNS:
+            _expected(report, expectation, span, None)
+        elif verdict is Verdict.ACCEPTED:
+            problem = rules.PY003.accepted(
+                call=embedded.call,
+                expected=f"`{expectation.by}`",
+                why="the form it returns has status 'validated', so the assertion fails",
+            )
+            _unmet(report, problem, settings, path, embedded)
+        return
+    if outcome == "rule_fails":
+        failing = [d for d in report.diagnostics if _rule_failure(d.code)]
+        if failing and verdict is not Verdict.REJECTED:
+            _expected(report, expectation, span, None)
+        return
+    if outcome == "exit_1" and verdict is Verdict.REJECTED:
+        _expected(report, expectation, span, None)
+
+
+def _stated(expectation: Expectation) -> str:
+    return f"`{expectation.by}`"
+
+
+def _certain_to_fail(expectation: Expectation) -> bool:
+    """Whether the test surely fails when the call raises nothing: the call is all the block
+    runs that can raise; a ``raises`` block then fails, an ``xfail`` only when strict (else it
+    reports XPASS and passes)."""
+    if not (expectation.first and expectation.last):
+        return False
+    if expectation.xfail:
+        return expectation.strict and expectation.classes is not None
+    return True
+
+
+def _caught(expectation: Expectation | None, raised: str) -> bool:
+    """Whether *raised* is caught by the block or by an outer block expecting an exception
+    (unknown classes count as catching: nothing is claimed)."""
+    while expectation is not None:
+        if expectation.classes is None or catches(expectation.classes, raised):
+            return True
+        expectation = expectation.outer
+    return False
+
+
+def _rule_failure(code: str) -> bool:
+    """Whether a finding of *code* on a Rule says the rule reports a failure when applied."""
+    rule = rules.get(code)
+    return rule is not None and rule.kind == "rules" and not rule.rejects
+
+
+def _raised(
+    embedded: Embedded, report: FileReport, reports: dict[int, FileReport | None], judged: dict[int, str | None]
+) -> str | None:
+    """The exception lionagi raises for a rejected document (qualified), ``_RETURNS`` when the
+    call returns, None when it is not known."""
+    key = id(embedded)
+    if key in judged:
+        return judged[key]
+    judged[key] = None  # a cycle reads as "not known"
+    result = _raise_of(embedded, report, reports, judged)
+    judged[key] = result
+    return result
+
+
+def _raise_of(
+    embedded: Embedded, report: FileReport, reports: dict[int, FileReport | None], judged: dict[int, str | None]
+) -> str | None:
+    codes = [d.code for d in report.diagnostics]
+    call_problems = [p for p in embedded.problems if p.rule is rules.PY002]
+    if call_problems:  # Python or the model refuses the call itself, before anything else
+        return _TYPE if "TypeError" in call_problems[0].message else _VALIDATION
+    if any(d.code == rules.PY002.code and "TypeError" in d.message for d in report.diagnostics):
+        return _TYPE
+    # a document written inside this one is built first
+    for _path, child in sorted(embedded.children, key=lambda c: (c[1].call_span.start, c[1].call_span.end)):
+        child_report = reports.get(id(child))
+        if child_report is not None and child_report.verdict is Verdict.REJECTED:
+            return _raised(child, child_report, reports, judged)
+    semantic = embedded.semantic
+    if semantic in ("fill_form", "validate_form"):
+        source = embedded.source
+        source_report = reports.get(id(source)) if source is not None else None
+        if source is not None and source_report is not None and source_report.verdict is Verdict.REJECTED:
+            return _raised(source, source_report, reports, judged)
+        if rules.FS025.code in codes:
+            return None
+        return _RETURNS
+    if semantic == "ruleset":
+        return "builtins.ValueError" if rules.RS009.code in codes else _VALIDATION
+    if semantic in ("text", "dumped"):
+        if not getattr(embedded, "consumers", None):
+            return None  # who reads the file, and how, is not known
+        if rules.YM001.code in codes:
+            name = embedded.target or ""
+            return "json.JSONDecodeError" if name.endswith(".json") else "yaml.YAMLError"
+        if rules.SC017.code in codes:
+            return "json.JSONDecodeError"
+        return _VALIDATION if report.kind == "script" else None
+    return _VALIDATION
+
+
+def _expected(report: FileReport, expectation: Expectation, span: Span, raised: str | None) -> None:
+    report.expected = Expected(expectation.by, expectation.outcome, span, shown(raised) if raised else None)
+    report.diagnostics = []
+
+
+def _unmet(
+    report: FileReport, problem: Problem, settings: Settings, path: str, embedded: Embedded, *, keep: bool = False
+) -> None:
+    """Report *problem* at the call: beside the document's findings (*keep*: it is accepted,
+    and they stand), or in their place (they say why it is refused, which the test wants)."""
+    kept = report.diagnostics if keep else []
+    if settings.enabled(problem.code, path):
+        severity = settings.severity_of(problem.code, problem.rule.severity)
+        kept = in_order([*kept, Diagnostic(problem.code, severity, problem.message, embedded.call_span)])
+    report.diagnostics = kept
