@@ -294,6 +294,10 @@ class _Block:
 
     body: list[ast.stmt]
     expectation: Expectation
+    #: For the body of a quiet ``with`` inside the block: whether the block's statements
+    #: before it, and after it, can raise.
+    before_quiet: bool = True
+    after_quiet: bool = True
 
 
 class _Walker:
@@ -334,6 +338,17 @@ class _Walker:
             raising = [item.context_expr for item in statement.items if self.names.is_raises(item.context_expr)]
             for item in statement.items:
                 self._expression(item.context_expr, statement, body, blocks)
+            if not raising and blocks and self._quiet_with(statement):
+                block = blocks[-1]
+                inner = _Block(statement.body, block.expectation, block.before_quiet, block.after_quiet)
+                if body is block.body:
+                    index = next(i for i, s in enumerate(body) if s is statement)
+                    inner.before_quiet = block.before_quiet and all(_quiet_statement(s) for s in body[:index])
+                    inner.after_quiet = block.after_quiet and all(_quiet_statement(s) for s in body[index + 1 :])
+                else:
+                    inner.before_quiet = inner.after_quiet = False
+                self._statements(statement.body, [*blocks[:-1], inner])
+                return
             if raising:
                 call = raising[-1]
                 assert isinstance(call, ast.Call)
@@ -394,9 +409,26 @@ class _Walker:
         if body is not block.body:  # inside a compound statement of the block
             return _with_position(expectation, first=False, last=False)
         index = next(i for i, s in enumerate(body) if s is statement)
-        first = _unconditional(statement, call) and all(_quiet_statement(s) for s in body[:index])
-        last = first and _outermost(statement, call) and all(_quiet_statement(s) for s in body[index + 1 :])
+        first = block.before_quiet and _unconditional(statement, call)
+        first = first and all(_quiet_statement(s) for s in body[:index])
+        last = first and block.after_quiet and _outermost(statement, call)
+        last = last and all(_quiet_statement(s) for s in body[index + 1 :])
         return _with_position(expectation, first=first, last=last)
+
+    def _quiet_with(self, statement: ast.With | ast.AsyncWith) -> bool:
+        """Whether entering and leaving *statement*'s context managers neither raises nor
+        swallows an exception (``warnings.catch_warnings()``, ``caplog.at_level(...)``)."""
+        for item in statement.items:
+            made = item.context_expr
+            if not isinstance(made, ast.Call) or not all(_quiet(a) for a in made.args):
+                return False
+            if not all(_quiet(k.value) for k in made.keywords):
+                return False
+            known = self.names.qualify(made.func) == "warnings.catch_warnings"
+            at_level = isinstance(made.func, ast.Attribute) and made.func.attr == "at_level"
+            if not (known or at_level):
+                return False
+        return True
 
     def _xfail(self, marked: ast.Call) -> Expectation:
         by, span = self.written(marked)

@@ -212,7 +212,7 @@ def _raise_of(
             return _raised(source, source_report, reports, judged)
         if rules.FS025.code in codes:
             return None
-        return _RETURNS
+        return _not_a_mapping(embedded) or _RETURNS
     if semantic == "ruleset":
         return "builtins.ValueError" if rules.RS009.code in codes else _VALIDATION
     if semantic in ("text", "dumped"):
@@ -225,6 +225,23 @@ def _raise_of(
             return "json.JSONDecodeError"
         return _VALIDATION if report.kind == "script" else None
     return _VALIDATION
+
+
+def _not_a_mapping(embedded: Embedded) -> str | None:
+    """What fill_form raises when its values are not a mapping (``name in values`` for each
+    declared field, then ``values.items()``); None when they are one, or not known."""
+    root = embedded.root
+    if embedded.semantic != "fill_form" or root is None or root.kind != "dict":
+        return None
+    found = root.child("values")
+    fields = root.child("fields")
+    if found is None or found[1].kind in ("dict", "opaque"):
+        return None
+    values = found[1]
+    declared = fields is not None and fields[1].kind == "dict" and bool(fields[1].pairs)
+    if values.kind == "scalar" and not isinstance(values.value, str) and declared:
+        return "builtins.TypeError"  # `name in values` on None or a number
+    return "builtins.AttributeError"  # a list, a string, or nothing declared: `values.items()`
 
 
 def _expected(report: FileReport, expectation: Expectation, span: Span, raised: str | None) -> None:

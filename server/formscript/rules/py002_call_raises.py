@@ -74,7 +74,7 @@ class CallRaises(Rule):
 
     def not_text(self, *, call: str, found: object) -> Problem:
         """*call* (TestBranch.from_text) is given *found*, neither a string nor strings."""
-        return self.found(f"{call} takes a string or a list of strings; a {type(found).__name__} raises")
+        return self.found(f"{call} takes a string or a list of strings; a {type(found).__name__} raises TypeError")
 
     def invalid(self, *, path: KeyPath, call: str, where: str, reason: str) -> Problem:
         """The argument at *where* of *call* is refused for *reason*."""
