@@ -183,7 +183,8 @@ def summarize(verdicts: list[Verdict], stray: list[str]) -> dict[str, Any]:
     shapes: dict[str, dict[str, Any]] = {}
     for v in wrong:
         direction = "formscript predicts a failure, the test passes" if v.predicted else "the test fails, no error"
-        key = f"{v.case.expectation} / {v.case.document} / {direction}"
+        where = "call last in its block" if v.case.position == "last" else f"call {v.case.position}"
+        key = f"{v.case.expectation} / {v.case.document} / {where} / {direction}"
         shape = shapes.setdefault(key, {"count": 0, "apis": Counter(), "catches": Counter(), "example": None})
         shape["count"] += 1
         shape["apis"][v.case.api] += 1
