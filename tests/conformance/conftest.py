@@ -39,7 +39,7 @@ class Corpus:
         return str(self.root / case.filename)
 
 
-KINDS = ("form", "script", "runs_form", "runs_script", "named", "rules", "python", "python_modules")
+KINDS = ("form", "script", "runs_form", "runs_script", "named", "rules", "python", "python_modules", "negative_tests")
 
 
 @dataclass
@@ -184,6 +184,7 @@ def pytest_terminal_summary(terminalreporter: Any) -> None:
         "rules": "seeded rule sets, formscript vs lionagi.work",
         "python": "corpus scripts and forms written in Python files, formscript vs lionagi",
         "python_modules": "generated Python test modules (shapes of test suites), formscript vs lionagi",
+        "negative_tests": "generated tests that state an outcome, formscript's prediction vs pytest",
     }
     for kind, label in labels.items():
         write(f"{_TALLY.compared[kind]:>6} compared, {_TALLY.disagreements[kind]:>4} disagreements: {label}")
