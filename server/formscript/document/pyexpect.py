@@ -340,14 +340,14 @@ class _Walker:
                 self._expression(item.context_expr, statement, body, blocks)
             if not raising and blocks and self._quiet_with(statement):
                 block = blocks[-1]
-                inner = _Block(statement.body, block.expectation, block.before_quiet, block.after_quiet)
+                quiet = _Block(statement.body, block.expectation, block.before_quiet, block.after_quiet)
                 if body is block.body:
                     index = next(i for i, s in enumerate(body) if s is statement)
-                    inner.before_quiet = block.before_quiet and all(_quiet_statement(s) for s in body[:index])
-                    inner.after_quiet = block.after_quiet and all(_quiet_statement(s) for s in body[index + 1 :])
+                    quiet.before_quiet = block.before_quiet and all(_quiet_statement(s) for s in body[:index])
+                    quiet.after_quiet = block.after_quiet and all(_quiet_statement(s) for s in body[index + 1 :])
                 else:
-                    inner.before_quiet = inner.after_quiet = False
-                self._statements(statement.body, [*blocks[:-1], inner])
+                    quiet.before_quiet = quiet.after_quiet = False
+                self._statements(statement.body, [*blocks[:-1], quiet])
                 return
             if raising:
                 call = raising[-1]
