@@ -122,6 +122,9 @@ class Expectation:
     xfail: bool = False
     #: An outer block that expects an exception too (nested ``with``).
     outer: Expectation | None = None
+    #: What the block raises after the call when the call returns: an assertion on its
+    #: result that fails (``assert result is None``), else None.
+    after: str | None = None
 
 
 # ---------------------------------------------------------------------------- names
@@ -277,6 +280,34 @@ def _path(root: ast.AST, target: ast.AST) -> list[tuple[ast.AST, ast.AST]]:
     return []
 
 
+def _result_name(statement: ast.stmt) -> str | None:
+    """The one name *statement* assigns its value to."""
+    if isinstance(statement, ast.Assign) and len(statement.targets) == 1:
+        target = statement.targets[0]
+        return target.id if isinstance(target, ast.Name) else None
+    if isinstance(statement, ast.AnnAssign) and isinstance(statement.target, ast.Name):
+        return statement.target.id
+    return None
+
+
+def _assertion_on(statement: ast.stmt, name: str | None) -> str | None:
+    """``holds`` for ``assert name is not None`` (a call that returns gives an object),
+    ``fails`` for ``assert name is None``; None for anything else."""
+    if name is None or not isinstance(statement, ast.Assert):
+        return None
+    test = statement.test
+    if not (isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.left, ast.Name)):
+        return None
+    right = test.comparators[0]
+    if test.left.id != name or not (isinstance(right, ast.Constant) and right.value is None):
+        return None
+    if isinstance(test.ops[0], ast.IsNot):
+        return "holds"
+    if isinstance(test.ops[0], ast.Is):
+        return "fails"
+    return None
+
+
 def _outermost(statement: ast.stmt, call: ast.Call) -> bool:
     """Whether *call* is what *statement* does last: its whole value, assigned to names."""
     if isinstance(statement, ast.Expr | ast.Return):
@@ -411,9 +442,22 @@ class _Walker:
         index = next(i for i, s in enumerate(body) if s is statement)
         first = block.before_quiet and _unconditional(statement, call)
         first = first and all(_quiet_statement(s) for s in body[:index])
-        last = first and block.after_quiet and _outermost(statement, call)
-        last = last and all(_quiet_statement(s) for s in body[index + 1 :])
-        return _with_position(expectation, first=first, last=last)
+        last = first and _outermost(statement, call)
+        result = _result_name(statement)
+        after: str | None = None
+        for later in body[index + 1 :]:
+            if _quiet_statement(later):
+                continue
+            verdict = _assertion_on(later, result)
+            if verdict == "holds":
+                continue
+            if verdict == "fails":
+                after = "builtins.AssertionError"
+            else:
+                last = False
+            break
+        last = last and (after is not None or block.after_quiet)
+        return replace(expectation, first=first, last=last, after=after if last else None)
 
     def _quiet_with(self, statement: ast.With | ast.AsyncWith) -> bool:
         """Whether entering and leaving *statement*'s context managers neither raises nor

@@ -93,37 +93,28 @@ def _judge(
     verdict = report.verdict
     outcome = expectation.outcome
     if outcome == "raises":
-        if verdict is Verdict.REJECTED:
-            raised = _raised(embedded, report, reports, judged)
-            if raised is None or expectation.classes is None:
-                _expected(report, expectation, span, raised)
-            elif raised == _RETURNS:
-                if _certain_to_fail(expectation):
-                    what = (
-                        "lionagi returns the form with status 'error' (fill_form and validate_form report, not raise)"
-                    )
-                    _unmet(
-                        report,
-                        rules.PY003.returns(call=embedded.call, expected=_stated(expectation), outcome=what),
-                        settings,
-                        path,
-                        embedded,
-                    )
-                else:
+        raised = _raised(embedded, report, reports, judged) if verdict is Verdict.REJECTED else None
+        if verdict is Verdict.ACCEPTED or raised == _RETURNS:
+            why = _fails_when_it_returns(expectation)
+            if why is None:
+                if verdict is Verdict.REJECTED:
                     _expected(report, expectation, span, None)
-            elif _caught(expectation, raised):
+                return
+            if verdict is Verdict.ACCEPTED:
+                problem = rules.PY003.accepted(call=embedded.call, expected=_stated(expectation), why=why)
+                _unmet(report, problem, settings, path, embedded, keep=True)
+            else:
+                what = "lionagi returns the form with status 'error' (fill_form and validate_form report, not raise)"
+                problem = rules.PY003.returns(call=embedded.call, expected=_stated(expectation), outcome=what)
+                _unmet(report, problem, settings, path, embedded)
+        elif verdict is Verdict.REJECTED:
+            if raised is None or expectation.classes is None or _caught(expectation, raised):
                 _expected(report, expectation, span, raised)
             elif expectation.first:
                 problem = rules.PY003.uncaught(call=embedded.call, expected=_stated(expectation), raised=shown(raised))
                 _unmet(report, problem, settings, path, embedded)
             else:
                 _expected(report, expectation, span, raised)
-        elif verdict is Verdict.ACCEPTED and _certain_to_fail(expectation):
-            why = "the call returns and nothing else in the block raises, so the test fails (DID NOT RAISE)"
-            if expectation.xfail:
-                why = "the test passes, which a strict xfail reports as a failure (XPASS(strict))"
-            problem = rules.PY003.accepted(call=embedded.call, expected=_stated(expectation), why=why)
-            _unmet(report, problem, settings, path, embedded)
         return
     if outcome == "error_status":
         if verdict is Verdict.REJECTED and _raised(embedded, report, reports, judged) == _RETURNS:
@@ -149,15 +140,25 @@ def _stated(expectation: Expectation) -> str:
     return f"`{expectation.by}`"
 
 
-def _certain_to_fail(expectation: Expectation) -> bool:
-    """Whether the test surely fails when the call raises nothing: the call is all the block
-    runs that can raise; a ``raises`` block then fails, an ``xfail`` only when strict (else it
-    reports XPASS and passes)."""
+def _fails_when_it_returns(expectation: Expectation) -> str | None:
+    """Why the test surely fails when the call returns (None: it may pass, or it is not
+    known). Certain only where the call is the first thing in the block that can raise and
+    nothing after it can, but an assertion on its result that fails: a ``raises`` block
+    then fails (DID NOT RAISE), unless it catches that assertion's error; an ``xfail`` fails
+    only when strict and nothing is raised (XPASS(strict)), or when it does not catch the
+    assertion's error."""
     if not (expectation.first and expectation.last):
-        return False
-    if expectation.xfail:
-        return expectation.strict and expectation.classes is not None
-    return True
+        return None
+    after = expectation.after
+    if after is not None:
+        if _caught(expectation, after):
+            return None
+        return f"the call returns, and the assertion after it raises {shown(after)}, which it does not catch"
+    if not expectation.xfail:
+        return "the call returns and nothing else in the block raises, so the test fails (DID NOT RAISE)"
+    if expectation.strict and expectation.classes is not None:
+        return "the test passes, which a strict xfail reports as a failure (XPASS(strict))"
+    return None
 
 
 def _caught(expectation: Expectation | None, raised: str) -> bool:
