@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from formscript.core.records import FrozenRecord, Record
 from formscript.core.verdict import Verdict
 from formscript.document import Document, Span
@@ -36,8 +34,7 @@ class Embedding(FrozenRecord):
         return self.span.start.line == line or (self.call_span is not None and self.call_span.start.line == line)
 
 
-@dataclass(frozen=True)
-class Expected:
+class Expected(FrozenRecord):
     """An outcome a test states and lionagi gives: ``by`` the statement as written (at
     ``span``), ``outcome`` what it states (``raises``, ``error_status``, ``rule_fails``,
     ``exit_1``) and ``raises`` the exception lionagi raises, when one does."""
@@ -45,7 +42,16 @@ class Expected:
     by: str
     outcome: str
     span: Span
-    raises: str | None = None
+    raises: str | None
+
+    __slots__ = _fields = ("by", "outcome", "span", "raises")
+
+    def __init__(self, by: str, outcome: str, span: Span, raises: str | None = None) -> None:
+        setter = object.__setattr__
+        setter(self, "by", by)
+        setter(self, "outcome", outcome)
+        setter(self, "span", span)
+        setter(self, "raises", raises)
 
 
 class FileReport(Record):
