@@ -39,6 +39,7 @@ from __future__ import annotations
 
 import ast
 import bisect
+import itertools
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -134,6 +135,37 @@ _MODELS = (*ENTRY_MODELS, "WhenMatcher", "StreamChunkSpec", "FieldSpec", "Rule")
 _STANDALONE = frozenset({*ENTRY_MODELS, "WhenMatcher", "StreamChunkSpec"})
 
 
+#: The environment variable the scripted endpoint reads a script's path from
+#: (``lionagi.testing.ENV_SCRIPT_PATH``): the file is then read as ``ScriptModel.coerce`` reads a path.
+SCRIPT_PATH_VARIABLE = "LIONAGI_TEST_SCRIPT"
+_SCRIPT_PATH_VARIABLES = frozenset(f"lionagi.testing{module}.ENV_SCRIPT_PATH" for module in ("", "._endpoint", "._env"))
+#: ``scripted_env(path)`` and ``subprocess_env(path)`` put the path in that variable.
+_ENV_HELPERS = frozenset(
+    f"lionagi.testing{module}.{name}" for module in ("", "._env") for name in ("scripted_env", "subprocess_env")
+)
+_AGENT_CLI = "lionagi.cli.agent"
+#: How a call hands a written file to lionagi: (kind, syntax or None, whether the call reads
+#: it: a consumer; False where it only sets the environment the script is read from later).
+_Read = tuple[str, str | None, bool]
+#: ``li``'s entry points that hand ``agent ... --form SPEC`` to run_agent.
+_MAIN_ENTRIES = ("lionagi.cli.main.main", "lionagi.cli.main")
+#: API -> (position, keyword, syntax) of the argument read as a script file's path; syntax
+#: None where the file's suffix decides (``ScriptModel.coerce``).
+_SCRIPT_READERS: dict[tuple[str, str | None], tuple[int | None, str, str | None]] = {
+    ("ScriptModel", "from_yaml"): (0, "path", "yaml"),
+    ("ScriptModel", "from_json"): (0, "path", "json"),
+    ("TestBranch", "from_yaml"): (0, "path", "yaml"),
+    ("TestBranch", "from_json"): (0, "path", "json"),
+    ("ScriptModel", "coerce"): (0, "source", None),
+    ("TestBranch", "from_script"): (0, "script", None),
+    ("TestBranch", "attach_script"): (1, "script", None),
+    ("scripted_imodel", None): (0, "script", None),
+    ("ScriptedEndpoint", None): (None, "script", None),
+    ("iModel", None): (None, "script", None),
+    ("match_endpoint", None): (None, "script", None),
+}
+
+
 def mentions_api(text: str) -> bool:
     """Whether *text* can hold a call of the API at all (every call names one of its words)."""
     if MENTION not in text:
@@ -174,6 +206,18 @@ class Embedded:
     source: Embedded | None = None
     #: ``json.dumps``'s keyword arguments, for a value written as JSON text.
     options: dict[Any, Any] = field(default_factory=dict)
+    #: For a text written to a file: the calls where lionagi reads that file, found by
+    #: following the path it is written to (``ScriptModel.from_yaml(p)``, ``run_agent(args)``,
+    #: ``main([...])``, ``_load_form_spec(str(p))``, or the call of one of the module's own
+    #: helpers that does one of these with its parameter). Empty where the path only reaches
+    #: lionagi through the environment (``LIONAGI_TEST_SCRIPT``): the reading call is not
+    #: known then, though ``kind`` is.
+    consumers: list[ast.Call] = field(default_factory=list)
+    #: The syntax the consumer reads the written file as (``yaml`` for ``from_yaml``, ``json``
+    #: for ``from_json``); None when the file's suffix decides (``coerce``, the environment,
+    #: a form spec, which is read as YAML); ``mapping`` for a form spec only loaded
+    #: (``_load_form_spec``: YAML, else JSON, and a mapping; the form is not built).
+    reads_as: str | None = None
 
 
 # ------------------------------------------------------------------------------ scopes
@@ -213,6 +257,8 @@ class _Collector:
     def __init__(self, wanted: Callable[[int, int], bool] | None = None) -> None:
         self.module = _Scope(None)
         self.calls: list[tuple[ast.Call, _Scope]] = []
+        #: Item assignments (``env[KEY] = value``) with their scope.
+        self.stores: list[tuple[ast.Assign, _Scope]] = []
         self.wanted = wanted
 
     def run(self, tree: ast.Module) -> None:
@@ -265,7 +311,7 @@ class _Collector:
             self._node(child, scope)
 
     def _function(self, node: ast.FunctionDef | ast.AsyncFunctionDef, scope: _Scope) -> None:
-        scope.bind(node.name, ("other", None))
+        scope.bind(node.name, ("def", node))
         if self._skipped(node):
             return
         for item in (*node.decorator_list, *node.args.defaults, *node.args.kw_defaults):
@@ -329,6 +375,8 @@ class _Collector:
             if isinstance(target, ast.Name):
                 scope.bind(target.id, ("assign", node.value))
             else:
+                if isinstance(target, ast.Subscript):
+                    self.stores.append((node, scope))
                 self._store(target, scope)
 
     def _ann_assign(self, node: ast.AnnAssign, scope: _Scope) -> None:
@@ -480,6 +528,9 @@ class _Extractor:
         collector.run(tree)
         self.module_scope = collector.module
         self.calls = collector.calls
+        self.stores = collector.stores
+        #: Texts written to a file whose path is a name: the name, as written at the writer.
+        self._written_to: list[tuple[Embedded, ast.Name, _Scope]] = []
         self.scope_of: dict[int, _Scope] = {id(call): scope for call, scope in self.calls}
         self.found: list[Embedded] = []
         self.by_call: dict[int, Embedded] = {}
@@ -631,6 +682,7 @@ class _Extractor:
                 self._call(call)
             except RecursionError:
                 continue
+        self._follow_paths()
         self._link()
         self.found.sort(key=lambda e: (e.range.start, e.call_span.start, e.api))
         return self.found
@@ -686,11 +738,17 @@ class _Extractor:
         return True
 
     def _add(self, embedded: Embedded) -> Embedded:
-        """Record *embedded*, unless nothing of it is written as a literal (all of its
-        arguments are built at run time, and the call itself raises nothing)."""
+        """Record *embedded*, unless nothing of it is written as a literal and some of it is
+        only known at run time (``WorkForm(title=title, fields=fields)``: all of its arguments
+        are built at run time, and the call itself raises nothing)."""
         root = embedded.root
-        if root is not None and root.kind == "opaque" and not root.raises and not embedded.problems:
-            return embedded
+        if (
+            root is not None
+            and not embedded.problems
+            and not _written_in(root, self.lines.span(embedded.node))
+            and (root.kind == "opaque" or any(node.kind == "opaque" for _, _, node in root.walk()))
+        ):
+            return embedded  # all of it only known at run time: not a document
         self.found.append(embedded)
         self.by_call[id(embedded.node)] = embedded
         return embedded
@@ -1111,38 +1169,45 @@ class _Extractor:
         target: str | None
         if func.attr == "write_text":
             target = self._file_name(func.value)
+            path: ast.expr | None = func.value
         else:
             opened = self._opened(func.value)
             if opened is None:
                 return
             target = opened
+            path = self._opened_path(func.value)
         located = text_positions(self.lines, argument, self.resolve)
         if located is None:
             dumped = self.peel(argument)
             if isinstance(dumped, ast.Call) and self.qualify(dumped.func) == "json.dumps":
-                self._dumped(call, self.written(func), dumped, target)
+                self._written(self._dumped(call, self.written(func), dumped, target), path)
             return
         embedded = self._new(call, self.written(func), "text", None, self.peel(argument), None)
         embedded.text = located
         embedded.target = target or None
-        self._add(embedded)
+        self._written(self._add(embedded), path)
 
-    def _dumped(self, call: ast.Call, api: str, dumps: ast.Call, target: str | None) -> None:
+    def _written(self, embedded: Embedded | None, path: ast.expr | None) -> None:
+        """Remember the path *embedded* is written to, when it is a name (to follow it)."""
+        if embedded is not None and isinstance(path, ast.Name):
+            self._written_to.append((embedded, path, self._scope))
+
+    def _dumped(self, call: ast.Call, api: str, dumps: ast.Call, target: str | None) -> Embedded | None:
         """A value written as JSON text (``json.dumps(value)`` written, ``json.dump(value, f)``):
         the value with the keyword arguments ``json.dumps`` is given, when they are literals."""
         value = _argument(dumps, 0, "obj")
         if value is None:
-            return
+            return None
         options = self.reader().keywords(dumps, dumps.keywords)
         if options.kind != "dict" or any(v.kind != "scalar" and v.kind != "seq" for _, v in options.pairs):
-            return
+            return None
         root = self.read(value)
         if root.kind == "opaque":
-            return
+            return None
         embedded = self._new(call, api, "dumped", None, self.peel(value), root)
         embedded.target = target or None
         embedded.options = options.materialize()
-        self._add(embedded)
+        return self._add(embedded)
 
     def _json_dump(self, call: ast.Call) -> None:
         """``json.dump(value, handle)`` into a file opened for writing."""
@@ -1156,7 +1221,7 @@ class _Extractor:
         dumps = ast.Call(func=call.func, args=call.args[:1], keywords=rest)
         ast.copy_location(dumps, call)
         dumps.end_lineno, dumps.end_col_offset = call.end_lineno, call.end_col_offset
-        self._dumped(call, self.written(call.func), dumps, opened)
+        self._written(self._dumped(call, self.written(call.func), dumps, opened), self._opened_path(handle))
 
     def _opened(self, expr: ast.expr) -> str | None:
         """The file name an ``open(path, "w")`` (or a name bound by ``with`` to one) writes;
@@ -1187,6 +1252,19 @@ class _Extractor:
             return ""
         return self._file_name(path) or ""
 
+    def _opened_path(self, expr: ast.expr) -> ast.expr | None:
+        """The path expression of the ``open(path, "w")`` *expr* is (or a name bound by ``with``)."""
+        if isinstance(expr, ast.Name):
+            meaning = _meaning(self._scope.lookup(expr.id))
+            if meaning is None or meaning[0] != "with":
+                return None
+            expr = meaning[1]
+        if not isinstance(expr, ast.Call):
+            return None
+        if isinstance(expr.func, ast.Attribute) and expr.func.attr == "open":
+            return expr.func.value
+        return _argument(expr, 0, "file")
+
     def _file_name(self, expr: ast.expr) -> str | None:
         """The file name a path expression ends with, when written as a literal."""
         expr = self.peel(expr)
@@ -1204,6 +1282,195 @@ class _Extractor:
             return read.value.replace("\\", "/").rpartition("/")[2]
         return None
 
+    # -- where a written file goes
+
+    def _follow_paths(self) -> None:
+        """For each text written to a path held by a name: the calls that hand that path to
+        lionagi, in the writer's scope, after the write and before the name's file is written
+        again; the first decides how the text is read (kind, and YAML or JSON)."""
+        writes: dict[int, list[tuple[int, int]]] = {}
+        for _embedded, name, scope in self._written_to:
+            bindings = scope.lookup(name.id)
+            if bindings is not None:
+                writes.setdefault(id(bindings), []).append((name.lineno, name.col_offset))
+        for embedded, name, scope in self._written_to:
+            bindings = scope.lookup(name.id)
+            if bindings is None or len(bindings) != 1 or bindings[0][0] not in ("assign", "param"):
+                continue
+            at = (name.lineno, name.col_offset)
+            later = [w for w in writes[id(bindings)] if w > at]
+            until = min(later) if later else (1 << 60, 0)
+            reads: list[tuple[ast.stmt | ast.expr, str, str | None, ast.Call | None]] = []
+            for call, call_scope in self.calls:
+                if call_scope.lookup(name.id) is not bindings or not at < (call.lineno, call.col_offset) < until:
+                    continue
+                self._scope = call_scope
+                found = self._reads(call, bindings, depth=0)
+                if found is not None:
+                    kind, syntax, reads_file = found
+                    reads.append((call, kind, syntax, call if reads_file else None))
+            for store, store_scope in self.stores:
+                if store_scope.lookup(name.id) is not bindings or not at < (store.lineno, store.col_offset) < until:
+                    continue
+                self._scope = store_scope
+                if self._env_store(store, bindings):
+                    reads.append((store, "script", None, None))
+            if not reads:
+                continue
+            reads.sort(key=lambda r: (r[0].lineno, r[0].col_offset))
+            _node, kind, syntax, _call = reads[0]
+            if kind == "form":  # only loaded, unless some read also builds and validates it
+                syntax = "mapping" if all(r[2] == "mapping" for r in reads if r[1] == "form") else None
+            embedded.kind = kind
+            embedded.reads_as = syntax
+            embedded.consumers = [r[3] for r in reads if r[3] is not None and r[1] == kind]
+
+    def _is_path(self, expr: ast.expr, bindings: list[Binding]) -> bool:
+        """Whether *expr* is the path held by the name of *bindings* (``p``, ``str(p)``,
+        ``os.fspath(p)``, ``p.as_posix()``, ``f"{p}"``)."""
+        if isinstance(expr, ast.Name):
+            return self._scope.lookup(expr.id) is bindings
+        if isinstance(expr, ast.JoinedStr) and len(expr.values) == 1:
+            value = expr.values[0]
+            return (
+                isinstance(value, ast.FormattedValue)
+                and value.format_spec is None
+                and self._is_path(value.value, bindings)
+            )
+        if not isinstance(expr, ast.Call) or expr.keywords:
+            return False
+        func = expr.func
+        if isinstance(func, ast.Attribute) and func.attr == "as_posix" and not expr.args:
+            return self._is_path(func.value, bindings)
+        if len(expr.args) != 1:
+            return False
+        if (isinstance(func, ast.Name) and func.id == "str") or self.qualify(func) in ("os.fspath", "os.path.abspath"):
+            return self._is_path(expr.args[0], bindings)
+        return False
+
+    def _env_key(self, expr: ast.expr) -> bool:
+        """Whether *expr* names the variable the scripted endpoint reads its script path from."""
+        if self.qualify(expr) in _SCRIPT_PATH_VARIABLES:
+            return True
+        read = self.read(expr)
+        return read.kind == "scalar" and read.value == SCRIPT_PATH_VARIABLE
+
+    def _env_store(self, store: ast.Assign, bindings: list[Binding]) -> bool:
+        """``env["LIONAGI_TEST_SCRIPT"] = str(p)`` (an environment a subprocess is given)."""
+        if not self._is_path(store.value, bindings):
+            return False
+        return any(isinstance(t, ast.Subscript) and self._env_key(t.slice) for t in store.targets)
+
+    def _reads(self, call: ast.Call, bindings: list[Binding], depth: int) -> _Read | None:
+        """How *call* has lionagi read the file at the path of *bindings*."""
+        arguments = [*call.args, *(k.value for k in call.keywords)]
+        if not any(self._mentions(a, bindings) or self._mentions(self.peel(a), bindings) for a in arguments):
+            return None
+        func = call.func
+        if isinstance(func, ast.Attribute) and func.attr == "setenv" and len(call.args) >= 2:
+            if self._env_key(call.args[0]) and self._is_path(call.args[1], bindings):
+                return "script", None, False
+            return None
+        qualified = self.qualify(func)
+        if qualified is not None and qualified.partition(".")[0] == "lionagi":
+            found = self._lionagi_reads(call, qualified, bindings)
+            if found is not None:
+                return found
+        if depth == 0 and isinstance(func, ast.Name):
+            meaning = _meaning(self._scope.lookup(func.id))
+            if meaning is not None and meaning[0] == "def":
+                return self._helper_reads(call, meaning[1], bindings)
+        return None
+
+    def _mentions(self, expr: ast.expr, bindings: list[Binding]) -> bool:
+        return any(isinstance(n, ast.Name) and self._scope.lookup(n.id) is bindings for n in ast.walk(expr))
+
+    def _lionagi_reads(self, call: ast.Call, qualified: str, bindings: list[Binding]) -> _Read | None:
+        found = self.target(call.func)
+        if found is not None:
+            read = _SCRIPT_READERS.get(found)
+            if read is not None:
+                index, keyword, syntax = read
+                argument = _argument(call, index, keyword)
+                if argument is not None and self._is_path(argument, bindings):
+                    if found in (("iModel", None), ("match_endpoint", None)) and not self._scripted(call):
+                        return None
+                    return "script", syntax, True
+            return None
+        name = qualified.rpartition(".")[2]
+        if qualified in _ENV_HELPERS:
+            argument = _argument(call, 0, "script_path")
+            return ("script", None, False) if argument is not None and self._is_path(argument, bindings) else None
+        if qualified == f"{_AGENT_CLI}._load_form_spec":
+            argument = _argument(call, 0, "path")
+            return ("form", "mapping", True) if argument is not None and self._is_path(argument, bindings) else None
+        if qualified in (f"{_AGENT_CLI}.run_agent", *_MAIN_ENTRIES) and name in ("run_agent", "main"):
+            argument = _argument(call, 0, "args" if name == "run_agent" else "argv")
+            if argument is not None and self._form_argument(self.peel(argument), bindings, name == "main"):
+                return "form", None, True
+        return None
+
+    def _scripted(self, call: ast.Call) -> bool:
+        """Whether an ``iModel`` / ``match_endpoint`` call names the scripted provider."""
+        provider = _argument(call, 0, "provider")
+        read = self.read(provider) if provider is not None else None
+        return read is not None and read.kind == "scalar" and read.value == "scripted"
+
+    def _form_argument(self, expr: ast.expr, bindings: list[Binding], argv: bool) -> bool:
+        """Whether *expr* (what run_agent / main is given) carries the path as ``--form``: an
+        argument list holding ``"--form", str(p)``; for run_agent, a namespace built with
+        ``form=str(p)`` (``SimpleNamespace``, ``argparse.Namespace``, a helper of the module) or
+        parsed from such a list."""
+        if isinstance(expr, ast.List | ast.Tuple):
+            items = expr.elts
+            for flag, value in itertools.pairwise(items):
+                if isinstance(flag, ast.Constant) and flag.value == "--form" and self._is_path(value, bindings):
+                    return True
+            return False
+        if argv or not isinstance(expr, ast.Call):
+            return False
+        for keyword in expr.keywords:
+            if keyword.arg == "form" and self._is_path(keyword.value, bindings):
+                return True
+        return any(
+            self._form_argument(self.peel(a), bindings, True) for a in expr.args if not isinstance(a, ast.Starred)
+        )
+
+    def _helper_reads(
+        self, call: ast.Call, helper: ast.FunctionDef | ast.AsyncFunctionDef, bindings: list[Binding]
+    ) -> _Read | None:
+        """One level into a function of this module: the parameter the path is given as, read
+        by lionagi in the function's body (the call of the helper is the consumer)."""
+        parameters = [a.arg for a in (*helper.args.posonlyargs, *helper.args.args)]
+        given: str | None = None
+        for index, argument in enumerate(call.args):
+            if isinstance(argument, ast.Starred):
+                return None
+            if self._is_path(argument, bindings) and index < len(parameters):
+                given = parameters[index]
+        for keyword in call.keywords:
+            if keyword.arg is not None and self._is_path(keyword.value, bindings):
+                given = keyword.arg
+        if given is None:
+            return None
+        collector = _Collector()
+        inner = _Scope(self.module_scope)
+        collector._params(helper.args, inner)
+        collector._body(helper.body, inner)
+        parameter = inner.bindings.get(given)
+        if parameter is None or len(parameter) != 1 or parameter[0][0] != "param":
+            return None
+        saved = self._scope
+        try:
+            for inner_call, inner_scope in collector.calls:
+                self._scope = inner_scope
+                found = self._reads(inner_call, parameter, depth=1)
+                if found is not None:
+                    return found
+        finally:
+            self._scope = saved
+        return None
+
     # -- after the walk
 
     def _link(self) -> None:
@@ -1219,6 +1486,24 @@ class _Extractor:
                     embedded.children.append((path, child))
         for embedded, form_call in self._sources:
             embedded.source = self.by_call.get(id(form_call))
+
+
+def _written_in(node: PyNode, call: Span) -> bool:
+    """Whether anything of *node* is written as a literal in the source (or raises): a
+    scalar, a list or dict display, an f-string; not the mapping of a call's own keywords
+    (spanning *call*, or a model call's), nor a container formscript adds, nor a part only
+    known at run time."""
+    if node.kind == "opaque":
+        return bool(node.raises) or node.str_typed
+    if node.kind == "scalar":
+        return not node.synthetic
+    if not node.synthetic and node.origin is None and node.span != call:
+        return True  # a display written in the source
+    if node.kind == "dict":
+        return any(
+            _written_in(value, call) or (not key.identifier and _written_in(key, call)) for key, value in node.pairs
+        )
+    return any(_written_in(item, call) for item in node.items)
 
 
 def _force_type(node: PyNode, response_type: str, span: Span, problems: list[Problem] | None) -> None:

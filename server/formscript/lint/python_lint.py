@@ -286,7 +286,7 @@ class _FileLinter:
         where = embedded.text
         assert where is not None
         name = embedded.target
-        kind = kind_from_name(name, self.settings) if name else None
+        kind = embedded.kind or (kind_from_name(name, self.settings) if name else None)
         loaded = None
         if kind is None:
             loaded = parse_document(where.text)
@@ -296,7 +296,7 @@ class _FileLinter:
                 kind = sniff(as_json.value) if as_json.ok else None
             if kind is None:
                 return None
-        loader_name = name or "written.yaml"
+        loader_name = _loader_name(embedded, "written.yaml")
         syntax: Syntax = "json" if loader_name.endswith(".json") and kind != "form" else "yaml"
         if kind == "script":
             from formscript.core.script import loads_as_yaml
@@ -306,8 +306,10 @@ class _FileLinter:
         doc = EmbeddedDocument(inner, where, self.lines, file_comments=self.comments, extent=_extent(embedded))
         report = lint_document(doc, loader_name, kind=kind, settings=Settings(), fixes=self.fixes, suppress=False)
         report.diagnostics = finish(report.diagnostics, doc, self.settings, self.path, suppress=False)
+        if kind == "form" and embedded.reads_as == "mapping":
+            _loaded_only(report, inner)
         note = ""
-        undecided = kind == "script" and name is None and report.verdict is not Verdict.REJECTED
+        undecided = kind == "script" and loader_name == "written.yaml" and report.verdict is not Verdict.REJECTED
         if undecided and not _same_as_json(where.text, doc.value):
             report.verdict = Verdict.INSUFFICIENT_EVIDENCE
             note = "the written file's name decides whether lionagi reads it as YAML or JSON"
@@ -335,12 +337,12 @@ class _FileLinter:
             text = None
         if text is None or converted is None or any(n.kind == "opaque" for _, _, n in root.walk()):
             return None if text is None and converted is not None else self._undecided_dump(embedded)
-        kind = kind_from_name(name, self.settings) if name else None
+        kind = embedded.kind or (kind_from_name(name, self.settings) if name else None)
         if kind is None:
             kind = sniff(json.loads(text))
             if kind is None:
                 return None
-        loader_name = name or "written.json"
+        loader_name = _loader_name(embedded, "written.json")
         syntax: Syntax = "json"
         if kind == "script":
             from formscript.core.script import loads_as_yaml
@@ -357,7 +359,9 @@ class _FileLinter:
             doc = EmbeddedDocument(inner, whole, self.lines, file_comments=self.comments, extent=_extent(embedded))
         report = lint_document(doc, loader_name, kind=kind, settings=Settings(), fixes=self.fixes, suppress=False)
         report.diagnostics = finish(report.diagnostics, doc, self.settings, self.path, suppress=False)
-        undecided = kind == "script" and name is None and report.verdict is not Verdict.REJECTED
+        if kind == "form" and embedded.reads_as == "mapping":
+            _loaded_only(report, inner)
+        undecided = kind == "script" and loader_name == "written.json" and report.verdict is not Verdict.REJECTED
         if undecided and not _same_as_json(text, doc.value):
             report.verdict = Verdict.INSUFFICIENT_EVIDENCE
             report.note = "the written file's name decides whether lionagi reads it as YAML or JSON"
@@ -371,7 +375,7 @@ class _FileLinter:
         """JSON text of a value with run-time parts: which file it makes is not known."""
         from formscript.lint.kinds import kind_from_name
 
-        kind = kind_from_name(embedded.target, self.settings) if embedded.target else None
+        kind = embedded.kind or (kind_from_name(embedded.target, self.settings) if embedded.target else None)
         if kind is None:
             return None
         assert embedded.root is not None
@@ -430,6 +434,28 @@ class _FileLinter:
                 return part
         after = [p for p in parts if self.extents.get(id(p), (0, 0))[0] > line]
         return after[0] if after else parts[-1]
+
+
+def _loader_name(embedded: Embedded, unnamed: str) -> str:
+    """The name a written file is read under: its own, unless the call that reads it decides
+    the syntax (``from_yaml`` / ``from_json``) and the name's suffix says otherwise."""
+    name = embedded.target
+    syntax = embedded.reads_as
+    if syntax not in ("yaml", "json"):
+        return name or unnamed
+    from formscript.core.script import loads_as_yaml
+
+    if name is not None and loads_as_yaml(name) == (syntax == "yaml"):
+        return name
+    return f"{name or 'written'}.{syntax}"
+
+
+def _loaded_only(report: FileReport, loaded: Document) -> None:
+    """A form spec lionagi only loads (``_load_form_spec``): it is refused only when it does
+    not load as a mapping; what building the form would refuse is not reported."""
+    report.diagnostics = [d for d in report.diagnostics if not d.code.startswith("FS") or d.code == "FS002"]
+    report.verdict = Verdict.ACCEPTED if loaded.ok and isinstance(loaded.value, dict) else Verdict.REJECTED
+    report.gate = None
 
 
 def _extent(embedded: Embedded) -> tuple[int, int]:
