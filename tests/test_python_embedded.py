@@ -168,7 +168,7 @@ def test_each_api_reads_its_argument_as_lionagi_does() -> None:
         ("ScriptModel.model_validate", 12, "rejected", ["SC001"]),
         ("ScriptModel", 13, "rejected", ["SC006"]),
         ("iModel", 15, "accepted", []),
-        ("ScriptedEndpoint", 16, "accepted", ["SC016"]),
+        ("ScriptedEndpoint", 16, "accepted", []),  # an explicit empty script: a placeholder
         ("match_endpoint", 17, "rejected", ["SC004"]),
         ("TestBranch.attach_script", 18, "accepted", []),
         ("TestBranch.scripted(branch).attach_script", 19, "accepted", ["SC016"]),
