@@ -326,3 +326,43 @@ def test_lionagi_fails_exactly_the_tests_formscript_says_will_fail(tmp_path: Pat
         key = f"{case.get('classname', '').replace('.', '/')}.py::{case.get('name')}"
         failed[key] = case.find("failure") is not None or case.find("error") is not None
     assert failed == predicted
+
+
+def test_a_written_text_follows_the_call_that_reads_it() -> None:
+    source = """
+        import pytest
+        from pydantic import ValidationError
+        from lionagi.testing import ScriptModel
+
+
+        def test_refused(tmp_path):
+            p = tmp_path / "s.yaml"
+            p.write_text("responses:\\n  - {type: bogus}\\n")
+            with pytest.raises(ValidationError):
+                ScriptModel.from_yaml(p)
+
+
+        def test_wrong_class(tmp_path):
+            p = tmp_path / "s.yaml"
+            p.write_text("responses: [\\n")
+            with pytest.raises(ValueError):
+                ScriptModel.from_yaml(p)
+
+
+        def test_accepted(tmp_path):
+            p = tmp_path / "s.json"
+            p.write_text('{"responses": [{"type": "text", "content": "hi"}]}')
+            with pytest.raises(ValueError):
+                ScriptModel.from_json(p)
+    """
+    report = lint_python(textwrap.dedent(source), "test_x.py")
+    shown = [(d.code, d.span.start.line + 1, d.message.split(" in lionagi")[0]) for d in report.diagnostics]
+    # located at the call that reads the file, and named by it
+    assert shown == [
+        ("PY003", 18, "ScriptModel.from_yaml(...) raises yaml.YAMLError"),
+        ("PY003", 25, shown[1][2]),
+    ]
+    assert shown[1][2].startswith(
+        "the test expects `pytest.raises(ValueError)`, but lionagi accepts ScriptModel.from_json"
+    )
+    assert [p.expected is not None for p in report.parts or []] == [True, False, False]

@@ -16,10 +16,11 @@ status it asserts); here each document's report is compared with it:
 from __future__ import annotations
 
 import ast
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from formscript import rules
 from formscript.core.verdict import Verdict
+from formscript.document.model import Span
 from formscript.document.pyexpect import Expectation, catches, expectations, shown
 from formscript.lint.diagnostics import Diagnostic
 from formscript.lint.engine import in_order
@@ -27,7 +28,6 @@ from formscript.lint.report import Expected, FileReport
 
 if TYPE_CHECKING:
     from formscript.core.verdict import Problem
-    from formscript.document.model import Span
     from formscript.document.pyextract import Embedded
     from formscript.document.pyliteral import SourceLines
     from formscript.lint.config import Settings
@@ -56,7 +56,7 @@ def judge(
         if report is None:
             continue
         if embedded.semantic in ("text", "dumped"):
-            for consumer in getattr(embedded, "consumers", None) or ():
+            for consumer in embedded.consumers:
                 calls[id(consumer)] = embedded.semantic
             if report.kind == "form":
                 calls.setdefault(id(embedded.node), "written_form")
@@ -72,18 +72,28 @@ def judge(
         report = reports.get(id(embedded))
         if report is None:
             continue
-        keys = [id(embedded.node)]
-        keys.extend(id(c) for c in getattr(embedded, "consumers", None) or ())
-        expectation = next((stated[k] for k in keys if k in stated), None)
-        if expectation is None:
+        at = [(embedded.node, embedded.call, embedded.call_span)]
+        at.extend((c, lines.source(lines.span(c.func)), lines.span(c)) for c in embedded.consumers)
+        hit = next(((stated[id(node)], name, span) for node, name, span in at if id(node) in stated), None)
+        if hit is None:
             continue
-        _judge(embedded, report, expectation, settings, path, reports, judged)
+        expectation, name, span = hit
+        _judge(embedded, report, expectation, _Call(name, span), settings, path, reports, judged)
+
+
+class _Call(NamedTuple):
+    """The call a test states the outcome of: the document's own, or the one reading the
+    text it writes (``ScriptModel.from_yaml(path)``), as written and where."""
+
+    name: str
+    span: Span
 
 
 def _judge(
     embedded: Embedded,
     report: FileReport,
     expectation: Expectation,
+    call: _Call,
     settings: Settings,
     path: str,
     reports: dict[int, FileReport | None],
@@ -101,18 +111,18 @@ def _judge(
                     _expected(report, expectation, span, None)
                 return
             if verdict is Verdict.ACCEPTED:
-                problem = rules.PY003.accepted(call=embedded.call, expected=_stated(expectation), why=why)
-                _unmet(report, problem, settings, path, embedded, keep=True)
+                problem = rules.PY003.accepted(call=call.name, expected=_stated(expectation), why=why)
+                _unmet(report, problem, settings, path, call, keep=True)
             else:
                 what = "lionagi returns the form with status 'error' (fill_form and validate_form report, not raise)"
-                problem = rules.PY003.returns(call=embedded.call, expected=_stated(expectation), outcome=what)
-                _unmet(report, problem, settings, path, embedded)
+                problem = rules.PY003.returns(call=call.name, expected=_stated(expectation), outcome=what)
+                _unmet(report, problem, settings, path, call)
         elif verdict is Verdict.REJECTED:
             if raised is None or expectation.classes is None or _caught(expectation, raised):
                 _expected(report, expectation, span, raised)
             elif expectation.first:
-                problem = rules.PY003.uncaught(call=embedded.call, expected=_stated(expectation), raised=shown(raised))
-                _unmet(report, problem, settings, path, embedded)
+                problem = rules.PY003.uncaught(call=call.name, expected=_stated(expectation), raised=shown(raised))
+                _unmet(report, problem, settings, path, call)
             else:
                 _expected(report, expectation, span, raised)
         return
@@ -121,11 +131,11 @@ def _judge(
             _expected(report, expectation, span, None)
         elif verdict is Verdict.ACCEPTED:
             problem = rules.PY003.accepted(
-                call=embedded.call,
+                call=call.name,
                 expected=f"`{expectation.by}`",
                 why="the form it returns has status 'validated', so the assertion fails",
             )
-            _unmet(report, problem, settings, path, embedded)
+            _unmet(report, problem, settings, path, call)
         return
     if outcome == "rule_fails":
         failing = [d for d in report.diagnostics if _rule_failure(d.code)]
@@ -217,11 +227,14 @@ def _raise_of(
     if semantic == "ruleset":
         return "builtins.ValueError" if rules.RS009.code in codes else _VALIDATION
     if semantic in ("text", "dumped"):
-        if not getattr(embedded, "consumers", None):
+        name = embedded.target or ""
+        if not embedded.consumers:
             return None  # who reads the file, and how, is not known
+        if embedded.reads_as == "mapping":  # lionagi's form loader: ValueError for anything else
+            return "builtins.ValueError"
         if rules.YM001.code in codes:
-            name = embedded.target or ""
-            return "json.JSONDecodeError" if name.endswith(".json") else "yaml.YAMLError"
+            json_read = embedded.reads_as == "json" or (embedded.reads_as is None and name.endswith(".json"))
+            return "json.JSONDecodeError" if json_read else "yaml.YAMLError"
         if rules.SC017.code in codes:
             return "json.JSONDecodeError"
         return _VALIDATION if report.kind == "script" else None
@@ -251,12 +264,12 @@ def _expected(report: FileReport, expectation: Expectation, span: Span, raised: 
 
 
 def _unmet(
-    report: FileReport, problem: Problem, settings: Settings, path: str, embedded: Embedded, *, keep: bool = False
+    report: FileReport, problem: Problem, settings: Settings, path: str, call: _Call, *, keep: bool = False
 ) -> None:
     """Report *problem* at the call: beside the document's findings (*keep*: it is accepted,
     and they stand), or in their place (they say why it is refused, which the test wants)."""
     kept = report.diagnostics if keep else []
     if settings.enabled(problem.code, path):
         severity = settings.severity_of(problem.code, problem.rule.severity)
-        kept = in_order([*kept, Diagnostic(problem.code, severity, problem.message, embedded.call_span)])
+        kept = in_order([*kept, Diagnostic(problem.code, severity, problem.message, call.span)])
     report.diagnostics = kept
