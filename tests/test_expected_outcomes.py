@@ -366,3 +366,24 @@ def test_a_written_text_follows_the_call_that_reads_it() -> None:
         "the test expects `pytest.raises(ValueError)`, but lionagi accepts ScriptModel.from_json"
     )
     assert [p.expected is not None for p in report.parts or []] == [True, False, False]
+
+
+def test_a_rule_never_raises_when_applied() -> None:
+    source = """
+        import pytest
+        from lionagi.work import Rule, WorkForm
+
+
+        def test_apply_raises():
+            rule = Rule(rule_id="r", field="x", check="required")
+            form = WorkForm(values={})
+            with pytest.raises(ValueError):
+                rule.apply(form)
+
+
+        def test_custom_may_raise():
+            rule = Rule(rule_id="r", field="x", check="custom", params={"fn": lambda v: 1 / 0})
+            with pytest.raises(ZeroDivisionError):
+                rule.apply(WorkForm(values={"x": 1}))
+    """
+    assert _lint(source)[0] == [("PY003", 10)]

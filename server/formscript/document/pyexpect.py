@@ -694,3 +694,27 @@ def expectations(tree: ast.Module, lines: SourceLines, calls: dict[int, str]) ->
     found = _Walker(tree, lines, set(calls)).run()
     _returns_expectations(tree, _Names(tree), lines, calls, found)
     return found
+
+
+def applications(
+    tree: ast.Module, lines: SourceLines, calls: dict[int, str]
+) -> dict[int, list[tuple[ast.Call, Expectation]]]:
+    """For each ``Rule(...)`` / rule set call of *calls*, the ``apply(form)`` /
+    ``apply_all(form)`` calls made on what it builds in a block that expects an exception,
+    with that expectation (by the rule call's id)."""
+    made: dict[int, int] = {}
+    for function in _functions(tree):
+        own = {id(n): n for n in _own_nodes(function) if isinstance(n, ast.Call)}
+        for key, kind in calls.items():
+            if kind in ("rule", "ruleset") and key in own:
+                for applied in _method_results(function, own[key], ("apply", "apply_all")):
+                    made[id(applied)] = key
+    if not made:
+        return {}
+    walker = _Walker(tree, lines, set(made))
+    found = walker.run()
+    nodes = {id(n): n for n in ast.walk(tree) if isinstance(n, ast.Call) and id(n) in found}
+    result: dict[int, list[tuple[ast.Call, Expectation]]] = {}
+    for key, expectation in found.items():
+        result.setdefault(made[key], []).append((nodes[key], expectation))
+    return result

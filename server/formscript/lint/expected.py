@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, NamedTuple
 from formscript import rules
 from formscript.core.verdict import Verdict
 from formscript.document.model import Span
-from formscript.document.pyexpect import Expectation, catches, expectations, shown
+from formscript.document.pyexpect import Expectation, applications, catches, expectations, shown
 from formscript.lint.diagnostics import Diagnostic
 from formscript.lint.engine import in_order
 from formscript.lint.report import Expected, FileReport
@@ -65,13 +65,23 @@ def judge(
     if not calls:
         return
     stated = expectations(tree, lines, calls)
-    if not stated:
+    applied = applications(tree, lines, calls)
+    if not stated and not applied:
         return
     judged: dict[int, str | None] = {}
     for embedded in found:
         report = reports.get(id(embedded))
         if report is None:
             continue
+        for node, expectation in applied.get(id(embedded.node), []):
+            _never_raises(
+                embedded,
+                report,
+                expectation,
+                _Call(lines.source(lines.span(node.func)), lines.span(node)),
+                settings,
+                path,
+            )
         at = [(embedded.node, embedded.call, embedded.call_span)]
         at.extend((c, lines.source(lines.span(c.func)), lines.span(c)) for c in embedded.consumers)
         hit = next(((stated[id(node)], name, span) for node, name, span in at if id(node) in stated), None)
@@ -79,6 +89,26 @@ def judge(
             continue
         expectation, name, span = hit
         _judge(embedded, report, expectation, _Call(name, span), settings, path, reports, judged)
+
+
+def _never_raises(
+    embedded: Embedded, report: FileReport, expectation: Expectation, call: _Call, settings: Settings, path: str
+) -> None:
+    """``rule.apply(form)`` in a block that expects an exception: a rule returns its
+    failure (or None) and never raises, unless a custom callable decides it."""
+    if report.verdict is not Verdict.ACCEPTED or embedded.root is None:
+        return
+    if any(d.code in (rules.RS010.code, rules.RS101.code) for d in report.diagnostics):
+        return
+    for where, _key, node in embedded.root.walk():
+        custom = bool(where) and where[-1] == "check" and node.kind == "scalar" and node.value == "custom"
+        if custom or node.kind == "opaque":
+            return  # a callable of the test's may raise, or a part is only known at run time
+    why = _fails_when_it_returns(expectation)
+    if why is not None:
+        what = "a rule reports a failure by returning its message (None when it passes); it never raises"
+        problem = rules.PY003.returns(call=call.name, expected=_stated(expectation), outcome=what)
+        _unmet(report, problem, settings, path, call, keep=True)
 
 
 class _Call(NamedTuple):
