@@ -68,7 +68,8 @@ class RedCase:
     node: str = "file"
     #: kind "python": the API call whose verdict is compared (written once in the module), and
     #: how the runtime's outcome is judged: "raises" (any exception) or "status" (a form's
-    #: status "error").
+    #: status "error"). kind "pytest": the test's qualified name ("Class::test" or "test"),
+    #: judged "pytest" (its pytest outcome against an error within its lines).
     target_call: str | None = None
     judge: str | None = None
 
@@ -2407,6 +2408,29 @@ def _python_binding(r: _R) -> dict[str, Any]:
     }
 
 
+def _negative_test(r: _R) -> dict[str, Any]:
+    """One test function that states the outcome it expects (``negative_tests.py``'s shapes:
+    every API x expectation form x document x exception class), alone in its module. It is
+    judged by the contract of ``test_negative_tests.py``: pytest with lionagi fails the test
+    exactly when ``lint`` reports an error within its lines."""
+    from . import negative_tests as nt
+
+    api = r.pick(nt.APIS)
+    expectation = r.pick(nt._expectations(api))
+    document = r.pick(nt._documents(api))
+    case = nt._Builder(r.rng, r.int(0, 9999)).case(api, expectation, document, r.pick(nt.CATCHES))
+    module = nt.build_modules([case])[0]
+    probe = f"{case.shape} ({case.position}, {case.binding})"
+    return {
+        "kind": "pytest",
+        "suffix": "_test.py",
+        "data": module.source.encode("utf-8"),
+        "probe": probe,
+        "target_call": case.qualname,
+        "judge": "pytest",
+    }
+
+
 # ----------------------------------------------------------------------------- the registry
 
 CLASSES: dict[str, ClassSpec] = {
@@ -2440,6 +2464,9 @@ CLASSES: dict[str, ClassSpec] = {
     "binary_keys": ClassSpec(3, _binary, "!!binary keys and values: bytes that pydantic's str reads as UTF-8"),
     "python_values": ClassSpec(5, _python_values, "Python literals (tuples, sets, bytes, complex, ...) in every slot"),
     "python_binding": ClassSpec(3, _python_binding, "Python calls whose arguments do not bind to the API's signature"),
+    "negative_tests": ClassSpec(
+        4, _negative_test, "tests that state the outcome they expect (pytest.raises, assertRaises, xfail, asserts)"
+    ),
 }
 
 

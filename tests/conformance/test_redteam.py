@@ -170,7 +170,10 @@ class _Comparison:
         modules = [c for c in cases if c.kind == "python"]
         if modules:
             diffs.update(self._python_views(modules, paths))
-            cases = [c for c in cases if c.kind != "python"]
+        tests = [c for c in cases if c.kind == "pytest"]
+        if tests:
+            diffs.update(self._pytest_views(tests))
+        cases = [c for c in cases if c.kind not in ("python", "pytest")]
         theirs: dict[str, Any] = {}
         for case in cases:
             theirs[case.name], diffs[case.name] = self._oracle_and_core(case, paths[case.name])
@@ -235,6 +238,38 @@ class _Comparison:
                     if f.get("path") == paths[case.name] and (f.get("embedded") or {}).get("call") == case.target_call
                 ]
                 diffs[case.name] += _python_diff("cli lint", verdicts, theirs[case.name])
+        return diffs
+
+    def _pytest_views(self, cases: list[redteam.RedCase]) -> dict[str, list[str]]:
+        """A test that states the outcome it expects: pytest with lionagi runs every module of
+        the chunk at once (each named ``test_*.py`` in a directory of its own), ``lint
+        --format json`` reads them; an error within a test's lines must mean the test fails
+        (``test_negative_tests.py``'s contract; the failures left unclaimed are held there)."""
+        from . import negative_tests as nt
+        from .test_negative_tests import error_lines, run_lint, run_pytest
+
+        where = self.root / f"pytest-{cases[0].name}"
+        where.mkdir(exist_ok=True)
+        paths = {c.name: where / f"test_{c.name.replace('-', '_')}.py" for c in cases}
+        for case in cases:
+            paths[case.name].write_bytes(case.data)
+        outcomes = run_pytest(where)
+        errors = error_lines(run_lint(list(paths.values())))
+        diffs: dict[str, list[str]] = {}
+        for case in cases:
+            path = paths[case.name]
+            first, last = nt._spans(case.data.decode("utf-8"))[str(case.target_call)]
+            inside = [text for line, text in errors.get(str(path.resolve()), []) if first <= line <= last]
+            entry = outcomes.get(f"{path.name}::{case.target_call}")
+            if entry is None:
+                diffs[case.name] = ["pytest did not run the test"]
+            elif inside and not entry["failed"] and "/ unasserted /" not in (case.probe or ""):
+                # an error in a test that passes is a wrong claim; a failure formscript
+                # leaves unclaimed is counted by test_negative_tests.py's ceiling instead
+                said = "; ".join(inside)
+                diffs[case.name] = [f"pytest: {' '.join(entry['phases'])}; formscript: {said}"]
+            else:
+                diffs[case.name] = []
         return diffs
 
     def _oracle_and_core(self, case: redteam.RedCase, path: str) -> tuple[Any, list[str]]:
