@@ -164,13 +164,13 @@ async def test_did_you_mean_is_an_exact_edit_of_the_python_source(client: Client
 
 
 async def test_a_suppression_comment_works_in_python(client: Client, workspace: Path) -> None:
-    text = "from lionagi.testing import ScriptModel\n\n\ndef test_empty():\n    script = ScriptModel()\n"
+    text = "from lionagi.testing import ScriptModel\n\n\ndef test_empty():\n    script = ScriptModel(responses=[])\n"
     uri = _open_python(client, workspace, "test_suppress.py", text)
     assert [d.code for d in await published(client, uri, version=1)] == ["SC016"]
     found = await client.text_document_code_action_async(
         types.CodeActionParams(
             text_document=doc_id(uri),
-            range=rng(4, 15, 4, 15),
+            range=rng(4, 35, 4, 35),
             context=types.CodeActionContext(diagnostics=[], only=["quickfix"]),
         )
     )

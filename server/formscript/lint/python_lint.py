@@ -470,9 +470,15 @@ def _loader_name(embedded: Embedded, unnamed: str) -> str:
 def _loaded_only(report: FileReport, loaded: Document) -> None:
     """A form spec lionagi only loads (``_load_form_spec``): it is refused only when it does
     not load as a mapping; what building the form would refuse is not reported."""
-    report.diagnostics = [d for d in report.diagnostics if not d.code.startswith("FS") or d.code == "FS002"]
+    report.diagnostics = [d for d in report.diagnostics if _kind_of(d.code) != "form" or d.code == rules.FS002.code]
     report.verdict = Verdict.ACCEPTED if loaded.ok and isinstance(loaded.value, dict) else Verdict.REJECTED
     report.gate = None
+
+
+def _kind_of(code: str) -> str | None:
+    """The kind of file the rule of *code* checks (None: no such rule)."""
+    rule = rules.get(code)
+    return rule.kind if rule is not None else None
 
 
 def _extent(embedded: Embedded) -> tuple[int, int]:
