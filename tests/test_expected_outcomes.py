@@ -387,3 +387,25 @@ def test_a_rule_never_raises_when_applied() -> None:
                 rule.apply(WorkForm(values={"x": 1}))
     """
     assert _lint(source)[0] == [("PY003", 10)]
+
+
+def test_a_block_that_may_not_run_claims_nothing() -> None:
+    source = """
+        import pytest
+        from lionagi.testing import ScriptModel
+
+
+        def test_deferred():
+            check = lambda: pytest.raises(ValueError, ScriptModel.from_responses, [{"type": "text", "content": "x"}])
+            maybe = [pytest.raises(ValueError, ScriptModel.from_responses, [{"type": "text", "content": "x"}]) for _ in ()]
+
+
+        def test_unknown_arguments(args):
+            with pytest.raises(*args):
+                ScriptModel.from_responses([{"type": "made_up"}])
+            with pytest.raises():
+                ScriptModel.from_responses([{"type": "made_up"}])
+    """
+    diagnostics, expected = _lint(source)
+    assert diagnostics == []
+    assert expected[2:] == ["pytest.raises(*args)", "pytest.raises()"]

@@ -417,7 +417,7 @@ class _Walker:
                     self.found[id(node)] = found
             elif isinstance(node, ast.Call) and self.names.is_raises(node) and len(node.args) == 2:
                 made = node.args[1]
-                if isinstance(made, ast.Call) and id(made) in self.wanted:
+                if isinstance(made, ast.Call) and id(made) in self.wanted and _unconditional(statement, node):
                     by, span = self.written(node)
                     outer = blocks[-1].expectation if blocks else None
                     self.found[id(made)] = Expectation(
