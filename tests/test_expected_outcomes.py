@@ -397,7 +397,7 @@ def test_a_block_that_may_not_run_claims_nothing() -> None:
 
         def test_deferred():
             check = lambda: pytest.raises(ValueError, ScriptModel.from_responses, [{"type": "text", "content": "x"}])
-            maybe = [pytest.raises(ValueError, ScriptModel.from_responses, [{"type": "text"}]) for _ in ()]
+            m = [pytest.raises(ValueError, ScriptModel.from_responses, [{"type": "text", "content": ""}]) for _ in ()]
 
 
         def test_unknown_arguments(args):
