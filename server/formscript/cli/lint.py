@@ -40,6 +40,11 @@ def lint(args: argparse.Namespace) -> int:
     """Lint the paths; 1 when a diagnostic at ``--fail-on`` or above is reported, 2 on misuse."""
     from formscript.lint.config import ConfigError
 
+    if getattr(args, "add_suppressions", None) is not None:
+        refused = _suppressions_refused(args)
+        if refused:
+            print(f"formscript: --add-suppressions {refused}", file=sys.stderr)
+            return 2
     anchor = Path(args.paths[0]) if args.paths and args.paths[0] != "-" else Path.cwd()
     try:
         settings = settings_from_args(args, anchor if anchor.exists() else Path.cwd())
@@ -59,6 +64,10 @@ def lint(args: argparse.Namespace) -> int:
         paired = (args.form, form_text)
     _collect_less_often()
     reports = lint_files(files, settings, args, paired)
+    if getattr(args, "add_suppressions", None) is not None:
+        from formscript.cli.suppressing import add_suppressions
+
+        return add_suppressions(reports, settings, args, paired)
     not_written = 0
     if args.fix or args.diff or args.unsafe_fixes:
         from formscript.cli.fixing import apply_fixes
@@ -75,6 +84,17 @@ def lint(args: argparse.Namespace) -> int:
         return 0
     failing = {"error"} if args.fail_on == "error" else {"error", "warning"}
     return 1 if not_written or any(d.severity in failing for r in reports for d in r.diagnostics) else 0
+
+
+def _suppressions_refused(args: argparse.Namespace) -> str | None:
+    """Why ``--add-suppressions`` cannot run with these options (None: it can)."""
+    if args.fix or args.diff or args.unsafe_fixes:
+        return "writes comments, not fixes: run it without --fix, --unsafe-fixes and --diff"
+    if "-" in args.paths:
+        return "writes files: it does not read stdin"
+    if not args.add_suppressions.strip():
+        return 'needs a reason, written into every comment: --add-suppressions "adopted formscript"'
+    return None
 
 
 #: The formats that show fixes (the JSON contract's ``fix`` and ``fixable``, the text

@@ -70,6 +70,11 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
         lint.add_argument("--fix", action="store_true", help="apply safe fixes")
         lint.add_argument("--unsafe-fixes", action="store_true", help="also apply unsafe fixes")
         lint.add_argument("--diff", action="store_true", help="show fixes as a diff, write nothing")
+        lint.add_argument(
+            "--add-suppressions",
+            metavar="REASON",
+            help="write '# formscript: ignore[CODE] REASON' above every current finding (to adopt formscript)",
+        )
         lint.add_argument("--fail-on", choices=("error", "warning"), default="error")
         lint.add_argument("--exit-zero", action="store_true")
         lint.add_argument("--stdin-filename", help="the path to report for stdin input")
