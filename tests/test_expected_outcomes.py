@@ -409,3 +409,24 @@ def test_a_block_that_may_not_run_claims_nothing() -> None:
     diagnostics, expected = _lint(source)
     assert diagnostics == []
     assert expected[2:] == ["pytest.raises(*args)", "pytest.raises()"]
+
+
+def test_documents_lionagi_accepts_do_not_raise_before_the_call() -> None:
+    source = """
+        import pytest
+        from lionagi.work import FieldSpec, Rule, WorkForm, fill_form
+
+
+        @pytest.mark.xfail(raises=Exception, strict=True)
+        def test_rule_fails():
+            rule = Rule(rule_id="r", field="email", check="pattern", params={"pattern": ".+@.+"})
+            form = WorkForm(values={"email": "a@b"})
+            rule.apply(form)
+
+
+        def test_fill_raises():
+            form = WorkForm(fields={"n": FieldSpec(name="n", type="int")})
+            with pytest.raises(TypeError):
+                fill_form(form, {"n": "seven"})
+    """
+    assert [code for code, _ in _lint(source)[0]] == ["PY003", "PY003"]

@@ -242,7 +242,15 @@ def _quiet(expr: ast.expr | None) -> bool:
     return False
 
 
-def _quiet_statement(statement: ast.stmt) -> bool:
+def _quiet_statement(statement: ast.stmt, calls: frozenset[int] = frozenset()) -> bool:
+    """Whether running *statement* cannot raise: literals assigned to names, or a call of
+    *calls* (documents lionagi accepts) assigned or made on its own."""
+    value = getattr(statement, "value", None)
+    if isinstance(value, ast.Call) and id(value) in calls:
+        if isinstance(statement, ast.Expr):
+            return True
+        if isinstance(statement, ast.Assign) and all(isinstance(t, ast.Name) for t in statement.targets):
+            return True
     if isinstance(statement, _QUIET_STATEMENTS):
         return True
     if isinstance(statement, ast.Expr):
@@ -332,7 +340,10 @@ class _Block:
 
 
 class _Walker:
-    def __init__(self, tree: ast.Module, lines: SourceLines, wanted: set[int]) -> None:
+    def __init__(
+        self, tree: ast.Module, lines: SourceLines, wanted: set[int], quiet: frozenset[int] = frozenset()
+    ) -> None:
+        self.quiet = quiet
         self.names = _Names(tree)
         self.lines = lines
         self.wanted = wanted
@@ -374,8 +385,12 @@ class _Walker:
                 quiet = _Block(statement.body, block.expectation, block.before_quiet, block.after_quiet)
                 if body is block.body:
                     index = next(i for i, s in enumerate(body) if s is statement)
-                    quiet.before_quiet = block.before_quiet and all(_quiet_statement(s) for s in body[:index])
-                    quiet.after_quiet = block.after_quiet and all(_quiet_statement(s) for s in body[index + 1 :])
+                    quiet.before_quiet = block.before_quiet and all(
+                        _quiet_statement(s, self.quiet) for s in body[:index]
+                    )
+                    quiet.after_quiet = block.after_quiet and all(
+                        _quiet_statement(s, self.quiet) for s in body[index + 1 :]
+                    )
                 else:
                     quiet.before_quiet = quiet.after_quiet = False
                 self._statements(statement.body, [*blocks[:-1], quiet])
@@ -441,12 +456,12 @@ class _Walker:
             return _with_position(expectation, first=False, last=False)
         index = next(i for i, s in enumerate(body) if s is statement)
         first = block.before_quiet and _unconditional(statement, call)
-        first = first and all(_quiet_statement(s) for s in body[:index])
+        first = first and all(_quiet_statement(s, self.quiet) for s in body[:index])
         last = first and _outermost(statement, call)
         result = _result_name(statement)
         after: str | None = None
         for later in body[index + 1 :]:
-            if _quiet_statement(later):
+            if _quiet_statement(later, self.quiet):
                 continue
             verdict = _assertion_on(later, result)
             if verdict == "holds":
@@ -687,17 +702,20 @@ def _says_exit_1(test: ast.expr, names: _Names, assigned: dict[str, list[ast.exp
     return qualified is not None and qualified.startswith("lionagi.cli.")
 
 
-def expectations(tree: ast.Module, lines: SourceLines, calls: dict[int, str]) -> dict[int, Expectation]:
+def expectations(
+    tree: ast.Module, lines: SourceLines, calls: dict[int, str], quiet: frozenset[int] = frozenset()
+) -> dict[int, Expectation]:
     """What a test file (*tree*, its *lines*) states about each call in *calls* (``id`` of the
     ``ast.Call`` -> how lionagi reads it: an ``Embedded.semantic``, or ``written_form`` for a
-    form written to a file), by the call's id; calls about which it states nothing are left out."""
-    found = _Walker(tree, lines, set(calls)).run()
+    form written to a file), by the call's id; calls about which it states nothing are left out.
+    *quiet*: the calls known not to raise (documents lionagi accepts)."""
+    found = _Walker(tree, lines, set(calls), quiet).run()
     _returns_expectations(tree, _Names(tree), lines, calls, found)
     return found
 
 
 def applications(
-    tree: ast.Module, lines: SourceLines, calls: dict[int, str]
+    tree: ast.Module, lines: SourceLines, calls: dict[int, str], quiet: frozenset[int] = frozenset()
 ) -> dict[int, list[tuple[ast.Call, Expectation]]]:
     """For each ``Rule(...)`` / rule set call of *calls*, the ``apply(form)`` /
     ``apply_all(form)`` calls made on what it builds in a block that expects an exception,
@@ -711,7 +729,7 @@ def applications(
                     made[id(applied)] = key
     if not made:
         return {}
-    walker = _Walker(tree, lines, set(made))
+    walker = _Walker(tree, lines, set(made), quiet)
     found = walker.run()
     nodes = {id(n): n for n in ast.walk(tree) if isinstance(n, ast.Call) and id(n) in found}
     result: dict[int, list[tuple[ast.Call, Expectation]]] = {}

@@ -64,8 +64,10 @@ def judge(
         calls[id(embedded.node)] = embedded.semantic
     if not calls:
         return
-    stated = expectations(tree, lines, calls)
-    applied = applications(tree, lines, calls)
+    accepted = [e for e in found if (r := reports.get(id(e))) is not None and r.verdict is Verdict.ACCEPTED]
+    quiet = frozenset(id(e.node) for e in accepted if e.semantic not in ("text", "dumped"))
+    stated = expectations(tree, lines, calls, quiet)
+    applied = applications(tree, lines, calls, quiet)
     if not stated and not applied:
         return
     judged: dict[int, str | None] = {}
