@@ -99,6 +99,7 @@ describe('settings against the server model (formscript.lint.config)', { skip },
         'kinds.form': ['specs/*.yaml'],
         'kinds.calls': ['calls/*.json'],
         calls: { '*.script.yaml': 'common.calls.yaml' },
+        expectedOutcomes: false,
       }),
     );
     const out = merge({}, config);
@@ -111,6 +112,7 @@ describe('settings against the server model (formscript.lint.config)', { skip },
       per_file_ignores: { 'legacy/*.yaml': ['FS02'] },
       kinds: { form: ['specs/*.yaml'], calls: ['calls/*.json'] },
       calls: { '*.script.yaml': 'common.calls.yaml' },
+      expected_outcomes: false,
     });
   });
 
@@ -125,6 +127,7 @@ describe('settings against the server model (formscript.lint.config)', { skip },
       per_file_ignores: {},
       kinds: { rules: ['*.policy.yaml'] },
       calls: {},
+      expected_outcomes: true,
     });
   });
 

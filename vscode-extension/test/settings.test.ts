@@ -40,6 +40,7 @@ describe('toServerConfig', () => {
         'kinds.rules': ['policy.yaml'],
         'kinds.calls': ['calls/*.json'],
         calls: { '*.script.yaml': 'common.calls.yaml' },
+        expectedOutcomes: false,
       }),
     );
     // What goes over the wire: exactly these keys, in this order.
@@ -47,7 +48,7 @@ describe('toServerConfig', () => {
       JSON.stringify(config),
       '{"select":["FS0","FS201"],"extend_select":["FS01"],"ignore":["FS105"],' +
         '"severity":{"FS001":"warning","FS201":"off"},"per_file_ignores":{"legacy/*.yaml":["FS2"]},' +
-        '"calls":{"*.script.yaml":"common.calls.yaml"},' +
+        '"calls":{"*.script.yaml":"common.calls.yaml"},"expected_outcomes":false,' +
         '"kinds":{"form":["specs/*.yaml"],"script":["fixtures/**/*.yml"],"rules":["policy.yaml"],"calls":["calls/*.json"]}}',
     );
   });
