@@ -249,6 +249,48 @@ def test_the_reports_say_it(tmp_path: Path, capsys: pytest.CaptureFixture[str]) 
     assert capsys.readouterr().out == first
 
 
+RULES_APPLIED = """
+from lionagi.work import Rule, RuleSet, WorkForm
+
+
+def test_a():
+    rule = Rule(rule_id="r", field="age", check="range", params={"min": 0, "max": 120})
+    form = WorkForm(values={"age": 300})
+    assert rule.apply(form) is None
+
+
+def test_b():
+    rule = Rule(rule_id="r", field="age", check="range", params={"min": 0, "max": 120})
+    err = rule.apply(WorkForm(values={"age": 30}))
+    assert err is not None
+
+
+def test_c():
+    rule = Rule(rule_id="r", field="email", check="pattern", params={"pattern": ".+@.+"})
+    form = WorkForm(values={"email": "a@b"})
+    assert rule.apply(form) is None
+
+
+def test_d():
+    rs = RuleSet().add(Rule(rule_id="r3", field="x", check="required"))
+    form = WorkForm(values={})
+    assert rs.apply_all(form) == []
+
+
+def test_e():
+    rs = RuleSet().add(Rule(rule_id="r3", field="x", check="required"))
+    form = WorkForm(values={})
+    errors = rs.apply_all(form)
+    assert len(errors) == 1
+"""
+
+
+def test_a_rule_applied_to_a_literal_form_is_evaluated() -> None:
+    diagnostics, expected = _lint(RULES_APPLIED)
+    assert diagnostics == [("PY003", 6), ("PY003", 12), ("PY003", 24)]
+    assert "assert len(errors) == 1" in expected
+
+
 def _lionagi() -> bool:
     try:
         import lionagi  # noqa: F401
@@ -300,6 +342,7 @@ def test_lionagi_fails_exactly_the_tests_formscript_says_will_fail(tmp_path: Pat
                     fill_form(WorkForm(fields={"n": FieldSpec(name="n", type="int")}), {})
         """,
     }
+    sources["test_rules.py"] = RULES_APPLIED
     predicted: dict[str, bool] = {}
     for name, source in sources.items():
         text = textwrap.dedent(source)

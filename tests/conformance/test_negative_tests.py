@@ -39,7 +39,7 @@ from .engines import lionagi_missing_reason
 #: Expectations under which a test asserts nothing about the document's outcome.
 UNASSERTED = frozenset({"unasserted"})
 #: Failing tests of the default corpus in which formscript reports no error (see the test).
-MISSED_CEILING = 20
+MISSED_CEILING = 15
 
 SEED = int(os.environ.get("FORMSCRIPT_NEGATIVE_SEED", str(nt.DEFAULT_SEED)))
 REPEAT = int(os.environ.get("FORMSCRIPT_NEGATIVE_REPEAT", "1"))
@@ -264,10 +264,9 @@ def test_negative_tests_agree_with_pytest(tmp_path: Path, tally: Tally) -> None:
     # test does not assert is about the document, not the test: counted, not a wrong claim)
     wrong = [v for v in verdicts if v.predicted and not v.fails and v.case.expectation not in UNASSERTED]
     assert not wrong, "formscript reports an error in tests that pass:\n" + _render(summary)
-    # Failures formscript does not claim (it is silent where the outcome is not certain from
-    # the call alone: statements after the call, match= patterns, rule.apply's result, a
-    # document written in a module constant located outside the test): held to the count of
-    # the default corpus, so that a change can only lower it.
+    # Failures formscript does not claim (match= patterns, which need lionagi's message text;
+    # a document written in a module constant, whose error sits outside the test): held to
+    # the count of the default corpus, so that a change can only lower it.
     missed = [v for v in verdicts if v.fails and not v.predicted]
     if (SEED, REPEAT) == (nt.DEFAULT_SEED, 1):
         assert len(missed) <= MISSED_CEILING, f"{len(missed)} > {MISSED_CEILING} missed failures\n" + _render(summary)

@@ -122,6 +122,8 @@ class Expectation:
     xfail: bool = False
     #: An outer block that expects an exception too (nested ``with``).
     outer: Expectation | None = None
+    #: For ``rule_fails`` / ``rule_passes``: the WorkForm call the rule is applied to.
+    subject: ast.Call | None = None
     #: What the block raises after the call when the call returns: an assertion on its
     #: result that fails (``assert result is None``), else None.
     after: str | None = None
@@ -632,6 +634,31 @@ def _says_failure(test: ast.expr, result: ast.expr, assigned: dict[str, list[ast
     return False
 
 
+def _says_pass(test: ast.expr, result: ast.expr, assigned: dict[str, list[ast.expr]]) -> bool:
+    """``R is None``, ``not R``, ``R == []`` with R the result given."""
+    if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+        return _same(test.operand, result, assigned)
+    if isinstance(test, ast.Compare) and len(test.ops) == 1:
+        left, op, right = test.left, test.ops[0], test.comparators[0]
+        if isinstance(op, ast.Is) and isinstance(right, ast.Constant) and right.value is None:
+            return _same(left, result, assigned)
+        if isinstance(op, ast.Eq) and isinstance(right, ast.List) and not right.elts:
+            return _same(left, result, assigned)
+    return False
+
+
+def _form_of(applied: ast.Call, assigned: dict[str, list[ast.expr]]) -> ast.Call | None:
+    """The ``WorkForm(...)`` call *applied* (``rule.apply(form)``) is given, written there or
+    bound once to a name."""
+    if len(applied.args) != 1 or applied.keywords:
+        return None
+    given = applied.args[0]
+    if isinstance(given, ast.Name):
+        bound = assigned.get(given.id, [])
+        given = bound[0] if len(bound) == 1 else given
+    return given if isinstance(given, ast.Call) else None
+
+
 def _method_results(
     function: ast.FunctionDef | ast.AsyncFunctionDef, made: ast.Call, methods: tuple[str, ...]
 ) -> list[ast.Call]:
@@ -668,10 +695,15 @@ def _returns_expectations(
                     found[id(call)] = Expectation("error_status", f"assert {by}", span)
             elif kind in ("rule", "ruleset"):
                 for applied in _method_results(function, call, ("apply", "apply_all")):
+                    subject = _form_of(applied, assigned)
                     hit = next((t for t in tests if _says_failure(t, applied, assigned)), None)
+                    outcome = "rule_fails"
+                    if hit is None:
+                        hit = next((t for t in tests if _says_pass(t, applied, assigned)), None)
+                        outcome = "rule_passes"
                     if hit is not None:
                         by, span = walker.written(hit)
-                        found[id(call)] = Expectation("rule_fails", f"assert {by}", span)
+                        found[id(call)] = Expectation(outcome, f"assert {by}", span, subject=subject)
                         break
             elif kind == "written_form":
                 hit = next((t for t in tests if _says_exit_1(t, names, assigned)), None)

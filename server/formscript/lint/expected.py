@@ -71,6 +71,7 @@ def judge(
     if not stated and not applied:
         return
     judged: dict[int, str | None] = {}
+    by_node = {id(e.node): e for e in found}
     for embedded in found:
         report = reports.get(id(embedded))
         if report is None:
@@ -90,7 +91,7 @@ def judge(
         if hit is None:
             continue
         expectation, name, span = hit
-        _judge(embedded, report, expectation, _Call(name, span), settings, path, reports, judged)
+        _judge(embedded, report, expectation, _Call(name, span), settings, path, reports, judged, by_node)
 
 
 def _never_raises(
@@ -130,6 +131,7 @@ def _judge(
     path: str,
     reports: dict[int, FileReport | None],
     judged: dict[int, str | None],
+    by_node: dict[int, Embedded],
 ) -> None:
     span = expectation.span
     verdict = report.verdict
@@ -162,17 +164,29 @@ def _judge(
         if verdict is Verdict.REJECTED and _raised(embedded, report, reports, judged) == _RETURNS:
             _expected(report, expectation, span, None)
         elif verdict is Verdict.ACCEPTED:
-            problem = rules.PY003.accepted(
-                call=call.name,
-                expected=f"`{expectation.by}`",
-                why="the form it returns has status 'validated', so the assertion fails",
+            problem = rules.PY003.asserted(
+                assertion=expectation.by.removeprefix("assert "),
+                outcome=f"lionagi validates what {call.name}(...) is given: the form it returns has status 'validated'",
             )
             _unmet(report, problem, settings, path, call)
         return
-    if outcome == "rule_fails":
-        failing = [d for d in report.diagnostics if _rule_failure(d.code)]
-        if failing and verdict is not Verdict.REJECTED:
-            _expected(report, expectation, span, None)
+    if outcome in ("rule_fails", "rule_passes"):
+        if verdict is Verdict.REJECTED:
+            return  # Rule(...) raises: its findings say so
+        fails = _applied(embedded, expectation, by_node)
+        wanted = outcome == "rule_fails"
+        if fails is None:
+            failing = [d for d in report.diagnostics if _rule_failure(d.code)]
+            if failing and wanted:
+                _expected(report, expectation, span, None)
+        elif fails == wanted:
+            if wanted:  # a failure the test expects; a pass it expects is nothing to set aside
+                _expected(report, expectation, span, None)
+        else:
+            what = "passes on the form's values (apply returns nothing)" if wanted else "fails on the form's values"
+            which = "the rule set" if embedded.semantic == "ruleset" else "the rule"
+            problem = rules.PY003.asserted(assertion=expectation.by.removeprefix("assert "), outcome=f"{which} {what}")
+            _unmet(report, problem, settings, path, call, keep=True)
         return
     if outcome == "exit_1" and verdict is Verdict.REJECTED:
         _expected(report, expectation, span, None)
@@ -211,6 +225,36 @@ def _caught(expectation: Expectation | None, raised: str) -> bool:
             return True
         expectation = expectation.outer
     return False
+
+
+def _applied(embedded: Embedded, expectation: Expectation, by_node: dict[int, Embedded]) -> bool | None:
+    """Whether the rule (or rule set) of *embedded* reports a failure when applied to the form
+    the test gives it; None when that is not known (a part built at run time, a custom check)."""
+    from formscript.core.constructors import build_rules
+    from formscript.core.fields import ValuesView
+
+    subject = by_node.get(id(expectation.subject)) if expectation.subject is not None else None
+    root, form = embedded.root, subject.root if subject is not None else None
+    if root is None or form is None or form.kind != "dict" or subject is None or subject.semantic != "workform":
+        return None
+    found = form.child("values")
+    values = found[1] if found is not None else None
+    listed = root.child("rules")
+    nodes = [n for n in (values, listed[1] if listed is not None else None) if n is not None]
+    if listed is None or any(n.kind == "opaque" for node in nodes for _, _, n in node.walk()):
+        return None
+    given = values.materialize() if values is not None else {}
+    if not isinstance(given, dict):
+        return None
+    problems: list[Problem] = []
+    ruleset, undecidable = build_rules(listed[1].materialize(), problems)
+    if ruleset is None or undecidable or problems:
+        return None
+    view = ValuesView(given)
+    try:
+        return any(rule.failure(view) is not None for rule in ruleset.rules())
+    except Exception:  # the rule raises on these values: not a plain pass or failure
+        return None
 
 
 def _rule_failure(code: str) -> bool:

@@ -73,6 +73,10 @@ class ExpectationUnmet(Rule):
             f"{call}(...) raises {raised} in lionagi, which {expected} does not catch; the test fails with {raised}"
         )
 
+    def asserted(self, *, assertion: str, outcome: str) -> Problem:
+        """The test asserts *assertion* on what a call returns, and lionagi gives *outcome*."""
+        return self.found(f"the test asserts `{assertion}`, but {outcome}; the assertion fails")
+
     def returns(self, *, call: str, expected: str, outcome: str) -> Problem:
         """lionagi returns from *call* (*outcome*) where the test *expected* an exception."""
         return self.found(f"the test expects {expected}, but {call}(...) raises nothing: {outcome}")
