@@ -246,3 +246,27 @@ async def test_inlay_hints_beside_the_values_a_fill_form_coerces(client: Client,
     assert not await client.text_document_inlay_hint_async(
         types.InlayHintParams(text_document=doc_id(plain), range=rng(0, 0, 20, 0))
     )
+
+
+NEGATIVE = """import pytest
+from lionagi.testing import ScriptModel
+
+
+def test_unknown_type_is_refused():
+    with pytest.raises(ValueError):
+        ScriptModel.from_responses([{"type": "made_up"}])
+
+
+def test_plain_text_is_refused():
+    with pytest.raises(ValueError):
+        ScriptModel.from_responses([{"type": "text", "content": "ok"}])
+"""
+
+
+async def test_a_negative_test_is_quiet_and_a_wrong_expectation_flagged(client: Client, workspace: Path) -> None:
+    """The editor shows what `formscript lint` shows: nothing for the refusal the first test
+    expects, PY003 at the call whose expectation lionagi does not meet."""
+    uri = _open_python(client, workspace, "test_negative.py", NEGATIVE)
+    found = await published(client, uri, version=1)
+    assert [(d.code, d.range.start.line) for d in found] == [("PY003", 11)]
+    assert "DID NOT RAISE" in found[0].message
