@@ -137,7 +137,9 @@ def _item_problems(index: int, item: Any) -> list[Problem]:
     for key in item:
         if key not in CALL_KEYS:
             found.append(
-                rules.CL002.unknown_key(path=(*where, key), index=index, key=key, suggestion=closest(key, CALL_KEYS))
+                rules.CL002.unknown_key(
+                    path=(*where, key), index=index, key=key, suggestion=closest(key, CALL_KEYS, item)
+                )
             )
         elif key in CHAT_KEYS and key not in ("chat", "tools"):
             found.append(rules.CL002.chat_option_without_chat(path=(*where, key), index=index, key=key))
@@ -166,7 +168,7 @@ def _chat_problems(index: int, item: dict[Any, Any]) -> list[Problem]:
         elif key not in CHAT_KEYS:
             found.append(
                 rules.CL002.unknown_chat_key(
-                    path=(*where, key), index=index, key=key, suggestion=closest(key, CHAT_KEYS)
+                    path=(*where, key), index=index, key=key, suggestion=closest(key, CHAT_KEYS, item)
                 )
             )
         elif not _valid_option(key, value):

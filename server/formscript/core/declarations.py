@@ -140,7 +140,7 @@ def _report_declaration_errors(
                     key=key,
                     sub=sub,
                     allowed=DECLARATION_KEYS,
-                    suggestion=closest(sub, DECLARATION_KEYS),
+                    suggestion=closest(sub, DECLARATION_KEYS, declaration),
                 )
             )
         elif sub is not None and sub != "name":

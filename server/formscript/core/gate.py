@@ -191,7 +191,7 @@ def check_form_spec(
     problems: list[Problem] = []
     for key in spec:
         if key not in TOP_LEVEL_KEYS:
-            problems.append(rules.FS001.problem(path=(key,), key=key, suggestion=closest(key, TOP_LEVEL_KEYS)))
+            problems.append(rules.FS001.problem(path=(key,), key=key, suggestion=closest(key, TOP_LEVEL_KEYS, spec)))
 
     raw_fields = spec.get("fields")
     raw_values = spec.get("values")

@@ -101,7 +101,7 @@ def load_ruleset(data: Any) -> LoadedRuleset:
             if key not in RULE_KEYS:
                 problems.append(
                     rules.RS013.problem(
-                        path=(*where, key), rule_id=rule.rule_id, key=key, suggestion=closest(key, RULE_KEYS)
+                        path=(*where, key), rule_id=rule.rule_id, key=key, suggestion=closest(key, RULE_KEYS, raw)
                     )
                 )
     return LoadedRuleset(built, problems)

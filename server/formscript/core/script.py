@@ -120,7 +120,7 @@ def check_script(data: Any, memo: EntryMemo | None = None) -> ScriptResult:
 
     for key in data:
         if key not in SCRIPT_KEYS:
-            problems.append(rules.SC001.unknown_key(path=(key,), key=key, suggestion=closest(key, SCRIPT_KEYS)))
+            problems.append(rules.SC001.unknown_key(path=(key,), key=key, suggestion=closest(key, SCRIPT_KEYS, data)))
     mode, version = "auto", 1
     given_version, given_mode = data.get("version", 1), data.get("mode", "auto")
     if type(given_version) is int and type(given_mode) is str and given_mode in MODES:
@@ -261,6 +261,18 @@ def _build_entry(index: int, raw: Any, problems: list[Problem]) -> Entry | None:
     return None
 
 
+def _keys_at(raw: Any, loc: tuple[Any, ...]) -> dict[Any, Any] | tuple[()]:
+    """The mapping at *loc* in *raw* (its keys are the ones taken), or nothing."""
+    for part in loc:
+        if isinstance(raw, dict):
+            raw = raw.get(part)
+        elif isinstance(raw, list) and isinstance(part, int) and 0 <= part < len(raw):
+            raw = raw[part]
+        else:
+            return ()
+    return raw if isinstance(raw, dict) else ()
+
+
 def _entry_error(index: int, response_type: str, raw: dict[Any, Any], error: Any) -> Problem:
     loc = tuple(error["loc"])
     path = ("responses", index, *loc)
@@ -274,7 +286,7 @@ def _entry_error(index: int, response_type: str, raw: dict[Any, Any], error: Any
             key=leaf,
             owner=owner[0],
             allowed=owner[1],
-            suggestion=closest(leaf, owner[1]),
+            suggestion=closest(leaf, owner[1], _keys_at(raw, loc[:-1])),
         )
     if error["type"] == "missing":
         return rules.SC004.problem(path=path[:-1], index=index, response_type=response_type, key=leaf)

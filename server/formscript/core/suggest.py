@@ -3,14 +3,15 @@
 from __future__ import annotations
 
 import functools
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable
 
 
-def closest(word: object, choices: Iterable[str]) -> str | None:
-    """The choice nearest to *word*, when one is close enough to be a likely typo."""
+def closest(word: object, choices: Iterable[str], taken: Collection[object] = ()) -> str | None:
+    """The choice nearest to *word*, when one is close enough to be a likely typo; never one
+    of *taken* (the keys the mapping already has: renaming onto one of them cannot apply)."""
     if not isinstance(word, str):
         return None
-    options = tuple(choices)
+    options = tuple(c for c in choices if c not in taken)
     if len(word) > _REMEMBERED:
         return _nearest(word, options)
     return _remembered(word, options)
