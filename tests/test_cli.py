@@ -136,11 +136,14 @@ def test_inline_suppression_and_unused_suppression(project: Path, capsys: pytest
 
 
 def test_fix_keeps_comments_and_layout(project: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    code, _, err = lint(capsys, "--diff", "bad.form.yaml")
-    assert "+  country: 'no'" in err
+    code, out, err = lint(capsys, "--diff", "bad.form.yaml")
+    # the patch alone on stdout (lint --diff > fix.patch), the report on stderr
+    assert out.startswith("--- bad.form.yaml") or out.startswith("--- a/"), out
+    assert "+  country: 'no'" in out and "error[" not in out and "FS015" in err
     assert (project / "bad.form.yaml").read_text(encoding="utf-8") == BAD_FORM
-    code, out, _ = lint(capsys, "--fix", "--format", "concise", "bad.form.yaml")
+    code, out, err = lint(capsys, "--fix", "--format", "concise", "bad.form.yaml")
     assert code == 0 and out == ""
+    assert err == "formscript: fixed 1 finding(s) in 1 file(s); 0 remaining\n"
     assert (project / "bad.form.yaml").read_text(encoding="utf-8") == BAD_FORM.replace("country: no", "country: 'no'")
 
 
@@ -160,6 +163,10 @@ def test_stdin_with_filename(
     monkeypatch.setattr(sys, "stdin", io.StringIO(BAD_FORM))
     code, out, _ = lint(capsys, "--format", "concise", "--stdin-filename", "in.form.yaml", "-")
     assert code == 1 and out.startswith("in.form.yaml:6:12: error[FS015]")
+    # naming stdin's file is enough: no path means stdin, not the whole folder
+    monkeypatch.setattr(sys, "stdin", io.StringIO(BAD_FORM))
+    code, again, _ = lint(capsys, "--format", "concise", "--stdin-filename", "in.form.yaml")
+    assert (code, again) == (1, out)
 
 
 def test_jobs_give_the_same_report(

@@ -59,15 +59,16 @@ class _Fixing:
 
 def apply_fixes(
     reports: list[FileReport], settings: Settings, args: argparse.Namespace, paired: tuple[str, str] | None
-) -> tuple[list[FileReport], int]:
-    """Fix each file (write it, or print the diff with ``--diff``): the reports after fixing
-    and how many files could not be written."""
+) -> tuple[list[FileReport], int, int]:
+    """Fix each file (write it, or print the diff with ``--diff`` on stdout): the reports after
+    fixing, how many files could not be written and how many were (or, with ``--diff``, would
+    be) changed."""
     from formscript.lint.fixes import applicable, unified_diff
     from formscript.lint.python_lint import is_python
 
     roots = _roots(args.paths)
     updated = []
-    failed = 0
+    failed = changed = 0
     for report in reports:
         from_stdin = "-" in args.paths and report.path == (args.stdin_filename or "<stdin>")
         nothing = not applicable(report.diagnostics, unsafe=args.unsafe_fixes)
@@ -84,8 +85,9 @@ def apply_fixes(
         if fixing.text == before:
             updated.append(fixing.report)
             continue
+        changed += 1
         if args.diff:
-            sys.stderr.write(unified_diff(before, fixing.text, path))
+            sys.stdout.write(unified_diff(before, fixing.text, path))
             updated.append(report)
             continue
         try:
@@ -94,10 +96,11 @@ def apply_fixes(
         except NotWritten as exc:
             _say(path, f"fixes not written: {exc}")
             failed += 1
+            changed -= 1
             updated.append(fixing.lint(before))
             continue
         updated.append(fixing.report)
-    return updated, failed
+    return updated, failed, changed
 
 
 def _say(path: str, message: str) -> None:

@@ -40,6 +40,9 @@ def lint(args: argparse.Namespace) -> int:
     """Lint the paths; 1 when a diagnostic at ``--fail-on`` or above is reported, 2 on misuse."""
     from formscript.lint.config import ConfigError
 
+    if not args.paths:  # none given: stdin when it is named, else the current folder
+        args.paths = ["-"] if args.stdin_filename else ["."]
+
     if getattr(args, "add_suppressions", None) is not None:
         refused = _suppressions_refused(args)
         if refused:
@@ -72,14 +75,22 @@ def lint(args: argparse.Namespace) -> int:
     if args.fix or args.diff or args.unsafe_fixes:
         from formscript.cli.fixing import apply_fixes
 
-        reports, not_written = apply_fixes(reports, settings, args, paired)
+        found = sum(len(r.diagnostics) for r in reports)
+        reports, not_written, changed = apply_fixes(reports, settings, args, paired)
+        left = sum(len(r.diagnostics) for r in reports)
+        if not args.diff:
+            print(
+                f"formscript: fixed {found - left} finding(s) in {changed} file(s); {left} remaining", file=sys.stderr
+            )
     from formscript.lint.formats import render_chunks
     from formscript.lint.report import flatten
 
     reports = flatten(reports)
 
     color = args.color == "always" or (args.color == "auto" and sys.stdout.isatty() and not os.environ.get("NO_COLOR"))
-    write(render_chunks(args.format, reports, color=color), args.output)
+    # with --diff the patch is what goes to stdout (lint --diff > fix.patch); the report to stderr
+    to_stderr = bool(args.diff) and not args.output
+    write(render_chunks(args.format, reports, color=color and not to_stderr), args.output, stderr=to_stderr)
     if args.exit_zero:
         return 0
     failing = {"error"} if args.fail_on == "error" else {"error", "warning"}

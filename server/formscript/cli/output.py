@@ -17,9 +17,9 @@ class OutputError(Exception):
     """The output file cannot be written; the message says why (exit code 2)."""
 
 
-def write(text: str | Iterable[str], output: str | None = None) -> None:
+def write(text: str | Iterable[str], output: str | None = None, *, stderr: bool = False) -> None:
     """Write *text* (or its pieces, one after the other) to the file *output*, else to
-    stdout, as valid UTF-8: what UTF-8 cannot encode (a lone surrogate from a file's text or
+    stdout (*stderr*: to stderr), as valid UTF-8: what UTF-8 cannot encode (a lone surrogate from a file's text or
     a name that is not UTF-8) is written as its ``\\uXXXX`` escape, which in JSON output is
     JSON's own escape (``lint.formats.printable``). ``OutputError`` when *output* cannot be
     written (a directory, a missing folder)."""
@@ -33,12 +33,13 @@ def write(text: str | Iterable[str], output: str | None = None) -> None:
             detail = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
             raise OutputError(f"-o {shown_name(output)}: cannot write ({detail})") from None
         return
-    stream = getattr(sys.stdout, "buffer", None)
+    target = sys.stderr if stderr else sys.stdout
+    stream = getattr(target, "buffer", None)
     if stream is None:  # a replaced stdout (tests): text it is
         for piece in pieces:
-            sys.stdout.write(printable(piece))
+            target.write(printable(piece))
         return
-    sys.stdout.flush()
+    target.flush()
     for piece in pieces:
         stream.write(_utf8(piece))
     stream.flush()

@@ -46,8 +46,15 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
 
     if only in (None, "lint"):
         lint = sub.add_parser("lint", formatter_class=_Formatter, help="lint files and directories")
-        lint.add_argument("paths", nargs="*", default=["."], help="files, directories, or - for stdin")
-        lint.add_argument("--format", default="text", choices=("text", "concise", "json", "sarif", "github", "junit"))
+        lint.add_argument(
+            "paths", nargs="*", default=None, help="files, directories, or - for stdin (default: the current folder)"
+        )
+        lint.add_argument(
+            "--format",
+            default="text",
+            choices=("text", "concise", "json", "sarif", "github", "junit"),
+            help="how the report is written (default: text, with source lines)",
+        )
         lint.add_argument(
             "--select",
             action="append",
@@ -55,8 +62,12 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
             metavar="CODES",
             help="only these codes or prefixes (comma-separated)",
         )
-        lint.add_argument("--extend-select", action="append", default=None, metavar="CODES")
-        lint.add_argument("--ignore", action="append", default=None, metavar="CODES")
+        lint.add_argument(
+            "--extend-select", action="append", default=None, metavar="CODES", help="also these codes or prefixes"
+        )
+        lint.add_argument(
+            "--ignore", action="append", default=None, metavar="CODES", help="not these codes or prefixes"
+        )
         lint.add_argument(
             "--severity",
             action="append",
@@ -65,7 +76,11 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
             help="override a code's severity (error, warning, info, hint, off; warn, information, none)",
         )
         lint.add_argument("--config", help="a formscript.toml or pyproject.toml to use")
-        lint.add_argument("--kind", choices=("form", "script", "rules", "calls"))
+        lint.add_argument(
+            "--kind",
+            choices=("form", "script", "rules", "calls"),
+            help="read every file as this kind, whatever its name",
+        )
         lint.add_argument("--form", help="a form spec to check rulesets against")
         lint.add_argument("--fix", action="store_true", help="apply safe fixes")
         lint.add_argument("--unsafe-fixes", action="store_true", help="also apply unsafe fixes")
@@ -75,11 +90,23 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
             metavar="REASON",
             help="write '# formscript: ignore[CODE] REASON' above every current finding (to adopt formscript)",
         )
-        lint.add_argument("--fail-on", choices=("error", "warning"), default="error")
-        lint.add_argument("--exit-zero", action="store_true")
-        lint.add_argument("--stdin-filename", help="the path to report for stdin input")
+        lint.add_argument(
+            "--fail-on",
+            choices=("error", "warning"),
+            default="error",
+            help="the lowest severity that makes the exit status 1 (default: error)",
+        )
+        lint.add_argument("--exit-zero", action="store_true", help="exit 0 whatever is found (2 still for misuse)")
+        lint.add_argument(
+            "--stdin-filename", help="the path to report for stdin input (read stdin when no path is given)"
+        )
         lint.add_argument("--jobs", "-j", type=int, default=1, help="parallel workers (0 = cores)")
-        lint.add_argument("--color", choices=("auto", "always", "never"), default="auto")
+        lint.add_argument(
+            "--color",
+            choices=("auto", "always", "never"),
+            default="auto",
+            help="colour the text report (auto: on a terminal, unless NO_COLOR is set)",
+        )
         lint.add_argument("--output", "-o", help="write the report to this file")
         lint.add_argument("--no-cache", action="store_true", help="neither read nor write the cache")
         lint.add_argument(
