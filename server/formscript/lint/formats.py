@@ -369,9 +369,11 @@ def render_text(reports: Sequence[FileReport], *, color: bool = False, show_verd
     sev = s["by_severity"]
     expected = sum(1 for r in reports if r.expected is not None)
     counted = f"; {expected} expected rejection(s), as their tests state" if expected else ""
+    unsafe = sum(1 for r in reports for d in r.diagnostics if d.fix is not None and not d.fix.safe)
+    fixable = f"{s['fixable']} fixable" + (f" ({unsafe} with --unsafe-fixes)" if unsafe else "")
     out.append(
         f"{s['checked']} file(s) checked, {s['skipped']} skipped: {sev['error']} error(s), "
-        f"{sev['warning']} warning(s), {sev['info']} info, {s['fixable']} fixable{counted}"
+        f"{sev['warning']} warning(s), {sev['info']} info, {fixable}{counted}"
     )
     return "".join(f"{line}\n" for line in out)
 
