@@ -615,7 +615,7 @@ def test_xdist_workers_are_merged(project: pytest.Pytester) -> None:
 
 
 def _readme_section() -> str:
-    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    text = (ROOT / "docs" / "pytest-plugin.md").read_text(encoding="utf-8")
     return text.split("## pytest plugin", 1)[1].split("\n## ", 1)[0]
 
 

@@ -26,7 +26,7 @@ from typing import Any
 
 import pytest
 
-README = Path(__file__).resolve().parents[1] / "README.md"
+README = Path(__file__).resolve().parents[1] / "docs" / "editors.md"  # the site's page
 SERVER = Path(__file__).resolve().parents[1] / "server"
 sys.path.insert(0, str(Path(__file__).resolve().parent / "lsp"))
 sys.path.insert(0, str(Path(__file__).resolve().parent / "nvim"))

@@ -27,7 +27,7 @@ import pytest
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[1]
-README = ROOT / "README.md"
+README = ROOT / "docs" / "editors.md"  # the site's editors page
 EXAMPLES = ROOT / "examples"
 SERVER = ROOT / "server"
 

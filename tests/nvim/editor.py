@@ -21,7 +21,7 @@ import pytest
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[1]
-README = ROOT / "README.md"
+README = ROOT / "docs" / "editors.md"  # the site's editors page
 SERVER = ROOT / "server"
 #: Where .ci/extras-nvim.sh puts the newer Neovim (FORMSCRIPT_NEWER_NVIM overrides it).
 NEWER_DEFAULT = (

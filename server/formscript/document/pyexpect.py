@@ -614,10 +614,16 @@ def _positive(op: ast.cmpop, value: object) -> bool:
     return False
 
 
-def _says_failure(test: ast.expr, result: ast.expr, assigned: dict[str, list[ast.expr]]) -> bool:
-    """``R is not None``, ``R``, ``"..." in R``, ``len(R) > 0`` with R the result given."""
+def _says_failure(test: ast.expr, result: ast.Call, assigned: dict[str, list[ast.expr]]) -> bool:
+    """``R is not None``, ``R``, ``"..." in R``, ``len(R) > 0`` with R the result given (for
+    ``apply_all``, whose result is a list and never None, not ``is not None``)."""
     if _same(test, result, assigned):
         return True
+    listed = isinstance(result.func, ast.Attribute) and result.func.attr == "apply_all"
+    if listed and isinstance(test, ast.Compare) and isinstance(test.ops[0], ast.IsNot | ast.NotEq):
+        right = test.comparators[0]
+        if isinstance(right, ast.Constant) and right.value is None:
+            return False
     if isinstance(test, ast.Compare) and len(test.ops) == 1:
         left, op, right = test.left, test.ops[0], test.comparators[0]
         if isinstance(op, ast.IsNot) and isinstance(right, ast.Constant) and right.value is None:

@@ -76,22 +76,17 @@ def judge(
         report = reports.get(id(embedded))
         if report is None:
             continue
-        for node, expectation in applied.get(id(embedded.node), []):
-            _never_raises(
-                embedded,
-                report,
-                expectation,
-                _Call(lines.source(lines.span(node.func)), lines.span(node)),
-                settings,
-                path,
-            )
         at = [(embedded.node, embedded.call, embedded.call_span)]
         at.extend((c, lines.source(lines.span(c.func)), lines.span(c)) for c in embedded.consumers)
         hit = next(((stated[id(node)], name, span) for node, name, span in at if id(node) in stated), None)
-        if hit is None:
-            continue
-        expectation, name, span = hit
-        _judge(embedded, report, expectation, _Call(name, span), settings, path, reports, judged, by_node)
+        if hit is not None:
+            expectation, name, span = hit
+            _judge(embedded, report, expectation, _Call(name, span), settings, path, reports, judged, by_node)
+        # after the stated outcome, which may set the document's findings aside: a rule applied
+        # in a block that expects an exception is a problem of its own
+        for node, stated_there in applied.get(id(embedded.node), []):
+            called = _Call(lines.source(lines.span(node.func)), lines.span(node))
+            _never_raises(embedded, report, stated_there, called, settings, path)
 
 
 def _never_raises(
@@ -110,6 +105,10 @@ def _never_raises(
     why = _fails_when_it_returns(expectation)
     if why is not None:
         what = "a rule reports a failure by returning its message (None when it passes); it never raises"
+        if call.name.endswith("apply_all"):
+            what = (
+                "a rule set returns the messages of the rules that fail (an empty list when none does); it never raises"
+            )
         problem = rules.PY003.returns(call=call.name, expected=_stated(expectation), outcome=what)
         _unmet(report, problem, settings, path, call, keep=True)
 

@@ -185,7 +185,7 @@ def severity(level: str) -> types.DiagnosticSeverity:
 def diagnostic(found: Diagnostic, positions: Positions, uri: str) -> types.Diagnostic:
     """An LSP diagnostic with the lint's code, message and severity; faded when its rule marks
     dead text. No codeDescription: the rule pages have no web address (``formscript.ruleDoc``
-    and ``formscript rule CODE`` show them; docs/rules.md has them all)."""
+    and ``formscript rule CODE`` show them; the documentation site has them all)."""
     rule = rules.get(found.code)
     related = [
         types.DiagnosticRelatedInformation(

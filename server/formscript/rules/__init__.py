@@ -7,7 +7,7 @@ is used (``rules.FS005``), so linting a clean file loads none of them.
 
 To add a rule: write ``rules/<code>_<name>.py`` (copy a neighbour), list it in ``MODULES`` and
 in the ``TYPE_CHECKING`` imports below, emit it with ``rules.<CODE>.problem(...)``, add its
-cases under ``tests/rules/<CODE>/`` and regenerate docs/rules.md. The tests check the rest.
+cases under ``tests/rules/<CODE>/``; the site builds its page. The tests check the rest.
 """
 
 from __future__ import annotations

@@ -260,7 +260,7 @@ class Rule:
 
 
 def reference() -> str:
-    """Every rule's page after an index: docs/rules.md (``formscript rule --all --format markdown``)."""
+    """Every rule's page after an index (``formscript rule --all --format markdown``)."""
     from formscript.rules import all_rules
 
     found = all_rules()
