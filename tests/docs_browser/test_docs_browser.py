@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import functools
 import http.server
+import importlib.util
 import json
 import os
 import subprocess
@@ -15,12 +16,23 @@ import sys
 import threading
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
-from tests.vscode_e2e.test_vscode_e2e import Tools
 
 ROOT = Path(__file__).resolve().parents[2]
 DRIVER = Path(__file__).with_name("drive_site.cjs")
+
+
+def _tools() -> Any:
+    """The browser tools of the VS Code end-to-end test (its ``Tools``: skips, or fails on CI,
+    when .ci/extras-vscode-e2e.sh has not installed them), loaded from its file."""
+    path = ROOT / "tests" / "vscode_e2e" / "test_vscode_e2e.py"
+    spec = importlib.util.spec_from_file_location("formscript_vscode_e2e_tools", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module.Tools()
 
 
 @pytest.fixture(scope="module")
@@ -50,7 +62,7 @@ def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
 
 
 def test_the_site_in_chromium(served: str, tmp_path: Path) -> None:
-    tools = Tools()  # skips (or, on CI, fails) when the browser tools are not installed
+    tools = _tools()
     folder = Path(os.environ.get("FORMSCRIPT_DOCS_ARTIFACTS") or tmp_path / "screenshots")
     folder.mkdir(parents=True, exist_ok=True)
     plan = {
