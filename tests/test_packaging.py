@@ -79,7 +79,14 @@ def test_every_declared_dependency_is_imported() -> None:
 
     declared = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]["dependencies"]
     names = {d.split(">")[0].split("<")[0].split("=")[0].strip().lower() for d in declared}
-    modules = {"pydantic": "pydantic", "pyyaml": "yaml", "pygls": "pygls", "lsprotocol": "lsprotocol", "rich": "rich"}
+    modules = {
+        "pydantic": "pydantic",
+        "pyyaml": "yaml",
+        "pygls": "pygls",
+        "lsprotocol": "lsprotocol",
+        "rich": "rich",
+        "pathspec": "pathspec",
+    }
     assert names <= set(modules), f"a dependency this test does not know: {names - set(modules)}"
     imported: set[str] = set()
     for path in (ROOT / "server" / "formscript").rglob("*.py"):

@@ -90,9 +90,9 @@ def test_a_file_that_hands_nothing_to_lionagi_reports_nothing() -> None:
     assert parts("x = 1\n") == []
 
 
-def test_a_file_that_does_not_parse_is_skipped_with_a_note() -> None:
+def test_a_statement_that_does_not_parse_is_skipped_with_a_note() -> None:
     (part,) = parts("from lionagi.testing import TestBranch\n\ndef broken(:\n")
-    assert part.skipped and part.note.startswith("skipped: not Python that parses")
+    assert part.skipped and part.note == "line 3 skipped: not Python that parses (invalid syntax at line 3)"
 
 
 def test_names_bound_once_stand_for_their_literal_and_others_do_not() -> None:

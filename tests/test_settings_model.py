@@ -81,6 +81,8 @@ def test_the_settings_are_the_marked_fields_of_the_model() -> None:
         "kinds",
         "calls",
         "expected_outcomes",
+        "exclude",
+        "respect_gitignore",
     )
     assert get_args(get_args(HINTS["severity"])[1]) == SEVERITIES
     assert get_args(get_args(HINTS["kinds"])[0]) == KINDS
@@ -121,6 +123,8 @@ def test_the_editor_layer_and_the_toml_table_take_every_setting(name: str) -> No
         "kinds": {"form": ["specs/*.yaml"]},
         "calls": {"*.script.yaml": "common.calls.yaml"},
         "expected_outcomes": False,
+        "exclude": ["legacy/"],
+        "respect_gitignore": False,
     }[name]
     for spelling in {name, toml_name(name), editor_name(name)}:
         assert setting_names()[spelling] == name

@@ -115,7 +115,7 @@ async def _labels(client: Client, uri: str, line: int, column: int) -> list[tupl
 
 
 async def test_completion_of_keys_while_a_key_is_typed(client: Client, workspace: Path) -> None:
-    uri = _open_python(client, workspace, "test_typing.py", TYPING)
+    uri = _open_python(client, workspace, "test_halfway.py", TYPING)
     items = await _labels(client, uri, 6, 28)
     # the text does not parse yet: the key being typed is completed, with its colon
     assert [(label, text) for label, text, _ in items] == [("content", '"content": '), ("when", '"when": ')]
@@ -270,3 +270,34 @@ async def test_a_negative_test_is_quiet_and_a_wrong_expectation_flagged(client: 
     found = await published(client, uri, version=1)
     assert [(d.code, d.range.start.line) for d in found] == [("PY003", 11)]
     assert "DID NOT RAISE" in found[0].message
+
+
+async def test_a_half_typed_test_keeps_the_other_documents_diagnostics(client: Client, workspace: Path) -> None:
+    """Typing a new test (an unclosed list) does not take the file's other findings away;
+    closing it brings the new document's own."""
+    uri = _open_python(client, workspace, "test_typing.py", SOURCE)
+    before = await published(client, uri, version=1)
+    assert [d.code for d in before] == ["SC003", "FS010"]
+    typing = SOURCE.replace(
+        "\n\nAGE =", '\n\ndef test_new():\n    TestBranch.from_responses([{"type": "txt", "content":\n\n\nAGE ='
+    )
+    client.text_document_did_change(
+        types.DidChangeTextDocumentParams(
+            text_document=types.VersionedTextDocumentIdentifier(uri=uri, version=2),
+            content_changes=[types.TextDocumentContentChangeWholeDocument(text=typing)],
+        )
+    )
+    during = await published(client, uri, version=2)
+    assert [(d.code, d.range) for d in during] == [
+        ("SC003", rng(7, 59, 7, 76)),
+        ("FS010", rng(16, 33, 16, 42)),
+    ]
+    done = typing.replace('"content":\n', '"content": "ok"}])\n')
+    client.text_document_did_change(
+        types.DidChangeTextDocumentParams(
+            text_document=types.VersionedTextDocumentIdentifier(uri=uri, version=3),
+            content_changes=[types.TextDocumentContentChangeWholeDocument(text=done)],
+        )
+    )
+    after = await published(client, uri, version=3)
+    assert [d.code for d in after] == ["SC003", "SC002", "FS010"]

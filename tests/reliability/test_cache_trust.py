@@ -35,12 +35,20 @@ def _forged_clean(path: str, text: str) -> dict[str, object]:
 
 
 def _salt_of_this_run(args: list[str]) -> str:
-    from formscript.cli.lint import settings_from_args, wants_fixes
+    from formscript.cli.lint import wants_fixes
     from formscript.cli.parser import build_parser
 
     parsed = build_parser().parse_args(["lint", *args])
-    settings = settings_from_args(parsed, Path.cwd())
-    return f"{code_fingerprint()}\0{settings!r}\0fixes={wants_fixes(parsed)}"
+    return f"{code_fingerprint()}\0fixes={wants_fixes(parsed)}"
+
+
+def _key(cache: LintCache, path: str, text: str, args: list[str]) -> str:
+    """The key this run's cache gives *path* (its settings are the file's folder's)."""
+    from formscript.cli.lint import settings_from_args
+    from formscript.cli.parser import build_parser
+
+    settings = settings_from_args(build_parser().parse_args(["lint", *args]))(path)
+    return cache.key(path, text, None, None, repr(settings))
 
 
 def test_a_cache_planted_in_the_tree_has_no_effect(
@@ -51,7 +59,7 @@ def test_a_cache_planted_in_the_tree_has_no_effect(
     planted = tmp_path / ".formscript_cache"
     planted.mkdir()
     salt = _salt_of_this_run(["--format", "json", "a.form.yaml"])
-    key = LintCache(planted, salt).key("a.form.yaml", REJECTED, None, None)
+    key = _key(LintCache(planted, salt), "a.form.yaml", REJECTED, ["--format", "json", "a.form.yaml"])
     forged = {"salt": salt, "entries": {key: _forged_clean("a.form.yaml", REJECTED)}}
     for name in ("lint-v1.json", f"{CACHE_VERSION}-x.json"):
         (planted / name).write_text(json.dumps(forged), encoding="utf-8")
@@ -170,7 +178,7 @@ def test_a_cached_fix_is_never_applied(
     report = lint_text(text, "a.form.yaml")
     entry = dump_report(report)
     entry["diagnostics"] = [["FS015", "error", "forged", [0, 0, 5, 0], ["evil", True, [[[0, 0, 5, 0], "pwned: 1\n"]]]]]
-    cache.fresh[cache.key("a.form.yaml", text, None, None)] = entry
+    cache.fresh[_key(cache, "a.form.yaml", text, args)] = entry
     cache.save()
     main(["lint", *args])
     capsys.readouterr()

@@ -41,6 +41,8 @@ export interface ServerConfig {
   kinds?: Partial<Record<Kind, unknown>>;
   calls?: unknown;
   expected_outcomes?: unknown;
+  exclude?: unknown;
+  respect_gitignore?: unknown;
 }
 
 /**
@@ -58,6 +60,8 @@ const PASSED: readonly (readonly [string, Exclude<keyof ServerConfig, 'kinds'>])
   ['perFileIgnores', 'per_file_ignores'],
   ['calls', 'calls'],
   ['expectedOutcomes', 'expected_outcomes'],
+  ['exclude', 'exclude'],
+  ['respectGitignore', 'respect_gitignore'],
 ];
 
 /** Maps the `formscript.*` settings the user set onto the server's keys, values untouched. */

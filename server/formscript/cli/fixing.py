@@ -27,6 +27,7 @@ if TYPE_CHECKING:
     from formscript.document.positions import Breaks
     from formscript.lint.config import Settings
     from formscript.lint.diagnostics import Fix
+    from formscript.lint.discovery import SettingsFor
     from formscript.lint.report import FileReport
 
 #: Overlapping fixes need another pass; this many at most.
@@ -58,7 +59,7 @@ class _Fixing:
 
 
 def apply_fixes(
-    reports: list[FileReport], settings: Settings, args: argparse.Namespace, paired: tuple[str, str] | None
+    reports: list[FileReport], settings_for: SettingsFor, args: argparse.Namespace, paired: tuple[str, str] | None
 ) -> tuple[list[FileReport], int, int]:
     """Fix each file (write it, or print the diff with ``--diff`` on stdout): the reports after
     fixing, how many files could not be written and how many were (or, with ``--diff``, would
@@ -77,7 +78,9 @@ def apply_fixes(
             continue
         path = report.path
         before = report.document.text
-        fixing = _Fixing(path, "python" if is_python(path) else "yaml", settings, args, paired, before, report)
+        fixing = _Fixing(
+            path, "python" if is_python(path) else "yaml", settings_for(path), args, paired, before, report
+        )
         fixing.report = fixing.lint(before)
         _fix_file(fixing)
         for (_, description, _), reason in sorted(fixing.declined.items()):

@@ -17,7 +17,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 
-    from formscript.lint.config import Settings
+    from formscript.lint.discovery import SettingsFor
     from formscript.lint.report import FileReport
 
 #: A ``--form`` paired with rulesets: (path, text).
@@ -48,13 +48,14 @@ def lint(args: argparse.Namespace) -> int:
         if refused:
             print(f"formscript: --add-suppressions {refused}", file=sys.stderr)
             return 2
-    anchor = Path(args.paths[0]) if args.paths and args.paths[0] != "-" else Path.cwd()
     try:
-        settings = settings_from_args(args, anchor if anchor.exists() else Path.cwd())
+        settings_for = settings_from_args(args)
+        files, missing = collect(args.paths, settings_for, force_exclude=bool(getattr(args, "force_exclude", False)))
+        for path in files:  # every configuration that applies is read (and refused) before linting
+            settings_for(_stdin_name(args) if path == "-" else path)
     except ConfigError as exc:
         print(f"formscript: configuration error: {exc}", file=sys.stderr)
         return 2
-    files, missing = collect(args.paths, settings)
     for path in missing:
         print(f"formscript: {path}: no such file or directory", file=sys.stderr)
     if missing:
@@ -66,17 +67,17 @@ def lint(args: argparse.Namespace) -> int:
             return 2
         paired = (args.form, form_text)
     _collect_less_often()
-    reports = lint_files(files, settings, args, paired)
+    reports = lint_files(files, settings_for, args, paired)
     if getattr(args, "add_suppressions", None) is not None:
         from formscript.cli.suppressing import add_suppressions
 
-        return add_suppressions(reports, settings, args, paired)
+        return add_suppressions(reports, settings_for, args, paired)
     not_written = 0
     if args.fix or args.diff or args.unsafe_fixes:
         from formscript.cli.fixing import apply_fixes
 
         found = sum(len(r.diagnostics) for r in reports)
-        reports, not_written, changed = apply_fixes(reports, settings, args, paired)
+        reports, not_written, changed = apply_fixes(reports, settings_for, args, paired)
         left = sum(len(r.diagnostics) for r in reports)
         if not args.diff:
             print(
@@ -124,19 +125,24 @@ def _split_codes(values: list[str] | None) -> list[str] | None:
     return [c.strip().upper() for v in values for c in v.split(",") if c.strip()]
 
 
-def settings_from_args(args: argparse.Namespace, anchor: Path) -> Settings:
-    """``--config`` or the configuration found from *anchor*, with the code options on top."""
-    from formscript.lint.config import ConfigError, discover, load_file
+def _stdin_name(args: argparse.Namespace) -> str:
+    """Where stdin's text is taken to be (its settings are that folder's)."""
+    return str(args.stdin_filename or "<stdin>")
 
+
+def settings_from_args(args: argparse.Namespace) -> SettingsFor:
+    """Each file's settings: ``--config``, or the configuration found from the file's folder,
+    with the code options on top."""
+    from formscript.lint.config import ConfigError, Settings, SettingsFinder, load_file
+
+    fixed = None
     if args.config:
         path = Path(args.config)
         if not path.is_file():
             raise ConfigError(f"{path}: no such configuration file")
-        settings = load_file(path)
-        if settings is None:
+        fixed = load_file(path)
+        if fixed is None:
             raise ConfigError(f"{path}: has no [tool.formscript] table")
-    else:
-        settings = discover(anchor)
     overrides: dict[str, Any] = {}
     for name in ("select", "extend_select", "ignore"):
         codes = _split_codes(getattr(args, name))
@@ -150,10 +156,12 @@ def settings_from_args(args: argparse.Namespace, anchor: Path) -> Settings:
                 raise ConfigError(f"--severity {item!r}: expected CODE=LEVEL")
             table[code.strip().upper()] = level.strip().lower()
         overrides["severity"] = table
-    return settings.merged(overrides, "command line") if overrides else settings
+    if overrides:
+        Settings().merged(overrides, "command line")  # the options' own errors, before any file
+    return SettingsFinder(fixed, overrides)
 
 
-def collect(paths: list[str], settings: Settings) -> tuple[list[str], list[str]]:
+def collect(paths: list[str], settings_for: SettingsFor, *, force_exclude: bool = False) -> tuple[list[str], list[str]]:
     """Files to lint (``-`` for stdin; the rest as ``lint.discovery.explicit`` finds them), and
     the paths that do not exist."""
     from formscript.lint.discovery import explicit
@@ -164,13 +172,15 @@ def collect(paths: list[str], settings: Settings) -> tuple[list[str], list[str]]
         if given == "-":
             files.append("-")
         else:
-            found, absent = explicit([given], lambda _: settings)
+            found, absent = explicit([given], settings_for, force_exclude=force_exclude)
             files += found
             missing += absent
     return files, missing
 
 
-def lint_files(files: list[str], settings: Settings, args: argparse.Namespace, paired: Paired) -> list[FileReport]:
+def lint_files(
+    files: list[str], settings_for: SettingsFor, args: argparse.Namespace, paired: Paired
+) -> list[FileReport]:
     """Read every file, answer from the cache where possible, lint the rest (in parallel)."""
     from formscript.cli.pool import Job, run_jobs, wants_progress
     from formscript.lint.kinds import kind_from_name
@@ -181,15 +191,16 @@ def lint_files(files: list[str], settings: Settings, args: argparse.Namespace, p
     if not args.no_cache:
         from formscript.lint.cache import LintCache, code_fingerprint, default_cache_dir
 
-        salt = f"{code_fingerprint()}\0{settings!r}\0fixes={fixes}"
+        salt = f"{code_fingerprint()}\0fixes={fixes}"
         directory = Path(args.cache_dir) if args.cache_dir else default_cache_dir()
         cache = LintCache(directory, salt, project=os.path.realpath(os.getcwd()))
     reports: list[FileReport | None] = []
     pending: list[tuple[int, str, Job]] = []
     stdin_data = read_stdin() if "-" in files else None
     for path in files:
+        settings = settings_for(_stdin_name(args) if path == "-" else path)
         if path == "-":
-            path = args.stdin_filename or "<stdin>"
+            path = _stdin_name(args)
             kind = args.kind or kind_from_name(path, settings) or "unknown"
             if stdin_data is None:
                 reports.append(refused_report(path, kind, f"stdin holds more than {MAX_BYTES} bytes"))
@@ -205,7 +216,7 @@ def lint_files(files: list[str], settings: Settings, args: argparse.Namespace, p
                 reports.append(failed)
                 continue
             text = read or ""
-        key = cache.key(path, text, args.kind, paired[1] if paired else None) if cache else ""
+        key = cache.key(path, text, args.kind, paired[1] if paired else None, repr(settings)) if cache else ""
         hit = cache.get(key, path, text) if cache is not None else None
         reports.append(hit)
         if hit is None:

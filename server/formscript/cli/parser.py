@@ -75,7 +75,14 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
             metavar="CODE=LEVEL",
             help="override a code's severity (error, warning, info, hint, off; warn, information, none)",
         )
-        lint.add_argument("--config", help="a formscript.toml or pyproject.toml to use")
+        lint.add_argument(
+            "--config", help="a formscript.toml or pyproject.toml to use for every file (default: each file's nearest)"
+        )
+        lint.add_argument(
+            "--force-exclude",
+            action="store_true",
+            help="leave out files named on the command line that `exclude` or .gitignore leave out of folders",
+        )
         lint.add_argument(
             "--kind",
             choices=("form", "script", "rules", "calls"),

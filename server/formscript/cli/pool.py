@@ -70,10 +70,11 @@ def run_jobs(jobs: list[Job], workers: int, *, progress: bool = False, fixes: bo
         return _with_progress(results, len(jobs)) if progress else list(results)
     from concurrent.futures import ProcessPoolExecutor
 
-    # Settings and the paired form go to each worker once; a job is its path and text, and
-    # the report comes back without the text (the main process still has it).
-    shared = (jobs[0][2], jobs[0][3], jobs[0][4], fixes)
-    small = [(job[0], job[1]) for job in jobs]
+    # --kind and the paired form go to each worker once; a job is its path, text and settings
+    # (one object for most files: pickled once per chunk), and the report comes back without
+    # the text (the main process still has it).
+    shared = (jobs[0][3], jobs[0][4], fixes)
+    small = [(job[0], job[1], job[2]) for job in jobs]
     chunk = max(1, len(jobs) // (workers * 4))
     with ProcessPoolExecutor(max_workers=workers, initializer=_worker_init, initargs=shared) as pool:
         mapped = pool.map(_lint_in_worker, small, chunksize=chunk)
@@ -89,12 +90,12 @@ def run_jobs(jobs: list[Job], workers: int, *, progress: bool = False, fixes: bo
 _WORKER: dict[str, Any] = {}
 
 
-def _worker_init(settings: Settings, kind: str | None, paired: tuple[str, str] | None, fixes: bool) -> None:
-    _WORKER.update(settings=settings, kind=kind, paired=paired, fixes=fixes)
+def _worker_init(kind: str | None, paired: tuple[str, str] | None, fixes: bool) -> None:
+    _WORKER.update(kind=kind, paired=paired, fixes=fixes)
 
 
-def _lint_in_worker(item: tuple[str, str]) -> FileReport:
-    job = (item[0], item[1], _WORKER["settings"], _WORKER["kind"], _WORKER["paired"])
+def _lint_in_worker(item: tuple[str, str, Settings]) -> FileReport:
+    job = (item[0], item[1], item[2], _WORKER["kind"], _WORKER["paired"])
     report = lint_one(job, fixes=_WORKER["fixes"])
     _lighten(report, None)
     return report

@@ -24,6 +24,7 @@ from formscript.cli.pool import lint_one
 
 if TYPE_CHECKING:
     from formscript.lint.config import Settings
+    from formscript.lint.discovery import SettingsFor
     from formscript.lint.report import FileReport
 
 __all__ = ["add_suppressions"]
@@ -33,7 +34,7 @@ _COMMENT = re.compile(r"#\s*formscript:\s*ignore\[(?P<codes>[A-Za-z0-9_,\s]*)\]"
 
 
 def add_suppressions(
-    reports: list[FileReport], settings: Settings, args: argparse.Namespace, paired: tuple[str, str] | None
+    reports: list[FileReport], settings_for: SettingsFor, args: argparse.Namespace, paired: tuple[str, str] | None
 ) -> int:
     """Write the comments for *reports* (unflattened: a Python file with its parts); 0 when
     every finding is now suppressed, 1 when some could not be."""
@@ -50,7 +51,7 @@ def add_suppressions(
             left += sum(len(codes) for codes in wanted.values())
             continue
         before = report.document.text
-        after, done, refused = _commented(report, before, wanted, reason, settings, args, paired)
+        after, done, refused = _commented(report, before, wanted, reason, settings_for(path), args, paired)
         for line in refused:
             _say(path, f"line {line + 1}: a comment above it would change the document; not suppressed")
         left += sum(len(wanted[line]) for line in refused)

@@ -265,10 +265,10 @@ class LintCache:
                 return None
             return json.loads(handle.read().decode("utf-8"))
 
-    def key(self, path: str, text: str, kind: str | None, paired: str | None) -> str:
-        """The cache key of one lint job."""
+    def key(self, path: str, text: str, kind: str | None, paired: str | None, settings: str = "") -> str:
+        """The cache key of one lint job (*settings*: the ``repr`` of the file's settings)."""
         digest = hashlib.sha256()
-        for part in (path, kind or "", paired or "", text):
+        for part in (path, kind or "", paired or "", settings, text):
             digest.update(part.encode("utf-8", "surrogatepass"))
             digest.update(b"\x00")
         return digest.hexdigest()

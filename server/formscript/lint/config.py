@@ -55,6 +55,8 @@ SETTINGS: tuple[str, ...] = (
     "kinds",
     "calls",
     "expected_outcomes",
+    "exclude",
+    "respect_gitignore",
 )
 
 
@@ -83,6 +85,12 @@ class Settings(FrozenRecord):
     #: Whether a Python test's stated outcome (``pytest.raises``, an asserted status) is set
     #: against the prediction (PY003), its expected rejections not reported as problems.
     expected_outcomes: bool
+    #: Paths left out of folder walks (the CLI's, the editor's workspace listing), as
+    #: .gitignore lines relative to the configuration's folder; a file named on the command
+    #: line or opened in the editor is still checked (``--force-exclude`` leaves it out too).
+    exclude: tuple[str, ...]
+    #: Whether folder walks also leave out what the repository's .gitignore files ignore.
+    respect_gitignore: bool
     #: Directory the configuration came from; per-file globs are relative to it.
     root: str
     source: str
@@ -99,6 +107,8 @@ class Settings(FrozenRecord):
         kinds: dict[Kind, tuple[str, ...]] | None = None,
         calls: dict[str, str] | None = None,
         expected_outcomes: bool = True,
+        exclude: tuple[str, ...] = (),
+        respect_gitignore: bool = True,
         root: str = "",
         source: str = "",
     ) -> None:
@@ -111,6 +121,8 @@ class Settings(FrozenRecord):
         setter(self, "kinds", {} if kinds is None else kinds)
         setter(self, "calls", {} if calls is None else calls)
         setter(self, "expected_outcomes", expected_outcomes)
+        setter(self, "exclude", exclude)
+        setter(self, "respect_gitignore", respect_gitignore)
         setter(self, "root", root)
         setter(self, "source", source)
 
@@ -263,6 +275,8 @@ def _parse_table(table: dict[str, Any], source: str) -> Settings:
         kinds={k: tuple(_globs(v, source)) for k, v in kinds.items()},
         calls=_calls(normal.get("calls", {}), source),
         expected_outcomes=_flag(normal.get("expected-outcomes", True), f"{source}: expected-outcomes"),
+        exclude=tuple(_patterns(normal.get("exclude", []), f"{source}: exclude")),
+        respect_gitignore=_flag(normal.get("respect-gitignore", True), f"{source}: respect-gitignore"),
     )
 
 
@@ -283,6 +297,12 @@ def _globs(value: Any, source: str) -> list[str]:
         return [value]
     if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
         raise ConfigError(f"{source}: kinds take lists of globs")
+    return list(value)
+
+
+def _patterns(value: Any, where: str) -> list[str]:
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        raise ConfigError(f"{where}: expected a list of .gitignore-style patterns, found {_short(value)}")
     return list(value)
 
 
@@ -358,15 +378,50 @@ def _located(message: str, source: str, text: str) -> str:
     return message
 
 
-def discover(start: Path) -> Settings:
-    """The nearest configuration at or above *start* (formscript.toml before pyproject.toml)."""
+def discover(start: Path, loaded: dict[Path, Settings | None] | None = None) -> Settings:
+    """The nearest configuration at or above *start* (formscript.toml before pyproject.toml);
+    *loaded* keeps the files read, for a caller that asks for many folders."""
     current = start if start.is_dir() else start.parent
     current = current.resolve()
     for folder in (current, *current.parents):
         for name in ("formscript.toml", "pyproject.toml"):
             candidate = folder / name
-            if candidate.is_file():
+            if loaded is not None and candidate in loaded:
+                found = loaded[candidate]
+            elif candidate.is_file():
                 found = load_file(candidate)
-                if found is not None:
-                    return found
+                if loaded is not None:
+                    loaded[candidate] = found
+            else:
+                continue
+            if found is not None:
+                return found
     return Settings()
+
+
+class SettingsFinder:
+    """The settings of each file on the command line, as the language server finds them: the
+    configuration nearest the file's folder (or the one ``--config`` names), with the command
+    line's codes on top; so results do not depend on the order paths are given in."""
+
+    def __init__(self, fixed: Settings | None = None, overrides: dict[str, Any] | None = None) -> None:
+        self._overrides = overrides or {}
+        self._every = fixed.merged(self._overrides, "command line") if fixed and self._overrides else fixed
+        self._folders: dict[str, Settings] = {}
+        self._loaded: dict[Path, Settings | None] = {}
+
+    def __call__(self, path: str) -> Settings:
+        """The settings for *path* (a file, or a folder for itself); ConfigError when the
+        configuration that applies cannot be used."""
+        import os
+
+        if self._every is not None:
+            return self._every
+        full = os.path.abspath(path)
+        folder = full if os.path.isdir(full) else os.path.dirname(full)
+        settings = self._folders.get(folder)
+        if settings is None:
+            base = discover(Path(folder), self._loaded)
+            settings = base.merged(self._overrides, "command line") if self._overrides else base
+            self._folders[folder] = settings
+        return settings

@@ -29,6 +29,7 @@ import os
 from collections.abc import Callable, Iterable, Iterator
 
 from formscript.lint.config import Settings
+from formscript.lint.ignoring import Ignored
 from formscript.lint.kinds import is_candidate, kind_from_name
 
 #: Folders never entered below a root (with every folder whose name starts with ``.``):
@@ -43,13 +44,16 @@ def skipped_dir(name: str) -> bool:
     return name.startswith(".") or name in SKIPPED_DIRS
 
 
-def walk(root: str) -> Iterator[str]:
-    """Every entry below *root* that is not a folder, in sorted path order (see the module)."""
+def walk(root: str, ignored: Callable[[str, bool], bool] | None = None) -> Iterator[str]:
+    """Every entry below *root* that is not a folder, in sorted path order (see the module),
+    without those *ignored* says to leave out (a folder it names is not entered)."""
     stack: list[Iterator[tuple[str, str, bool]]] = [_entries(root)]
     while stack:
         step = next(stack[-1], None)
         if step is None:
             stack.pop()
+        elif ignored is not None and ignored(step[1], step[2]):
+            continue
         elif step[2]:
             stack.append(_entries(step[1]))
         else:
@@ -78,25 +82,32 @@ def _entries(folder: str) -> Iterator[tuple[str, str, bool]]:
 
 
 def candidates(root: str, settings_for: SettingsFor) -> Iterator[str]:
-    """The files ``formscript lint`` opens below *root*."""
-    for path in walk(root):
+    """The files ``formscript lint`` opens below *root* (not those left out: ``lint.ignoring``)."""
+    for path in walk(root, Ignored(settings_for)):
         if is_candidate(path, settings_for(path)):
             yield path
 
 
 def named(root: str, settings_for: SettingsFor) -> Iterator[str]:
-    """The files below *root* whose name or a ``kinds`` glob gives their kind."""
-    for path in walk(root):
+    """The files below *root* whose name or a ``kinds`` glob gives their kind (not those left
+    out: ``lint.ignoring``)."""
+    for path in walk(root, Ignored(settings_for)):
         if kind_from_name(path, settings_for(path)) is not None:
             yield path
 
 
-def explicit(paths: Iterable[str], settings_for: SettingsFor) -> tuple[list[str], list[str]]:
+def explicit(
+    paths: Iterable[str], settings_for: SettingsFor, *, force_exclude: bool = False
+) -> tuple[list[str], list[str]]:
     """The files ``formscript lint`` opens for paths given by name (see the module), and the
-    paths at which nothing exists."""
+    paths at which nothing exists. With *force_exclude*, a path given by name is left out
+    where a walk would leave it out (``--force-exclude``: pre-commit names every file)."""
     files: list[str] = []
     missing: list[str] = []
+    ignored = Ignored(settings_for) if force_exclude else None
     for given in paths:
+        if ignored is not None and os.path.lexists(given) and _left_out(given, ignored):
+            continue
         if os.path.isdir(given):
             name = given.rstrip("/" + os.sep) or given  # "x.form.yaml/" is named like a form too
             if is_candidate(name, settings_for(name)):
@@ -107,3 +118,16 @@ def explicit(paths: Iterable[str], settings_for: SettingsFor) -> tuple[list[str]
         else:
             missing.append(given)
     return files, missing
+
+
+def _left_out(given: str, ignored: Ignored) -> bool:
+    """Whether *given*, or a folder it sits in, is left out."""
+    full = os.path.abspath(given)
+    if ignored(full, os.path.isdir(full)):
+        return True
+    parent = os.path.dirname(full)
+    while parent != os.path.dirname(parent):
+        if ignored(parent, True):
+            return True
+        parent = os.path.dirname(parent)
+    return False

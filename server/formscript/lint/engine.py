@@ -12,7 +12,7 @@ from formscript.lint.config import Settings
 from formscript.lint.diagnostics import Change, Diagnostic, Fix, TextEdit
 from formscript.lint.form_checks import FormMemo, form_checks
 from formscript.lint.kinds import kind_from_name, sniff
-from formscript.lint.report import FileReport
+from formscript.lint.report import NOT_A_KIND, FileReport
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -123,8 +123,7 @@ def _lint(
     if kind is None:
         kind = sniff(doc.value) if doc.ok else None
         if kind is None:
-            note = "skipped: not a form spec, script, ruleset or calls transcript"
-            return FileReport(path, None, None, note=note, document=doc)
+            return FileReport(path, None, None, note=NOT_A_KIND, document=doc)
         if kind == "script" and given is None:
             # Detected by content: the runtime still picks its loader by the suffix alone.
             from formscript.core.script import loads_as_yaml

@@ -28,7 +28,7 @@ from collections.abc import Iterator, Sequence
 from formscript import __version__
 from formscript.document import Span
 from formscript.lint.diagnostics import Diagnostic
-from formscript.lint.report import FileReport
+from formscript.lint.report import NOT_A_KIND, FileReport
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -365,14 +365,18 @@ def render_text(reports: Sequence[FileReport], *, color: bool = False, show_verd
         for report in reports:
             if report.verdict is not None:
                 out.append(f"{terminal_safe(_name(report))}: {report.verdict.value}")
+            elif report.skipped and report.note and report.note != NOT_A_KIND:
+                out.append(f"{terminal_safe(_name(report))}: {terminal_safe(report.note)}")
     s = summary(reports)
     sev = s["by_severity"]
     expected = sum(1 for r in reports if r.expected is not None)
     counted = f"; {expected} expected rejection(s), as their tests state" if expected else ""
     unsafe = sum(1 for r in reports for d in r.diagnostics if d.fix is not None and not d.fix.safe)
     fixable = f"{s['fixable']} fixable" + (f" ({unsafe} with --unsafe-fixes)" if unsafe else "")
+    other = sum(1 for r in reports if r.skipped and r.note == NOT_A_KIND)
+    skipped = f"{s['skipped']} skipped" + (f" ({other} of no kind formscript reads)" if other else "")
     out.append(
-        f"{s['checked']} file(s) checked, {s['skipped']} skipped: {sev['error']} error(s), "
+        f"{s['checked']} file(s) checked, {skipped}: {sev['error']} error(s), "
         f"{sev['warning']} warning(s), {sev['info']} info, {fixable}{counted}"
     )
     return "".join(f"{line}\n" for line in out)

@@ -18,7 +18,6 @@ of them; an unused one is reported once, on the document it belongs to).
 
 from __future__ import annotations
 
-import ast
 import json
 from typing import TYPE_CHECKING, Any
 
@@ -28,6 +27,7 @@ from formscript.document import Pos, Span, TextDocument, parse_document
 from formscript.document.pyextract import Embedded, extract, mentions_api
 from formscript.document.pyliteral import PyNode, SourceLines, TextPositions, python_lines
 from formscript.document.python import EmbeddedDocument, PyDocument, python_comments
+from formscript.document.pytolerant import Blanked, parse_tolerantly
 from formscript.lint.config import Settings
 from formscript.lint.diagnostics import Diagnostic
 from formscript.lint.engine import finish, in_order, lint_document, suppression_findings, to_diagnostics
@@ -66,8 +66,8 @@ def lint_python(text: str, path: str, *, settings: Settings | None = None, fixes
     if not mentions_api(text):
         return bundle
     source = text[1:] if text.startswith("\ufeff") else text
-    try:
-        tree = ast.parse(source)
+    try:  # a file being typed: what parses is checked, the statement that does not is left out
+        tree, source, blanked = parse_tolerantly(source)
     except (SyntaxError, ValueError) as exc:
         where = f" at line {exc.lineno}" if isinstance(exc, SyntaxError) and exc.lineno else ""
         note = f"skipped: not Python that parses ({getattr(exc, 'msg', exc)}{where})"
@@ -91,9 +91,16 @@ def lint_python(text: str, path: str, *, settings: Settings | None = None, fixes
     for part in parts:
         _placeholder(part)
     linter.suppress(parts)
-    bundle.parts = parts
+    bundle.parts = parts + [_left_out(path, region) for region in blanked]
     bundle.diagnostics = [d for part in parts for d in part.diagnostics]
     return bundle
+
+
+def _left_out(path: str, region: Blanked) -> FileReport:
+    lines = f"line {region.first}" if region.first == region.last else f"lines {region.first}-{region.last}"
+    return FileReport(
+        path, None, None, note=f"{lines} skipped: not Python that parses ({region.message} at line {region.line})"
+    )
 
 
 def _placeholder(part: FileReport) -> None:

@@ -123,6 +123,11 @@ class FileReport(Record):
         return self.kind is None and self.verdict is None
 
 
+#: The note of a file of no kind formscript reads (another tool's YAML or JSON): the text
+#: report counts these rather than listing each.
+NOT_A_KIND = "skipped: not a form spec, script, ruleset or calls transcript"
+
+
 def flatten(reports: list[FileReport]) -> list[FileReport]:
     """The reports as they are shown: a Python file's documents in its place."""
     shown: list[FileReport] = []
