@@ -199,7 +199,20 @@ def rename(analysis: Analysis, pos: Pos, new_name: str) -> list[TextEdit]:
     taken = (isinstance(fields, dict) and new_name in fields) or (isinstance(values, dict) and new_name in values)
     if new_name != name and taken:
         raise RenameError(f"the form already has a field or value named {new_name!r}")
-    return [TextEdit(span, new_name) for span in references(analysis, pos, declaration=True)]
+    doc = analysis.document
+    edits = []
+    for path in (("fields", name), ("values", name)):
+        if doc is None or _key_span(analysis, path) is None:
+            continue
+        # written as the document writes any string (quoted where YAML 1.1 would read it as
+        # something else: `Null`, `OFF`, `Yes`), or refused where that cannot be exact
+        edit = doc.replacement(path, new_name, on_key=True)
+        if edit is None:
+            raise RenameError(
+                f"the key {name!r} under {path[0]} cannot be renamed exactly (it is reached through an alias)"
+            )
+        edits.append(TextEdit(edit.span, edit.new_text))
+    return edits
 
 
 # -------------------------------------------------------------------------------- folding
