@@ -100,6 +100,8 @@ describe('settings against the server model (formscript.lint.config)', { skip },
         'kinds.calls': ['calls/*.json'],
         calls: { '*.script.yaml': 'common.calls.yaml' },
         expectedOutcomes: false,
+        exclude: ['legacy/'],
+        respectGitignore: false,
       }),
     );
     const out = merge({}, config);
@@ -113,6 +115,8 @@ describe('settings against the server model (formscript.lint.config)', { skip },
       kinds: { form: ['specs/*.yaml'], calls: ['calls/*.json'] },
       calls: { '*.script.yaml': 'common.calls.yaml' },
       expected_outcomes: false,
+      exclude: ['legacy/'],
+      respect_gitignore: false,
     });
   });
 
@@ -128,6 +132,8 @@ describe('settings against the server model (formscript.lint.config)', { skip },
       kinds: { rules: ['*.policy.yaml'] },
       calls: {},
       expected_outcomes: true,
+      exclude: [],
+      respect_gitignore: true,
     });
   });
 
