@@ -291,6 +291,29 @@ def test_plugin_options_need_the_flag(project: pytest.Pytester) -> None:
     assert not (project.path / "report.json").exists()
 
 
+@pytest.mark.parametrize(
+    ("option", "why"),
+    [
+        ("--formscript-report=taken/report.json", "taken is a file, not a folder"),
+        ("--formscript-report=folder", "it is a folder"),
+        ("--formscript-sarif=taken/deeper/out.sarif", "taken is a file, not a folder"),
+        ("--formscript-record-calls=taken", "it is a file, not a folder"),
+        ("--formscript-record-calls=taken/calls", "taken is a file, not a folder"),
+    ],
+)
+def test_an_output_path_that_cannot_be_written_is_refused_before_the_tests(
+    project: pytest.Pytester, option: str, why: str
+) -> None:
+    (project.path / "taken").write_text("a file\n", encoding="utf-8")
+    (project.path / "folder").mkdir()
+    result = run(project, "--formscript", option)
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    err = result.stderr.str()
+    name, _, given = option.partition("=")
+    assert [line for line in err.splitlines() if line.strip()] == [f"ERROR: {name} {given}: cannot write ({why})"]
+    assert "Traceback" not in err and "collected" not in result.stdout.str()
+
+
 @pytest.mark.slow
 def test_the_ini_switch_activates_it(project: pytest.Pytester) -> None:
     project.makeini(INI + "formscript = true\n")

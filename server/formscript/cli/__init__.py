@@ -36,6 +36,9 @@ def run(argv: Sequence[str]) -> int:
         return _command(args.command)(args)
     except BrokenPipeError:
         return 0
+    except KeyboardInterrupt as exc:  # Ctrl-C, or SIGTERM while files are written
+        print("formscript: interrupted", file=sys.stderr)
+        return 143 if type(exc).__name__ == "Terminated" else 130
     except OutputError as exc:
         print(f"formscript: {exc}", file=sys.stderr)
         return 2

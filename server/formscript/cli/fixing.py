@@ -15,6 +15,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import os
+import re
 import stat
 import sys
 import tempfile
@@ -181,6 +182,49 @@ def _roots(paths: list[str]) -> list[str]:
 
 def _inside(path: str, roots: list[str]) -> bool:
     return any(path == root or path.startswith(root.rstrip(os.sep) + os.sep) for root in roots)
+
+
+#: The temporary file a write makes beside *NAME* (``tempfile.mkstemp``'s eight characters):
+#: one a killed run left behind is removed by the next run that writes, by this pattern only.
+_TEMPORARY = re.compile(r"\.(?P<name>.+)\.[a-z0-9_]{8}\.formscript-fix")
+
+
+def remove_stale_temporaries(paths: list[str]) -> int:
+    """Remove, from the folders of *paths*, the temporaries an interrupted write left (a
+    regular file named by the pattern beside the file it was for); how many."""
+    removed = 0
+    for folder in sorted({os.path.dirname(os.path.abspath(p)) for p in paths}):
+        try:
+            names = os.listdir(folder)
+        except OSError:
+            continue
+        present = set(names)
+        for name in names:
+            found = _TEMPORARY.fullmatch(name)
+            if found is None or found.group("name") not in present:
+                continue
+            path = os.path.join(folder, name)
+            with contextlib.suppress(OSError):
+                if stat.S_ISREG(os.lstat(path).st_mode):
+                    os.unlink(path)
+                    removed += 1
+    return removed
+
+
+def stop_on_sigterm() -> None:
+    """Let SIGTERM (what CI runners and pre-commit send on a timeout) stop a run that writes
+    as Ctrl-C does: the write under way removes its temporary file."""
+    import signal
+
+    def stop(signum: int, frame: object) -> None:
+        raise Terminated
+
+    with contextlib.suppress(ValueError):  # not the main thread: the default stays
+        signal.signal(signal.SIGTERM, stop)
+
+
+class Terminated(KeyboardInterrupt):
+    """SIGTERM arrived while files were being written."""
 
 
 def write_fixed(path: str, before: str, after: str, roots: list[str]) -> None:

@@ -67,6 +67,14 @@ def lint(args: argparse.Namespace) -> int:
             return 2
         paired = (args.form, form_text)
     _collect_less_often()
+    writes = bool(args.fix or args.unsafe_fixes or getattr(args, "add_suppressions", None) is not None)
+    if writes and not args.diff:
+        from formscript.cli.fixing import remove_stale_temporaries, stop_on_sigterm
+
+        stop_on_sigterm()
+        removed = remove_stale_temporaries([f for f in files if f != "-"])
+        if removed:
+            print(f"formscript: removed {removed} temporary file(s) an interrupted run left", file=sys.stderr)
     reports = lint_files(files, settings_for, args, paired)
     if getattr(args, "add_suppressions", None) is not None:
         from formscript.cli.suppressing import add_suppressions

@@ -62,6 +62,36 @@ def pytest_configure(config: pytest.Config) -> None:
     threshold = config.getoption("formscript_fail_under")
     if threshold is not None and not 0 <= threshold <= 100:
         raise pytest.UsageError("--formscript-fail-under takes a percentage from 0 to 100")
+    for name, folder in (("report", False), ("sarif", False), ("record_calls", True)):
+        given = config.getoption(f"formscript_{name}")
+        why = _unwritable(str(given), folder=folder) if given else None
+        if why is not None:
+            raise pytest.UsageError(f"--formscript-{name.replace('_', '-')} {given}: cannot write ({why})")
     from formscript.pytest_plugin.session import FormscriptSession
 
     config.pluginmanager.register(FormscriptSession(config), "formscript-session")
+
+
+def _unwritable(path: str, *, folder: bool) -> str | None:
+    """Why the file (or, *folder*, the folder) *path* cannot be written at the end of the
+    session (folders on the way are created then), or None: checked before the tests run."""
+    import os
+
+    target = os.path.normpath(path)  # as given: the message names what the user wrote
+    if folder and os.path.exists(target) and not os.path.isdir(target):
+        return "it is a file, not a folder"
+    if not folder and os.path.isdir(target):
+        return "it is a folder"
+    if not folder and os.path.exists(target) and not os.access(target, os.W_OK):
+        return "it is read-only"
+    on_the_way = target if folder else os.path.dirname(target) or os.curdir
+    while not os.path.exists(on_the_way):
+        parent = os.path.dirname(on_the_way) or os.curdir
+        if parent == on_the_way:
+            break
+        on_the_way = parent
+    if not os.path.isdir(on_the_way):
+        return f"{on_the_way} is a file, not a folder"
+    if not os.access(on_the_way, os.W_OK | os.X_OK):
+        return f"the folder {on_the_way} is not writable"
+    return None

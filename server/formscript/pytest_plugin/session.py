@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Generator
+from collections.abc import Callable, Generator
 from pathlib import Path
 from typing import Any
 
@@ -91,20 +91,25 @@ class FormscriptSession:
         if self.is_worker:
             self.config.workeroutput[_KEY] = self.coverage.to_json()  # type: ignore[attr-defined]
             return
-        report = self.config.getoption("formscript_report")
-        if report:
-            Path(report).parent.mkdir(parents=True, exist_ok=True)
-            Path(report).write_text(dumps(self.coverage.report()), encoding="utf-8")
-            self.written.append(f"JSON report: {report}")
-        sarif = self.config.getoption("formscript_sarif")
-        if sarif:
-            Path(sarif).parent.mkdir(parents=True, exist_ok=True)
-            Path(sarif).write_text(dumps(self.coverage.sarif()), encoding="utf-8")
-            self.written.append(f"SARIF: {sarif}")
-        record = self.config.getoption("formscript_record_calls")
-        if record:
-            files = write_all(self.coverage.transcripts(record), Path(record))
-            self.written.append(f"{len(files)} calls transcript(s) under {record}")
+        outputs: tuple[tuple[str, Callable[[str], str]], ...] = (
+            ("formscript_report", lambda path: _write(path, dumps(self.coverage.report()), "JSON report")),
+            ("formscript_sarif", lambda path: _write(path, dumps(self.coverage.sarif()), "SARIF")),
+            (
+                "formscript_record_calls",
+                lambda path: (
+                    f"{len(write_all(self.coverage.transcripts(path), Path(path)))} calls transcript(s) under {path}"
+                ),
+            ),
+        )
+        for option, writer in outputs:
+            path = self.config.getoption(option)
+            if not path:
+                continue
+            try:  # checked when the session started; a folder may still vanish or fill up since
+                self.written.append(writer(path))
+            except OSError as exc:
+                name = option.replace("_", "-")
+                self.written.append(f"--{name} {path}: cannot write ({exc.strerror or exc})")
         threshold = self.config.getoption("formscript_fail_under")
         percent = self.coverage.percent()
         if threshold is not None and percent is not None and percent < threshold:
@@ -138,3 +143,9 @@ class FormscriptSession:
 
     def pytest_unconfigure(self, config: pytest.Config) -> None:
         self.observer.uninstall()
+
+
+def _write(path: str, text: str, what: str) -> str:
+    Path(path).parent.mkdir(parents=True, exist_ok=True)
+    Path(path).write_text(text, encoding="utf-8")
+    return f"{what}: {path}"
