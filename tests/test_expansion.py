@@ -13,8 +13,10 @@ from typing import Any
 
 import pytest
 import yaml
+from hypothesis import given
+from hypothesis import strategies as st
 
-from formscript.core.expansion import Exhausts, json_error, measure
+from formscript.core.expansion import Exhausts, encoded_length, json_error, measure
 from formscript.runs import json_safe
 
 
@@ -160,3 +162,49 @@ def test_json_error_of_an_unshared_value_is_the_walks(seed: int) -> None:
     size = measure(value).size
     for limit in {1, 2, 5, max(1, size - 1), size, size + 1, 10_000}:
         assert _said(json_error(value, limit, unshared=True)) == _said(json_error(value, limit)), limit
+
+
+# -- the exact length of the JSON a response expands to (SC021: lionagi serves it)
+
+_SCALARS = st.one_of(st.none(), st.booleans(), st.integers(), st.floats(allow_nan=True), st.text(max_size=8))
+_KEYS = st.one_of(st.text(max_size=6), st.integers(), st.booleans(), st.none(), st.floats(allow_nan=False))
+
+
+@st.composite
+def _shared(draw: st.DrawFn) -> Any:
+    """A JSON-able value whose containers are shared, as YAML anchors share them."""
+    pool: list[Any] = [draw(_SCALARS)]
+    for _ in range(draw(st.integers(1, 6))):
+        if draw(st.booleans()):
+            pool.append([draw(st.sampled_from(pool)) for _ in range(draw(st.integers(0, 4)))])
+        else:
+            pool.append({draw(_KEYS): draw(st.sampled_from(pool)) for _ in range(draw(st.integers(0, 4)))})
+    return pool[-1]
+
+
+@given(_shared())
+def test_encoded_length_is_the_length_of_json_dumps(value: Any) -> None:
+    assert encoded_length(value) == len(json.dumps(value))
+
+
+def test_encoded_length_of_what_json_dumps_refuses_is_none() -> None:
+    holder: list[Any] = [1]
+    holder.append(holder)
+    assert encoded_length(holder) is None
+    assert encoded_length({"k": {1, 2}}) is None
+    assert encoded_length({(1, 2): "tuple key"}) is None
+
+
+def test_encoded_length_of_a_bomb_costs_its_distinct_nodes() -> None:
+    rung: Any = ["x"] * 10
+    for _ in range(8):  # 10**9 values: json.dumps would need gigabytes
+        rung = [rung] * 10
+    assert encoded_length(rung) == _ladder_length(9)
+
+
+def _ladder_length(depth: int) -> int:
+    """len(json.dumps) of a ladder of *depth* rungs of ten: '"x"' leaves, ", " between items."""
+    length = 3 * 10 + 2 + 2 * 9  # ["x", ...] of ten
+    for _ in range(depth - 1):
+        length = length * 10 + 2 + 2 * 9
+    return length

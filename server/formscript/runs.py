@@ -12,7 +12,15 @@ from typing import Any
 from formscript.core.branch import Miss, misses
 from formscript.core.calls import Call, read_calls
 from formscript.core.endpoint import completion_for, raised_for, stream_for
-from formscript.core.expansion import EXPANSION_LIMIT, Exhausts, explodes, json_error, measure
+from formscript.core.expansion import (
+    EXPANSION_LIMIT,
+    SERVABLE_CHARACTERS,
+    Exhausts,
+    encoded_length,
+    explodes,
+    json_error,
+    measure,
+)
 from formscript.core.forms import type_label
 from formscript.core.gate import PROMPT_CAP, GateResult, final_prompt, prompt_problem
 from formscript.core.printable import printable_repr, unprintable_int
@@ -530,11 +538,23 @@ def simulate_report(
             )
             payload_value = getattr(entry, "data", None) or getattr(entry, "arguments", None)
             if payload_value is not None and isinstance(json_error(payload_value), Exhausts):
+                length = encoded_length(payload_value)
+                if length is not None and length <= SERVABLE_CHARACTERS:
+                    # lionagi serves it: the JSON is finite, only too long to show
+                    what = "data" if entry.type == "structured" else "arguments"
+                    record["response_elided"] = {
+                        "json_characters": length,
+                        "reason": f"the response's {what} expand to more than {EXPANSION_LIMIT:,} values through "
+                        f"YAML aliases: {length:,} characters of JSON, not shown",
+                    }
+                    out["calls"].append(record)
+                    continue
                 record.update(
                     outcome="serve_error",
+                    exhausts=True,
                     error="the response expands to more than "
-                    f"{EXPANSION_LIMIT:,} values through YAML aliases; encoding it "
-                    "exhausts the runtime",
+                    f"{EXPANSION_LIMIT:,} values through YAML aliases and to more than "
+                    f"{SERVABLE_CHARACTERS:,} characters of JSON; encoding it may exhaust the runtime's memory",
                 )
                 out["calls"].append(record)
                 break
@@ -609,8 +629,12 @@ def render_simulation(result: dict[str, Any]) -> str:
             raised = call["raises"]
             status = f" {raised['status_code']}" if raised["status_code"] else ""
             lines.append(f"    raises {raised['exception']}{status}: {raised['message']}")
+        elif call.get("exhausts"):
+            lines.append(f"    serving may not finish: {call['error']}")
         elif call["outcome"] == "serve_error":
             lines.append(f"    serving raises {call['error']}")
+        elif call.get("response_elided"):
+            lines.append(f"    {call['response_elided']['reason']}")
         elif call["response"] is not None:
             lines.append("    " + _preview(call["response"]))
     if result["calls"]:

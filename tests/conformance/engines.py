@@ -74,6 +74,9 @@ class Served:
     response: Any
     #: A readable digest: the assistant text, ``tool <name>``, chunk types, ``raises <name>``.
     summary: str | None = None
+    #: lionagi's side: the structured data or tool arguments the endpoint JSON-encoded (to
+    #: check the length formscript gives where it elides a response too long to show).
+    encoded: Any = field(default=None, compare=False, repr=False)
 
 
 @dataclass(frozen=True)
@@ -675,7 +678,10 @@ class RunsEngine:
             generated = call["response_type"] == "tool_call"
             raised = call.get("raises")
             response: Any
-            if raised is not None:
+            elided = call.get("response_elided")
+            if elided is not None:  # too long to show: its JSON's length stands for it
+                response, summary, step = ("elided", elided["json_characters"]), None, 1
+            elif raised is not None:
                 message = raised["message"] if raised["recorded"] else "<runtime>"
                 raises = ("raises", raised["exception"], raised["status_code"], message)
                 chunks = call["response"] if stream else None
@@ -1230,7 +1236,10 @@ class LionagiEngine:
                 else:
                     response = canon(strip_ids(result, generated))
                     summary = summarize(result, None, None)
-                served.append(Served(call_index, index, kind, value, entry.type, response, summary))
+                encoded = getattr(entry, "data", None) if entry.type == "structured" else None
+                if entry.type == "tool_call":
+                    encoded = getattr(entry, "arguments", None)
+                served.append(Served(call_index, index, kind, value, entry.type, response, summary, encoded))
         return tuple(served), None
 
 

@@ -769,6 +769,44 @@ def _self_reference(r: _R) -> dict[str, Any]:
     return _script_case(r, sdoc, f"{ref} as the {where}", calls(r))
 
 
+# -- values that expand through aliases past a million (issue 36)
+
+
+def _ladder(r: _R) -> tuple[str, int]:
+    """A flow sequence whose anchors nest *branch* aliases deep enough to expand past a
+    million values (and at most about four million, which lionagi renders and encodes in
+    seconds), and that expansion."""
+    branch = r.pick([10, 12, 16, 20, 32])
+    leaf = r.pick(["x", "1", "'ab'", "null", "true", "{k: v}"])
+    steps, total = [f"&a0 [{', '.join([leaf] * branch)}]"], branch
+    while total <= 1_000_000:
+        steps.append(f"&a{len(steps)} [{', '.join([f'*a{len(steps) - 1}'] * branch)}]")
+        total *= branch
+    if total > 4_000_000:
+        # the last rung with fewer aliases: just past the million
+        need = 1_000_000 // (total // branch) + 1
+        steps[-1] = f"&a{len(steps) - 1} [{', '.join([f'*a{len(steps) - 2}'] * need)}]"
+        total = total // branch * need
+    return "[" + ", ".join([*steps, f"*a{len(steps) - 1}"]) + "]", total
+
+
+def _alias_expansion(r: _R) -> dict[str, Any]:
+    flow, total = _ladder(r)
+    if r.chance(0.5):
+        doc = form_doc(r, target="items", target_type=r.pick(["list", "list", "str"]))
+        doc.set_value("items", ("s", flow))
+        return _form_case(r, doc, f"values expand to about {total:,} items")
+    sdoc = script_doc(r)
+    slot = r.rng.randrange(len(sdoc.entries))
+    where = r.pick(["data", "arguments"])
+    value = ("s", f"{{items: {flow}}}")
+    if where == "data":
+        sdoc.entries[slot] = entry(r, "structured", data=value)
+    else:
+        sdoc.entries[slot] = entry(r, "tool_call", arguments=value)
+    return _script_case(r, sdoc, f"{where} expand to about {total:,} values", calls(r, r.int(1, 2)))
+
+
 # -- which loader a script's name picks (item 6)
 
 ODD_SUFFIXES = [
@@ -2440,6 +2478,7 @@ CLASSES: dict[str, ClassSpec] = {
     "nesting": ClassSpec(6, _nesting, "nesting around and past the recursion limit, JSON fallback"),
     "surrogates": ClassSpec(7, _surrogates, "lone surrogates and surrogate pairs in every slot"),
     "self_reference": ClassSpec(6, _self_reference, "values that contain themselves through an anchor"),
+    "alias_expansion": ClassSpec(1, _alias_expansion, "values expanding through aliases past a million"),
     "suffix": ClassSpec(6, _suffix, "a script's loader picked by its suffix"),
     "script_version": ClassSpec(5, _version, "script versions the runtime coerces or refuses"),
     "regex_compile": ClassSpec(5, _regex_compile, "prompt_regex that fails without re.error"),

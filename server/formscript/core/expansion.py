@@ -182,4 +182,61 @@ def _encoder_walk(value: Any, limit: int) -> Exception:
     return Exhausts(f"the value expands to more than {limit:,} values")
 
 
-__all__ = ["EXPANSION_LIMIT", "Exhausts", "Expansion", "expanded_size", "explodes", "json_error", "measure"]
+#: The longest JSON text a response may expand to that formscript still says lionagi serves
+#: (encoding it takes seconds and a few hundred megabytes); beyond, the memory it takes is
+#: the machine's business, and formscript says it may exhaust it.
+SERVABLE_CHARACTERS = 100_000_000
+
+
+def encoded_length(value: Any) -> int | None:
+    """The exact length of ``json.dumps(value)`` computed without building it (each shared
+    container measured once), or None when json.dumps raises on it (a value that contains
+    itself, a type or key JSON has not)."""
+    lengths: dict[int, int] = {}
+    on_path: set[int] = set()
+
+    def length(node: Any) -> int:
+        if not isinstance(node, dict | list | tuple):
+            return len(json.dumps(node))  # a scalar (TypeError / ValueError for the others)
+        key = id(node)
+        known = lengths.get(key)
+        if known is not None:
+            return known
+        if key in on_path:
+            raise ValueError("Circular reference detected")
+        on_path.add(key)
+        if isinstance(node, dict):
+            total = sum(_key_length(k) + 2 + length(v) for k, v in node.items())
+        else:
+            total = sum(length(item) for item in node)
+        on_path.discard(key)
+        total += 2 + 2 * max(len(node) - 1, 0)  # the brackets and the ", " between items
+        lengths[key] = total
+        return total
+
+    try:
+        return length(value)
+    except (TypeError, ValueError, RecursionError, OverflowError):
+        return None
+
+
+def _key_length(key: Any) -> int:
+    """The length of *key* as json.dumps writes a dict key (a string; True as "true")."""
+    if isinstance(key, str):
+        return len(json.dumps(key))
+    if key is None or isinstance(key, bool | int | float):
+        return len(json.dumps(json.dumps(key)))  # e.g. 1 -> "1"
+    raise TypeError(f"keys must be str, int, float, bool or None, not {type(key).__name__}")
+
+
+__all__ = [
+    "EXPANSION_LIMIT",
+    "SERVABLE_CHARACTERS",
+    "Exhausts",
+    "Expansion",
+    "encoded_length",
+    "expanded_size",
+    "explodes",
+    "json_error",
+    "measure",
+]

@@ -264,7 +264,11 @@ def check_form_spec(
         flat = all(type(k) in _SCALARS for k in values) and all(type(v) in _SCALARS for v in values.values())
         size = 1 + 2 * len(values) if flat else expanded_size(values)
         if size > EXPANSION_LIMIT:
+            # every value visited renders as one character at least: the block is longer than
+            # the cap, so li agent, once it has rendered it, refuses every prompt
+            problems.append(rules.FS024.prefix_at_least(path=("values",), length=size, cap=PROMPT_CAP))
             problems.append(rules.FS022.problem(path=("values",), limit=EXPANSION_LIMIT))
+            verdict = verdict_from(problems)
         else:
             try:
                 block = render_context_block(title, values)

@@ -10,7 +10,7 @@ from functools import lru_cache
 from formscript import rules
 from formscript.core.ends import common_ends, identical
 from formscript.core.entries import CONTENT_PREDICATES, Entry, Matcher, StreamEntry
-from formscript.core.expansion import EXPANSION_LIMIT, Exhausts, json_error
+from formscript.core.expansion import EXPANSION_LIMIT, SERVABLE_CHARACTERS, Exhausts, encoded_length, json_error
 from formscript.core.records import Record
 from formscript.core.regex_risk import COMPILE_ERRORS, backtracking_risk, compile_user_regex
 from formscript.core.script import EntryMemo, ScriptResult
@@ -238,9 +238,12 @@ def _entry_items(index: int, entry: Entry, raw: object, mode: str, memo: Payload
             if memo is not None:
                 memo[id(entry)] = (entry, error)
     if payload is not None and isinstance(error, Exhausts):
-        found.append(
-            rules.SC021.problem(path=(*where, payload[0]), index=index, what=payload[0], limit=EXPANSION_LIMIT)
-        )
+        length = encoded_length(payload[1])
+        at = (*where, payload[0])
+        if length is not None and length <= SERVABLE_CHARACTERS:
+            found.append(rules.SC021.served(path=at, index=index, what=payload[0], length=length))
+        else:
+            found.append(rules.SC021.problem(path=at, index=index, what=payload[0], limit=EXPANSION_LIMIT))
     elif payload is not None and error is not None:
         found.append(rules.SC020.problem(path=(*where, payload[0]), index=index, what=payload[0], error=error))
     if entry.type == "error" and entry.delay_ms < 0:

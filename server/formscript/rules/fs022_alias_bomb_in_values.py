@@ -12,9 +12,11 @@ class AliasBombInValues(Rule):
     ## Why
 
     Anchors and aliases share one object, so loading stays cheap, but the context block is rendered
-    with repr, which expands every alias: a few hundred bytes can exhaust memory before the model
-    call. A value that contains itself (`&x [1, *x]`) is no bomb: repr writes the inner reference
-    as `[...]`.
+    with repr, which expands every alias: a few hundred bytes stand for millions of values. Such a
+    block is always longer than the prompt cap, so li agent refuses the form (FS024, an error)
+    after rendering it; this warning is about what the rendering costs: seconds and hundreds of
+    megabytes for millions of values, all the memory for more. A value that contains itself
+    (`&x [1, *x]`) is no bomb: repr writes the inner reference as `[...]`.
 
     ## Fails
 
@@ -47,13 +49,14 @@ class AliasBombInValues(Rule):
     code = "FS022"
     name = "alias-bomb-in-values"
     kind = "form"
-    severity = "error"
+    severity = "warning"
 
     def problem(self, *, path: KeyPath, limit: int) -> Problem:
         """*limit* is the expansion formscript refuses to walk past."""
         return self.found(
-            f"the values expand to more than {limit:,} items through YAML aliases; "
-            "the runtime accepts the form but rendering its context block exhausts time and memory",
+            f"the values expand to more than {limit:,} items through YAML aliases: li agent renders them all "
+            "into the context block before refusing it (FS024), which costs time and memory, and "
+            "exhausts the memory when the expansion is large enough",
             path,
         )
 

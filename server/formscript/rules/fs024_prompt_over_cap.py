@@ -66,6 +66,16 @@ class PromptOverCap(Rule):
             path,
         )
 
+    def prefix_at_least(self, *, path: KeyPath, length: int, cap: int) -> Problem:
+        """Values that expand through YAML aliases to more than *length* items: the block is
+        at least that long (each renders as one character or more)."""
+        return self.found(
+            f"the context block li agent puts in front of the prompt renders more than {length - 1:,} values "
+            f"expanded through YAML aliases, so it is longer than the {cap:,} characters it allows for the "
+            "whole prompt: li agent refuses every prompt with this form",
+            path,
+        )
+
     def prompt_over(self, *, path: KeyPath, prefix: int, prompt: int, cap: int) -> Problem:
         """The context block (*prefix* characters) and the prompt text (*prompt*) together."""
         return self.found(
