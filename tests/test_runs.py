@@ -277,3 +277,32 @@ def test_dry_run_without_a_prompt_refuses_a_block_over_the_cap() -> None:
     assert (result["verdict"], result["context_block"], result["prompt_room"]) == ("rejected", None, None)
     assert [(e["code"], e["line"]) for e in result["errors"]] == [("FS024", 5)]
     assert result["status"] == "validated"  # the form itself is fine; its block is too long
+
+
+def test_a_regex_the_runtime_answers_in_time_is_awaited_and_its_entry_shown(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Quadratic: past --regex-timeout, the growth says the runtime answers within
+    --regex-wait, so the search is awaited and the entry lionagi serves is shown (an unmatched
+    prompt_regex: the fallback), with the estimate beside it; with --regex-wait 0 the same call
+    is a regex_timeout."""
+    script = tmp_path / "q.script.yaml"
+    script.write_text(
+        "responses:\n  - type: text\n    content: slow\n    when: {prompt_regex: 'a*b'}\n"
+        "  - type: text\n    content: fallback\n",
+        encoding="utf-8",
+    )
+    calls = tmp_path / "q.calls.json"
+    calls.write_text(json.dumps([{"prompt": "a" * 60_000}]), encoding="utf-8")
+    args = ["simulate", str(script), "--calls", str(calls), "--regex-timeout", "0.3"]
+    code, data = _json(capsys, *args, "--regex-wait", "0")
+    assert code == 1 and [c["outcome"] for c in data["calls"]] == ["regex_timeout"]
+    code, data = _json(capsys, *args, "--regex-wait", "120")
+    (call,) = data["calls"]
+    if call["outcome"] == "regex_timeout":  # the probes could not be timed on this machine
+        assert call["timeout"]["estimated_seconds"] is None or call["timeout"]["estimated_seconds"] > 120
+        return
+    assert (call["outcome"], call["entry"], code) == ("served", 1, 0)
+    (slow,) = call["slow_regexes"]
+    assert slow["pattern"] == "a*b" and slow["bound_seconds"] == 0.3 and slow["explosive"] is False
+    assert slow["estimated_seconds"] >= 0.3 and "formscript waited for the answer" in slow["message"]

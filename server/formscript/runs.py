@@ -24,7 +24,7 @@ from formscript.core.expansion import (
 from formscript.core.forms import type_label
 from formscript.core.gate import PROMPT_CAP, GateResult, final_prompt, prompt_problem
 from formscript.core.printable import printable_repr, unprintable_int
-from formscript.core.regex_guard import BoundedSearch, RegexTimeout
+from formscript.core.regex_guard import BoundedSearch, Estimate, RegexTimeout, duration
 from formscript.core.rulesets import apply_ruleset, load_ruleset
 from formscript.core.script import Match, RegexFailure, Replayer, ScriptExhausted
 from formscript.core.verdict import Problem
@@ -433,10 +433,19 @@ def simulate_text(
     *,
     stream: bool = False,
     regex_timeout: float = 2.0,
+    regex_answer_bound: float = 0.0,
 ) -> dict[str, Any]:
     """Replay a calls transcript against a script with the runtime's matching semantics."""
     report: FileReport = lint_text(script_text, script_path, kind="script", fixes=False)
-    return simulate_report(report, script_path, calls_text, calls_path, stream=stream, regex_timeout=regex_timeout)
+    return simulate_report(
+        report,
+        script_path,
+        calls_text,
+        calls_path,
+        stream=stream,
+        regex_timeout=regex_timeout,
+        regex_answer_bound=regex_answer_bound,
+    )
 
 
 def simulate_report(
@@ -447,8 +456,11 @@ def simulate_report(
     *,
     stream: bool = False,
     regex_timeout: float = 2.0,
+    regex_answer_bound: float = 0.0,
 ) -> dict[str, Any]:
-    """The simulation of a linted script (a file's, or one embedded in a Python file)."""
+    """The simulation of a linted script (a file's, or one embedded in a Python file); a
+    regex search that overruns *regex_timeout* is awaited up to *regex_answer_bound* seconds
+    when its growth says the runtime answers within them (``BoundedSearch``)."""
     out: dict[str, Any] = {
         "version": CONTRACT_VERSION,
         "path": script_path,
@@ -488,7 +500,7 @@ def simulate_report(
     calls_doc = parse_document(calls_text, "json" if (calls_path or "").endswith(".json") else "yaml")
     calls = read_calls(calls_doc.value).calls
     served: set[int] = set()
-    with BoundedSearch(regex_timeout) as search:
+    with BoundedSearch(regex_timeout, regex_answer_bound) as search:
         replayer = Replayer(entries, script.mode, search=search)
         served_count = 0
         for number, call_item in enumerate(calls):
@@ -507,6 +519,7 @@ def simulate_report(
                 found = misses(replayer, call_item.written, payload, served_count)
                 if found:
                     record["warnings"] = [_miss(m, call_item) for m in found]
+            slow_before = len(search.slow)
             try:
                 match = replayer.next(payload, served_count)
             except ScriptExhausted as exc:
@@ -525,6 +538,10 @@ def simulate_report(
                 record.update(outcome="raised", error=f"{type(exc).__name__}: {exc}")
                 out["calls"].append(record)
                 break
+            if len(search.slow) > slow_before:  # answered, after the bound: how long the runtime takes
+                record["slow_regexes"] = [
+                    slow_regex(pattern, regex_timeout, found) for pattern, found in search.slow[slow_before:]
+                ]
             entry = entries[match.entry]
             served.add(match.entry)
             call = served_count  # the runtime's call index: calls it recorded before this one
@@ -577,6 +594,17 @@ def simulate_report(
     return out
 
 
+def slow_regex(pattern: str, bound: float, found: Estimate) -> dict[str, Any]:
+    """A search that answered only after *bound* seconds: the facts, and what they mean."""
+    facts = RegexTimeout(pattern, bound, found).as_json()
+    facts["message"] = (
+        f"the regex {pattern!r} ran longer than the {bound:g}s bound; on shorter prompts of the same shape its "
+        f"time grows like length^{found.growth:.1f}, so formscript waited for the answer: the runtime takes "
+        f"about {duration(found.seconds)} at this call"
+    )
+    return facts
+
+
 def _miss(miss: Miss, call: Call) -> dict[str, Any]:
     """A matcher that cannot serve a chat call, with what the test wrote and what is sent."""
     sent = call.payload["messages"][-1]["content"]
@@ -625,6 +653,7 @@ def render_simulation(result: dict[str, Any]) -> str:
             f"call {call['index']}: entry #{call['entry']} (line {call['line']}, {call['response_type']}) by {reason}"
         )
         lines.extend(f"    warning: {w['message']}" for w in call.get("warnings", ()))
+        lines.extend(f"    slow: {w['message']}" for w in call.get("slow_regexes", ()))
         if call.get("raises"):
             raised = call["raises"]
             status = f" {raised['status_code']}" if raised["status_code"] else ""

@@ -158,7 +158,21 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
         sim.add_argument("--calls", help="a calls transcript (YAML or JSON list)")
         sim.add_argument("--stream", action="store_true", help="show stream chunk sequences")
         sim.add_argument("--format", choices=("text", "json"), default="text")
-        sim.add_argument("--regex-timeout", type=float, default=2.0)
+        sim.add_argument(
+            "--regex-timeout",
+            type=float,
+            default=2.0,
+            metavar="SECONDS",
+            help="how long one prompt_regex search may run before its growth is measured (default 2)",
+        )
+        sim.add_argument(
+            "--regex-wait",
+            type=float,
+            default=30.0,
+            metavar="SECONDS",
+            help="past the timeout, wait up to this long for a search whose growth says the runtime "
+            "answers within it, and show the entry it serves (default 30; 0: never)",
+        )
 
     if only in (None, "serve"):
         serve = sub.add_parser("serve", formatter_class=_Formatter, help="run the language server (stdio by default)")

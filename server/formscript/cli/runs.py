@@ -120,7 +120,7 @@ def simulate(args: argparse.Namespace) -> int:
     if read_in is None or (args.calls and calls is None):
         return 2
     text, unread = read_in
-    options = {"stream": args.stream, "regex_timeout": args.regex_timeout}
+    options = {"stream": args.stream, "regex_timeout": args.regex_timeout, "regex_answer_bound": args.regex_wait}
     if unread is not None:
         result = simulation_unread(unread)
     elif line is None:

@@ -40,6 +40,9 @@ if TYPE_CHECKING:
 
 
 DEFAULT_TIMEOUT = 2.0
+#: ``simulate``'s default answer bound: past the timeout, a search whose growth says the
+#: runtime answers within this many seconds is awaited, and the entry it serves shown.
+ANSWER_BOUND = 30.0
 #: Probes quicker than this (CPU seconds) are too quick to time reliably.
 _NOISE_SECONDS = 0.0005
 #: Past this growth exponent the time explodes: catastrophic backtracking (a polynomial
@@ -212,8 +215,13 @@ class BoundedSearch:
     #: Compiles the pattern in the caller first (a failure needs no worker).
     _check = staticmethod(compile_user_regex)
 
-    def __init__(self, timeout: float = DEFAULT_TIMEOUT) -> None:
+    def __init__(self, timeout: float = DEFAULT_TIMEOUT, answer_bound: float = 0.0) -> None:
         self.timeout = timeout
+        #: How long to wait, in all, for a search that overran *timeout* when the estimate says
+        #: the runtime answers within it (0: never wait past *timeout*).
+        self.answer_bound = answer_bound
+        #: The searches that answered only after *timeout*: (pattern, the estimate), in order.
+        self.slow: list[tuple[str, Estimate]] = []
         self._process: subprocess.Popen[bytes] | None = None
         self._conn: Connection | None = None
         self._cache: dict[tuple[str, str, int], bool] = {}
@@ -228,17 +236,29 @@ class BoundedSearch:
         if key in self._cache:
             return self._cache[key]
         self._check(pattern, flags)  # a pattern that does not compile raises here, cheaply
+        found: Estimate | None = None
+        estimated = False
         try:
             conn = self._start()
             conn.send((pattern, text, flags))
+            started = time.monotonic()
             answered = conn.poll(self.timeout)
+            if not answered:
+                # the search goes on in its worker while shorter texts are timed in another;
+                # when they say the runtime answers within the answer bound, the answer is awaited
+                found, estimated = estimate(pattern, text, flags, budget=self.timeout, at_least=self.timeout), True
+                if found is not None and not found.explosive and found.seconds <= self.answer_bound:
+                    answered = conn.poll(max(self.answer_bound - (time.monotonic() - started), 0.0))
             reply = conn.recv() if answered else None
         except (EOFError, OSError):  # the worker died (memory): as if it never answered
             answered, reply = False, None
         if not answered or reply is None:
             self.close()
-            found = estimate(pattern, text, flags, budget=self.timeout, at_least=self.timeout)
+            if not estimated:  # the worker died before the bound
+                found = estimate(pattern, text, flags, budget=self.timeout, at_least=self.timeout)
             raise RegexTimeout(pattern, self.timeout, found)
+        if found is not None:
+            self.slow.append((pattern, found))
         status, value = reply
         if status == "re.error":
             raise re.error(value)
