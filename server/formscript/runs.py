@@ -567,8 +567,7 @@ def simulate_report(
                     out["calls"].append(record)
                     continue
                 record.update(
-                    outcome="serve_error",
-                    exhausts=True,
+                    outcome="too_large",
                     error="the response expands to more than "
                     f"{EXPANSION_LIMIT:,} values through YAML aliases and to more than "
                     f"{SERVABLE_CHARACTERS:,} characters of JSON; encoding it may exhaust the runtime's memory",
@@ -643,7 +642,7 @@ def render_simulation(result: dict[str, Any]) -> str:
     for error in result["errors"]:
         lines.append(f"  line {error['line']}: [{error['code']}] {error['message']}")
     for call in result["calls"]:
-        if call["outcome"] != "served" and call["outcome"] != "serve_error":
+        if call["outcome"] not in ("served", "serve_error", "too_large"):
             lines.append(f"call {call['index']}: {call['outcome']} - {call.get('error', '')}")
             lines.extend(f"    warning: {w['message']}" for w in call.get("warnings", ()))
             continue
@@ -658,8 +657,8 @@ def render_simulation(result: dict[str, Any]) -> str:
             raised = call["raises"]
             status = f" {raised['status_code']}" if raised["status_code"] else ""
             lines.append(f"    raises {raised['exception']}{status}: {raised['message']}")
-        elif call.get("exhausts"):
-            lines.append(f"    serving may not finish: {call['error']}")
+        elif call["outcome"] == "too_large":
+            lines.append(f"    not known whether it is served: {call['error']}")
         elif call["outcome"] == "serve_error":
             lines.append(f"    serving raises {call['error']}")
         elif call.get("response_elided"):

@@ -754,6 +754,34 @@ def _self_reference(r: _R) -> dict[str, Any]:
         return _form_case(r, doc, f"{ref} as the {where}")
     sdoc = script_doc(r)
     slot = r.rng.randrange(len(sdoc.entries))
+    if r.chance(0.3):  # the chunk, the chunk list or the entry itself held inside it
+        holder = r.pick(
+            [
+                "&c {type: tool_result, tool_output: *c}",
+                "&c {type: tool_result, tool_output: [*c]}",
+                "&c {type: tool_use, tool_name: t, tool_input: *c}",
+                "&c {type: text, content: hi, metadata: {self: *c}}",
+                "&c {type: error, content: boom, tool_output: *c}",
+            ]
+        )
+        shape = r.pick(["chunk", "chunk", "chunks", "entry"])
+        if shape == "chunk":
+            chunks = ("l", [("s", holder), ("m", [("type", ("s", "result"))])])
+            sdoc.entries[slot] = entry(r, "stream", chunks=chunks)
+        elif shape == "chunks":
+            holder = "&l [{type: tool_result, tool_output: *l}, {type: result}]"
+            sdoc.entries[slot] = entry(r, "stream", chunks=("s", holder))
+        else:
+            holder = r.pick(
+                [
+                    "&e {type: tool_call, name: t, arguments: {e: *e}}",
+                    "&e {type: structured, data: {e: *e}}",
+                    "&e {type: stream, chunks: [{type: tool_result, tool_output: *e}, {type: result}]}",
+                    "&e {type: stream, chunks: [{type: tool_use, tool_name: t, tool_input: {e: *e}}]}",
+                ]
+            )
+            sdoc.entries[slot] = ("s", holder)
+        return _script_case(r, sdoc, f"{holder} as the {shape}", calls(r))
     where = r.pick(["data", "arguments", "tool_input", "metadata", "tool_output", "content"])
     mapping_ref = ("s", ref if ref.startswith("&x {") else "&x {k: *x}")
     if where == "data":
@@ -773,20 +801,19 @@ def _self_reference(r: _R) -> dict[str, Any]:
 
 
 def _ladder(r: _R) -> tuple[str, int]:
-    """A flow sequence whose anchors nest *branch* aliases deep enough to expand past a
-    million values (and at most about four million, which lionagi renders and encodes in
-    seconds), and that expansion."""
+    """A flow sequence of rungs, each aliasing the one before *branch* times, then the last rung
+    again: it expands to just past a million leaves (which lionagi renders and encodes in about
+    a second), returned with that count."""
     branch = r.pick([10, 12, 16, 20, 32])
     leaf = r.pick(["x", "1", "'ab'", "null", "true", "{k: v}"])
-    steps, total = [f"&a0 [{', '.join([leaf] * branch)}]"], branch
-    while total <= 1_000_000:
+    steps, sizes = [f"&a0 [{', '.join([leaf] * branch)}]"], [branch]
+    while 2 * sizes[-1] * branch < 1_000_000:
         steps.append(f"&a{len(steps)} [{', '.join([f'*a{len(steps) - 1}'] * branch)}]")
-        total *= branch
-    if total > 4_000_000:
-        # the last rung with fewer aliases: just past the million
-        need = 1_000_000 // (total // branch) + 1
-        steps[-1] = f"&a{len(steps) - 1} [{', '.join([f'*a{len(steps) - 2}'] * need)}]"
-        total = total // branch * need
+        sizes.append(sizes[-1] * branch)
+    # the last rung, written twice (itself, then its alias): just past the million
+    need = -(-(1_000_000 - sum(sizes)) // (2 * sizes[-1])) + r.int(0, 1)
+    steps.append(f"&a{len(steps)} [{', '.join([f'*a{len(steps) - 1}'] * need)}]")
+    total = sum(sizes) + 2 * need * sizes[-1]
     return "[" + ", ".join([*steps, f"*a{len(steps) - 1}"]) + "]", total
 
 
@@ -2478,7 +2505,7 @@ CLASSES: dict[str, ClassSpec] = {
     "nesting": ClassSpec(6, _nesting, "nesting around and past the recursion limit, JSON fallback"),
     "surrogates": ClassSpec(7, _surrogates, "lone surrogates and surrogate pairs in every slot"),
     "self_reference": ClassSpec(6, _self_reference, "values that contain themselves through an anchor"),
-    "alias_expansion": ClassSpec(1, _alias_expansion, "values expanding through aliases past a million"),
+    "alias_expansion": ClassSpec(3, _alias_expansion, "values expanding through aliases past a million"),
     "suffix": ClassSpec(6, _suffix, "a script's loader picked by its suffix"),
     "script_version": ClassSpec(5, _version, "script versions the runtime coerces or refuses"),
     "regex_compile": ClassSpec(5, _regex_compile, "prompt_regex that fails without re.error"),
