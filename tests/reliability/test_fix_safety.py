@@ -24,8 +24,34 @@ NAMES = [
 ]  # fmt: skip
 
 
+def _resolver_keywords() -> list[str]:
+    """Every spelling of a word PyYAML's resolver reads as a bool or null (in any case the
+    letters allow, the resolver deciding which): fixes and renames must quote each one."""
+    import itertools
+
+    import yaml
+
+    words = ("yes", "no", "true", "false", "on", "off", "null", "y", "n", "nan", "inf")
+    found = set()
+    for word in words:
+        for letters in itertools.product(*((c.lower(), c.upper()) for c in word)):
+            spelled = "".join(letters)
+            for text in (spelled, f".{spelled}", f"-.{spelled}", f"+.{spelled}"):
+                if yaml.resolver.Resolver().resolve(yaml.ScalarNode, text, (True, False)) != "tag:yaml.org,2002:str":
+                    found.add(text)
+    return sorted(found | {"~", ""})
+
+
+KEYWORDS = _resolver_keywords()
+
+
+def test_the_resolver_keywords_are_the_known_spellings() -> None:
+    assert {"Null", "NULL", "No", "TRUE", "Off", "~", ".NaN", "-.Inf", "ON"} <= set(KEYWORDS)
+    assert "nULL" not in KEYWORDS and "y" not in KEYWORDS  # strings to PyYAML
+
+
 @pytest.mark.parametrize("layout", ["block", "flow", "json"])
-@pytest.mark.parametrize("name", NAMES)
+@pytest.mark.parametrize("name", sorted(set(NAMES) | set(KEYWORDS)))
 def test_a_written_name_loads_back_as_that_name(name: str, layout: str) -> None:
     text = {
         "block": "top:\n  key: value  # c\n  other: 1\n",
