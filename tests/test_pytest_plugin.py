@@ -510,7 +510,7 @@ def test_the_json_report_is_versioned_and_deterministic(project: pytest.Pytester
     assert first == (project.path / "two.json").read_text(encoding="utf-8")
     report = json.loads(first)
     assert report["version"] == 1 and report["tool"]["name"] == "formscript"
-    assert set(report) == {"version", "tool", "summary", "sources"}
+    assert set(report) == {"version", "tool", "summary", "sources", "lionagi", "drift"}
     assert set(report["sources"][0]) == {
         "source", "kind", "path", "line", "call", "entries", "total", "served", "never_served", "percent"
     }  # fmt: skip
@@ -874,3 +874,54 @@ def test_a_script_written_to_tmp_path_is_the_literal_that_wrote_it(
     )
     simulated = _simulated(capsys, project.path, "test_written.py:17", "--calls", "c/test_written.L17.calls.yaml")
     assert [c["entry"] for c in simulated["calls"]] == [0]
+
+
+# -- drift: each call lionagi serves against formscript's prediction (issue 34)
+
+
+def test_every_call_served_matches_the_prediction_and_the_report_says_which_lionagi(
+    project: pytest.Pytester,
+) -> None:
+    plain = run(project, "--formscript")
+    result = run(project, "--formscript", "--formscript-report=report.json", "--formscript-strict")
+    assert result.ret == plain.ret  # strict changes nothing where there is no drift
+    data = json.loads((project.path / "report.json").read_text(encoding="utf-8"))
+    assert data["drift"] == []
+    checked = data["lionagi"].pop("calls_checked")
+    assert data["lionagi"] == {"installed": metadata.version("lionagi"), "modelled": "0.36.0"}
+    assert "served otherwise than formscript predicts" not in result.stdout.str()
+    served = sum(source["served"] for source in data["sources"])
+    assert checked > 0 and served <= checked  # every call served was checked (and exhausted ones)
+    assert f"drift check: {checked} call(s) served as formscript predicts" in result.stdout.str()
+
+
+def test_a_drift_is_a_located_warning_a_summary_line_and_fails_a_strict_session(
+    project: pytest.Pytester, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A model that has drifted from lionagi (here: formscript's replay made to pick the next
+    entry) is caught at the first call where they part, in the test that made it."""
+    from formscript.core import script as core
+
+    original = core.Replayer.next
+
+    def off_by_one(self: core.Replayer, payload: dict[str, Any], call_index: int) -> core.Match:
+        match = original(self, payload, call_index)
+        return core.Match((match.entry + 1) % len(self.entries), match.kind, match.value)
+
+    plain = run(project, "--formscript")
+    monkeypatch.setattr(core.Replayer, "next", off_by_one)
+    lenient = run(project, "--formscript", "--formscript-report=report.json")
+    assert lenient.ret == plain.ret  # without --formscript-strict the outcome is the suite's own
+    data = json.loads((project.path / "report.json").read_text(encoding="utf-8"))
+    drift = data["drift"]
+    assert drift and all(d["lionagi"] != d["formscript"] for d in drift)
+    assert all(d["lionagi"].startswith("serves entry #") for d in drift)
+    assert len({(d["test"], d["source"]) for d in drift}) == len(drift)  # one per session: where they part
+    out = lenient.stdout.str()
+    assert f"drift: {len(drift)} call(s) lionagi served otherwise than formscript predicts" in out
+    assert "FormscriptDriftWarning" in out
+    first = drift[0]
+    assert f"{first['path']}:{first['line']}: call {first['call']} in {first['test']}" in out
+    strict = run(project, "--formscript", "--formscript-strict")
+    assert strict.ret == pytest.ExitCode.TESTS_FAILED
+    assert f"FAIL: drift: {len(drift)} call(s)" in strict.stdout.str()

@@ -15,7 +15,13 @@ from formscript.pytest_plugin.warning import FormscriptWarning
 
 __all__ = ["FormscriptWarning"]
 
-_OPTIONS = ("formscript_fail_under", "formscript_report", "formscript_sarif", "formscript_record_calls")
+_OPTIONS = (
+    "formscript_fail_under",
+    "formscript_report",
+    "formscript_sarif",
+    "formscript_record_calls",
+    "formscript_strict",
+)
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -41,6 +47,12 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         default=None,
         metavar="DIR",
         help="write the calls the tests made to each script as <name>.calls.yaml transcripts under DIR",
+    )
+    group.addoption(
+        "--formscript-strict",
+        action="store_true",
+        default=None,
+        help="fail the session when lionagi serves a call otherwise than formscript predicts (drift)",
     )
     group.addoption(
         "--formscript-traceback",

@@ -14,10 +14,12 @@ from typing import Any
 
 from formscript import __version__
 
-__all__ = ["REPORT_VERSION", "Coverage", "call_item", "transcript_name"]
+__all__ = ["MODELLED_LIONAGI", "REPORT_VERSION", "Coverage", "call_item", "transcript_name"]
 
 #: The version of the JSON report's contract (README "pytest plugin").
 REPORT_VERSION = 1
+#: The lionagi release whose behaviour formscript models.
+MODELLED_LIONAGI = "0.36.0"
 
 
 @dataclass
@@ -28,6 +30,12 @@ class Coverage:
     sources: dict[str, dict[str, Any]] = field(default_factory=dict)
     served: dict[str, dict[int, int]] = field(default_factory=dict)
     sessions: list[dict[str, Any]] = field(default_factory=list)
+    #: Calls lionagi served otherwise than formscript predicts (``observe.Observer._predict``).
+    drift: list[dict[str, Any]] = field(default_factory=list)
+    #: The lionagi version the session ran with (None: not importable).
+    lionagi_version: str | None = None
+    #: How many served calls formscript replayed and compared (drift check).
+    predicted: int = 0
 
     # -- recording
 
@@ -49,6 +57,8 @@ class Coverage:
             "sources": self.sources,
             "served": {k: {str(i): n for i, n in v.items()} for k, v in self.served.items()},
             "sessions": self.sessions,
+            "drift": self.drift,
+            "predicted": self.predicted,
         }
 
     def merge(self, data: dict[str, Any]) -> None:
@@ -60,6 +70,8 @@ class Coverage:
             for index, count in counts.items():
                 mine[int(index)] = mine.get(int(index), 0) + int(count)
         self.sessions.extend(data.get("sessions", []))
+        self.drift.extend(data.get("drift", []))
+        self.predicted += int(data.get("predicted", 0))
 
     # -- the numbers
 
@@ -113,6 +125,12 @@ class Coverage:
                 "percent": _percent(hit, total),
             },
             "sources": self.rows(),
+            "lionagi": {
+                "installed": self.lionagi_version,
+                "modelled": MODELLED_LIONAGI,
+                "calls_checked": self.predicted,
+            },
+            "drift": sorted(self.drift, key=lambda d: (d["test"], d["source"], d["call"])),
         }
 
     def table(self) -> list[str]:

@@ -32,7 +32,7 @@ from formscript.core.verdict import Verdict
 from formscript.lint.config import Settings
 from formscript.pytest_plugin.checks import CallSite, Checked, check_file, check_value, read_python, written_at
 from formscript.pytest_plugin.coverage import Coverage, call_item
-from formscript.pytest_plugin.warning import FormscriptWarning
+from formscript.pytest_plugin.warning import FormscriptDriftWarning, FormscriptWarning
 
 __all__ = ["Observer"]
 
@@ -71,6 +71,11 @@ class Observer:
         self._skip: tuple[str, ...] = ()
         self._model: Any = None
         self._exhausted: type[BaseException] = RuntimeError
+        #: formscript's reading of each source (its entries and mode), by coverage key.
+        self._scripts: dict[str, tuple[list[Any], str]] = {}
+        #: formscript's own replay of each session (None: the session began mid-way, on a
+        #: copy of a script already served from, so there is no prediction for it).
+        self._replays: dict[int, Any] = {}
 
     # -- installing
 
@@ -445,6 +450,9 @@ class Observer:
             {"index": i, "type": str(getattr(e, "type", "?")), "line": checked.entry_line(i)}
             for i, e in enumerate(responses)
         ]
+        script = checked.report.script if checked.report is not None else None
+        if script is not None and len(script.entries) == len(responses) and all(script.entries):
+            self._scripts.setdefault(checked.key, (list(script.entries), script.mode))
         self.coverage.add_source(
             {
                 "key": checked.key,
@@ -475,6 +483,7 @@ class Observer:
             }
             self.coverage.sessions.append(tracked.session)
         session = tracked.session
+        self._predict(tracked.key, session, payload, call_index, index, how)
         if index is not None:
             self.coverage.serve(tracked.key, index)
         if session["stopped"]:
@@ -493,6 +502,74 @@ class Observer:
         )
         if outcome != "served":
             session["stopped"] = True
+
+    # -- drift: lionagi's answer against formscript's prediction
+
+    def _predict(
+        self, key: str, session: dict[str, Any], payload: Any, call_index: int, index: int | None, how: str
+    ) -> None:
+        """Replay the call with formscript's core from the same state and payload; a different
+        entry, way of matching or outcome is drift (a warning at the entry, a summary line)."""
+        from formscript.core.script import Replayer, ScriptExhausted
+
+        ident = id(session)
+        if ident not in self._replays:
+            script = self._scripts.get(key)
+            fresh = session["fresh"] and not session["calls"] and script is not None
+            self._replays[ident] = Replayer(script[0], script[1]) if fresh and script is not None else None
+        replayer = self._replays[ident]
+        if replayer is None or not isinstance(payload, dict):
+            return
+        try:
+            match = replayer.next(payload, call_index)
+            predicted = ("served", match.entry, match.kind)
+        except ScriptExhausted:
+            predicted = ("exhausted", None, None)
+        except Exception as exc:  # what the runtime raises on this payload (RegexFailure, ...)
+            predicted = ("raised", None, type(exc).__name__)
+        self.coverage.predicted += 1
+        observed = ("served", index, _kind(how)) if index is not None else (how, None, None)
+        if predicted[:2] == observed[:2] and (predicted[0] != "served" or predicted[2] == observed[2]):
+            return
+        if predicted[0] == "raised" and observed[0] == "raised":
+            return  # both raise: which exception is the runtime's own business here
+        self._replays[ident] = None  # the states part: later calls would differ for that reason alone
+        source = self.coverage.sources.get(key, {})
+        entries = source.get("entries", [])
+        at = index if index is not None else predicted[1]
+        line = entries[at]["line"] if at is not None and at < len(entries) else source.get("line")
+        record = {
+            "test": self.current_test,
+            "source": key,
+            "path": source.get("path", key),
+            "line": line,
+            "call": call_index,
+            "payload": call_item(payload),
+            "lionagi": _said(observed),
+            "formscript": _said(predicted),
+        }
+        self.coverage.drift.append(record)
+        text = (
+            f"drift at call {call_index} of {key}: lionagi {record['lionagi']}, "
+            f"formscript predicts {record['formscript']}"
+        )
+        path = source.get("path", key)
+        warnings.warn_explicit(FormscriptDriftWarning(text), FormscriptDriftWarning, path, line or 1)
+
+
+def _kind(how: str) -> str:
+    """The kind of lionagi's ``matched_by`` (``positional``, ``when:<kind>:<value>``)."""
+    parts = how.split(":", 2)
+    return parts[1] if len(parts) >= 2 and parts[0] == "when" else how
+
+
+def _said(outcome: tuple[str, int | None, str | None]) -> str:
+    what, entry, kind = outcome
+    if what == "served":
+        return f"serves entry #{entry} ({kind})"
+    if what == "exhausted":
+        return "raises ScriptExhaustedError (no entry left)"
+    return "raises" + (f" {kind}" if kind else "")
 
 
 _ABSENT = object()

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from formscript.pytest_plugin.checks import clear_cache
-from formscript.pytest_plugin.coverage import Coverage, dumps, write_all
+from formscript.pytest_plugin.coverage import MODELLED_LIONAGI, Coverage, dumps, write_all
 from formscript.pytest_plugin.observe import Observer
 
 __all__ = ["FormscriptSession"]
@@ -33,6 +33,7 @@ class FormscriptSession:
         self.coverage = Coverage()
         self.observer = Observer(self.rootdir, settings, self.coverage)
         self.installed = self.observer.install()
+        self.coverage.lionagi_version = _lionagi_version() if self.installed else None
         self.is_worker = hasattr(config, "workerinput")
         self.written: list[str] = []
         self.failed_under: float | None = None
@@ -110,6 +111,9 @@ class FormscriptSession:
             except OSError as exc:
                 name = option.replace("_", "-")
                 self.written.append(f"--{name} {path}: cannot write ({exc.strerror or exc})")
+        strict = self.coverage.drift and self.config.getoption("formscript_strict")
+        if strict and session.exitstatus == pytest.ExitCode.OK:
+            session.exitstatus = pytest.ExitCode.TESTS_FAILED
         threshold = self.config.getoption("formscript_fail_under")
         percent = self.coverage.percent()
         if threshold is not None and percent is not None and percent < threshold:
@@ -125,11 +129,36 @@ class FormscriptSession:
         if not self.installed:
             write("lionagi is not importable here: no script was observed")
             return
+        installed = self.coverage.lionagi_version
+        if installed is not None and installed != MODELLED_LIONAGI:
+            write(
+                f"lionagi {installed} is installed; formscript models {MODELLED_LIONAGI}: "
+                "each call served is checked against the prediction (drift below)",
+                yellow=True,
+            )
         if not self.coverage.sources:
             write("no test loaded a script")
         else:
             for line in self.coverage.table():
                 write(line)
+        drift = sorted(self.coverage.drift, key=lambda d: (d["test"], d["source"], d["call"]))
+        if self.coverage.predicted and not drift:
+            write(f"drift check: {self.coverage.predicted} call(s) served as formscript predicts")
+        if drift:
+            strict = bool(self.config.getoption("formscript_strict"))
+            write(
+                f"{'FAIL: ' if strict else ''}drift: {len(drift)} call(s) lionagi served otherwise than "
+                "formscript predicts",
+                red=strict,
+                yellow=not strict,
+                bold=strict,
+            )
+            for found in drift:
+                where = f"{found['path']}:{found['line']}" if found["line"] is not None else found["path"]
+                write(
+                    f"  {where}: call {found['call']} in {found['test'] or 'collection'}: "
+                    f"lionagi {found['lionagi']}, formscript predicts {found['formscript']}"
+                )
         for line in self.written:
             write(line)
         if self.failed_under is not None:
@@ -149,3 +178,12 @@ def _write(path: str, text: str, what: str) -> str:
     Path(path).parent.mkdir(parents=True, exist_ok=True)
     Path(path).write_text(text, encoding="utf-8")
     return f"{what}: {path}"
+
+
+def _lionagi_version() -> str | None:
+    from importlib import metadata
+
+    try:
+        return metadata.version("lionagi")
+    except metadata.PackageNotFoundError:
+        return None
