@@ -922,6 +922,30 @@ def test_a_drift_is_a_located_warning_a_summary_line_and_fails_a_strict_session(
     assert "FormscriptDriftWarning" in out
     first = drift[0]
     assert f"{first['path']}:{first['line']}: call {first['call']} in {first['test']}" in out
-    strict = run(project, "--formscript", "--formscript-strict")
+    strict = run(project, "--formscript", "--formscript-strict", "--formscript-drift-dir=drift")
     assert strict.ret == pytest.ExitCode.TESTS_FAILED
     assert f"FAIL: drift: {len(drift)} call(s)" in strict.stdout.str()
+    # each drift has a repro bundle that formscript replays to the same prediction
+    bundles = sorted((project.path / "drift").iterdir())
+    assert len(bundles) == len(drift)
+    for bundle in bundles:
+        facts = json.loads((bundle / "drift.json").read_text(encoding="utf-8"))
+        assert facts["lionagi_version"] == metadata.version("lionagi") and facts["formscript_version"]
+        assert facts["replay"] == "formscript simulate script.yaml --calls calls.yaml"
+        replayed = run_cli(
+            "simulate", str(bundle / "script.yaml"), "--calls", str(bundle / "calls.yaml"), "--format", "json"
+        )
+        last = replayed["calls"][facts["call"]]
+        assert facts["formscript"] == f"serves entry #{last['entry']} ({last['matched_by']['kind']})"
+
+
+def run_cli(*args: str) -> dict[str, Any]:
+    """``formscript ARGS`` in this process (formscript's model as this test has it), its JSON."""
+    import contextlib
+    import io
+
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        main(list(args))
+    data: dict[str, Any] = json.loads(out.getvalue())
+    return data

@@ -21,6 +21,7 @@ _OPTIONS = (
     "formscript_sarif",
     "formscript_record_calls",
     "formscript_strict",
+    "formscript_drift_dir",
 )
 
 
@@ -55,6 +56,12 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         help="fail the session when lionagi serves a call otherwise than formscript predicts (drift)",
     )
     group.addoption(
+        "--formscript-drift-dir",
+        default=None,
+        metavar="DIR",
+        help="write a repro bundle (script, calls, both answers) under DIR for each drift",
+    )
+    group.addoption(
         "--formscript-traceback",
         action="store_true",
         default=False,
@@ -74,7 +81,7 @@ def pytest_configure(config: pytest.Config) -> None:
     threshold = config.getoption("formscript_fail_under")
     if threshold is not None and not 0 <= threshold <= 100:
         raise pytest.UsageError("--formscript-fail-under takes a percentage from 0 to 100")
-    for name, folder in (("report", False), ("sarif", False), ("record_calls", True)):
+    for name, folder in (("report", False), ("sarif", False), ("record_calls", True), ("drift_dir", True)):
         given = config.getoption(f"formscript_{name}")
         why = _unwritable(str(given), folder=folder) if given else None
         if why is not None:

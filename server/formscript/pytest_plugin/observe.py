@@ -73,6 +73,8 @@ class Observer:
         self._exhausted: type[BaseException] = RuntimeError
         #: formscript's reading of each source (its entries and mode), by coverage key.
         self._scripts: dict[str, tuple[list[Any], str]] = {}
+        #: Where each drift's repro bundle is written (``--formscript-drift-dir``), or None.
+        self.drift_dir: Path | None = None
         #: formscript's own replay of each session (None: the session began mid-way, on a
         #: copy of a script already served from, so there is no prediction for it).
         self._replays: dict[int, Any] = {}
@@ -483,7 +485,7 @@ class Observer:
             }
             self.coverage.sessions.append(tracked.session)
         session = tracked.session
-        self._predict(tracked.key, session, payload, call_index, index, how)
+        self._predict(instance, tracked.key, session, payload, call_index, index, how)
         if index is not None:
             self.coverage.serve(tracked.key, index)
         if session["stopped"]:
@@ -506,7 +508,14 @@ class Observer:
     # -- drift: lionagi's answer against formscript's prediction
 
     def _predict(
-        self, key: str, session: dict[str, Any], payload: Any, call_index: int, index: int | None, how: str
+        self,
+        instance: Any,
+        key: str,
+        session: dict[str, Any],
+        payload: Any,
+        call_index: int,
+        index: int | None,
+        how: str,
     ) -> None:
         """Replay the call with formscript's core from the same state and payload; a different
         entry, way of matching or outcome is drift (a warning at the entry, a summary line)."""
@@ -548,6 +557,8 @@ class Observer:
             "lionagi": _said(observed),
             "formscript": _said(predicted),
         }
+        if self.drift_dir is not None:
+            record["bundle"] = self._bundle(instance, session, payload, record)
         self.coverage.drift.append(record)
         text = (
             f"drift at call {call_index} of {key}: lionagi {record['lionagi']}, "
@@ -555,6 +566,37 @@ class Observer:
         )
         path = source.get("path", key)
         warnings.warn_explicit(FormscriptDriftWarning(text), FormscriptDriftWarning, path, line or 1)
+
+    def _bundle(self, instance: Any, session: dict[str, Any], payload: Any, record: dict[str, Any]) -> str:
+        """Write the drift's repro bundle: the script as lionagi holds it (data), the session's
+        calls up to this one as a calls transcript, and both answers with both versions;
+        ``formscript simulate script.yaml --calls calls.yaml`` replays it. Its folder's name."""
+        import json
+
+        import yaml
+
+        from formscript import __version__
+
+        assert self.drift_dir is not None
+        name = f"drift-{len(self.coverage.drift) + 1:03d}-{os.getpid()}"
+        folder = self.drift_dir / name
+        folder.mkdir(parents=True, exist_ok=True)
+        script = instance.model_dump(mode="json", exclude_none=True)
+        calls = [c["item"] for c in session["calls"]] + [call_item(payload)]
+        (folder / "script.yaml").write_text(yaml.safe_dump(script, sort_keys=False, allow_unicode=True), "utf-8")
+        (folder / "calls.yaml").write_text(yaml.safe_dump(calls, sort_keys=False, allow_unicode=True), "utf-8")
+        facts = {
+            "replay": "formscript simulate script.yaml --calls calls.yaml",
+            "lionagi_version": self.coverage.lionagi_version,
+            "formscript_version": __version__,
+            "test": record["test"],
+            "source": record["source"],
+            "call": len(calls) - 1,
+            "lionagi": record["lionagi"],
+            "formscript": record["formscript"],
+        }
+        (folder / "drift.json").write_text(json.dumps(facts, indent=2, ensure_ascii=True) + "\n", "utf-8")
+        return name
 
 
 def _kind(how: str) -> str:

@@ -33,6 +33,8 @@ class FormscriptSession:
         self.coverage = Coverage()
         self.observer = Observer(self.rootdir, settings, self.coverage)
         self.installed = self.observer.install()
+        drift_dir = config.getoption("formscript_drift_dir")
+        self.observer.drift_dir = Path(drift_dir).resolve() if drift_dir else None
         self.coverage.lionagi_version = _lionagi_version() if self.installed else None
         self.is_worker = hasattr(config, "workerinput")
         self.written: list[str] = []
