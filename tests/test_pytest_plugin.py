@@ -888,11 +888,11 @@ def test_every_call_served_matches_the_prediction_and_the_report_says_which_lion
     data = json.loads((project.path / "report.json").read_text(encoding="utf-8"))
     assert data["drift"] == []
     checked = data["lionagi"].pop("calls_checked")
-    assert data["lionagi"] == {"installed": metadata.version("lionagi"), "modelled": "0.36.0"}
+    assert data["lionagi"] == {"installed": metadata.version("lionagi"), "modelled": "0.36.0", "form_calls_checked": 0}
     assert "served otherwise than formscript predicts" not in result.stdout.str()
     served = sum(source["served"] for source in data["sources"])
     assert checked > 0 and served <= checked  # every call served was checked (and exhausted ones)
-    assert f"drift check: {checked} call(s) served as formscript predicts" in result.stdout.str()
+    assert f"drift check: {checked} call(s) served and 0 fill_form" in result.stdout.str()
 
 
 def test_a_drift_is_a_located_warning_a_summary_line_and_fails_a_strict_session(
@@ -949,3 +949,51 @@ def run_cli(*args: str) -> dict[str, Any]:
         main(list(args))
     data: dict[str, Any] = json.loads(out.getvalue())
     return data
+
+
+FORMS_TESTS = """\
+from lionagi.work import FieldSpec, Rule, RuleSet, WorkForm, fill_form, validate_form
+
+FORM = WorkForm(title="T", fields={"age": FieldSpec(name="age", type="int"), "name": FieldSpec(name="name")})
+
+
+def test_filled():
+    assert fill_form(FORM, {"age": "7", "name": "ada"}).status == "validated"
+
+
+def test_refused():
+    rules = RuleSet().add(Rule(rule_id="adult", field="age", check="range", params={"min": 18}))
+    assert fill_form(FORM, {"age": "x"}, ruleset=rules).status == "error"
+
+
+def test_validated_as_given():
+    assert validate_form(FORM.model_copy(update={"values": {"age": 3}})).status == "error"
+"""
+
+
+def test_form_calls_are_checked_against_the_prediction(
+    project: pytest.Pytester, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    project.makepyfile(test_forms=FORMS_TESTS)
+    result = run(project, "test_forms.py", "--formscript", "--formscript-report=report.json", "--formscript-strict")
+    result.assert_outcomes(passed=3)
+    data = json.loads((project.path / "report.json").read_text(encoding="utf-8"))
+    assert data["drift"] == [] and data["lionagi"]["form_calls_checked"] == 3
+    assert "and 3 fill_form / validate_form call(s) as formscript predicts" in result.stdout.str()
+    # a model that no longer sees the required field: lionagi's error is drift, at the call
+    from formscript.core import fields as core_fields
+
+    original = core_fields.check_values
+
+    def lenient(fields: Any, values: Any, ruleset: Any = None) -> Any:
+        coerced, failures = original(fields, values, ruleset)
+        return coerced, [f for f in failures if f.kind != "required"]
+
+    monkeypatch.setattr(core_fields, "check_values", lenient)
+    drifted = run(project, "test_forms.py", "--formscript", "--formscript-report=report.json")
+    drifted.assert_outcomes(passed=3)  # what the tests see is unchanged
+    drift = json.loads((project.path / "report.json").read_text(encoding="utf-8"))["drift"]
+    # the two calls whose form lacks `name`, each at its line in the test
+    assert [(d["path"], d["line"]) for d in drift] == [("test_forms.py", 12), ("test_forms.py", 16)]
+    assert all("name" in d["lionagi"].split(" and values")[0] for d in drift)
+    assert not any("name" in d["formscript"].split(" and values")[0] for d in drift)

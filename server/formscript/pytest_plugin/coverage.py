@@ -36,6 +36,8 @@ class Coverage:
     lionagi_version: str | None = None
     #: How many served calls formscript replayed and compared (drift check).
     predicted: int = 0
+    #: How many fill_form / validate_form calls formscript predicted and compared.
+    predicted_forms: int = 0
 
     # -- recording
 
@@ -59,6 +61,7 @@ class Coverage:
             "sessions": self.sessions,
             "drift": self.drift,
             "predicted": self.predicted,
+            "predicted_forms": self.predicted_forms,
         }
 
     def merge(self, data: dict[str, Any]) -> None:
@@ -72,6 +75,7 @@ class Coverage:
         self.sessions.extend(data.get("sessions", []))
         self.drift.extend(data.get("drift", []))
         self.predicted += int(data.get("predicted", 0))
+        self.predicted_forms += int(data.get("predicted_forms", 0))
 
     # -- the numbers
 
@@ -129,6 +133,7 @@ class Coverage:
                 "installed": self.lionagi_version,
                 "modelled": MODELLED_LIONAGI,
                 "calls_checked": self.predicted,
+                "form_calls_checked": self.predicted_forms,
             },
             "drift": sorted(self.drift, key=lambda d: (d["test"], d["source"], d["call"])),
         }

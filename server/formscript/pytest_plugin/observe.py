@@ -41,6 +41,7 @@ __all__ = ["Observer"]
 LOADERS = ("coerce", "from_yaml", "from_json", "from_responses", "model_validate")
 
 _DEPTH: contextvars.ContextVar[int] = contextvars.ContextVar("formscript_load_depth", default=0)
+_FILLING: contextvars.ContextVar[int] = contextvars.ContextVar("formscript_fill_depth", default=0)
 
 
 @dataclass
@@ -110,6 +111,20 @@ class Observer:
             agent = importlib.import_module("lionagi.cli.agent")
         except ImportError:  # pragma: no cover - part of lionagi 0.36.0
             agent = None
+        work_form: Any = None
+        work: Any = None
+        try:
+            work_form = importlib.import_module("lionagi.work.form")
+            work = importlib.import_module("lionagi.work")
+        except ImportError:  # pragma: no cover - part of lionagi 0.36.0
+            pass
+        for fill, name in ((True, "fill_form"), (False, "validate_form")):
+            original = getattr(work_form, name, None) if work_form is not None else None
+            if original is not None:
+                wrapped = self._fill_wrapper(original, fill)
+                for module in (work_form, work):
+                    if getattr(module, name, None) is original:
+                        self._patch_module(module, name, wrapped)
         if agent is not None and hasattr(agent, "_load_form_spec") and hasattr(agent, "_build_work_form"):
             self._patch_module(agent, "_load_form_spec", self._form_wrapper(agent._load_form_spec, "load"))
             self._patch_module(agent, "_build_work_form", self._form_wrapper(agent._build_work_form, "build"))
@@ -152,6 +167,91 @@ class Observer:
         form_step.__wrapped__ = original  # type: ignore[attr-defined]
         form_step.__name__ = getattr(original, "__name__", "form_step")
         return form_step
+
+    def _fill_wrapper(self, original: Any, fill: bool) -> Any:
+        """``fill_form`` / ``validate_form``: the call runs as it would, then formscript's
+        prediction from the same form, values and rule set is set against what it returned."""
+
+        def filling(*args: Any, **kwargs: Any) -> Any:
+            __tracebackhide__ = True
+            outermost = _FILLING.get() == 0  # fill_form calls validate_form: one call, one check
+            token = _FILLING.set(_FILLING.get() + 1)
+            try:
+                result = original(*args, **kwargs)
+            except BaseException as exc:
+                if isinstance(exc, Exception) and outermost:
+                    self._guarded(self._form_drift, fill, args, kwargs, None, exc)
+                raise
+            finally:
+                _FILLING.reset(token)
+            if outermost:
+                self._guarded(self._form_drift, fill, args, kwargs, result, None)
+            return result
+
+        filling.__wrapped__ = original  # type: ignore[attr-defined]
+        filling.__name__ = getattr(original, "__name__", "filling")
+        return filling
+
+    def _form_drift(
+        self, fill: bool, args: tuple[Any, ...], kwargs: dict[str, Any], result: Any, exc: BaseException | None
+    ) -> None:
+        """Predict the call with formscript's core (status, errors in order by field, values
+        after coercion, or the exception) and record any difference as drift."""
+        from formscript.core.constructors import build_rules
+        from formscript.core.fields import FillCrash, check_values, merge_values
+
+        form = args[0] if args else kwargs.get("form")
+        values = (args[1] if len(args) > 1 else kwargs.get("values")) if fill else getattr(form, "values", None)
+        fields = getattr(form, "fields", None)
+        if not isinstance(fields, dict) or not isinstance(values, dict):
+            return  # lionagi's own errors for what is not a form or mapping: not modelled here
+        ruleset = None
+        given = kwargs.get("ruleset")
+        if given is not None:
+            listed = [
+                {k: getattr(rule, k) for k in ("rule_id", "field", "check", "params", "message", "enabled")}
+                for rule in given.rules()
+            ]
+            if any(item["check"] == "custom" for item in listed):
+                return  # a callable of the test's decides
+            problems: list[Any] = []
+            ruleset, undecidable = build_rules(listed, problems)
+            if ruleset is None or undecidable or problems:
+                return
+        self.coverage.predicted_forms += 1
+        try:
+            coerced, failures = check_values(fields, merge_values(fields, values) if fill else dict(values), ruleset)
+            predicted = (
+                "returns",
+                "error" if failures else "validated",
+                tuple(f.field for f in failures),
+                _shown_values(coerced),
+            )
+        except FillCrash as crash:
+            predicted = ("raises", type(crash.error).__name__, (crash.field,), "")
+        if exc is not None:
+            observed = ("raises", type(exc).__name__, predicted[2] if predicted[0] == "raises" else (), "")
+        else:
+            errors = tuple(_error_field(str(e)) for e in getattr(result, "validation_errors", []) or [])
+            observed = ("returns", str(getattr(result, "status", "")), errors, _shown_values(result.values))
+        if observed == predicted:
+            return
+        site = self._call_site()
+        path, line = (site.path, site.line) if site is not None else ("<unknown>", 1)
+        api = "fill_form" if fill else "validate_form"
+        record = {
+            "test": self.current_test,
+            "source": f"{self._shown(Path(path))}:{line}" if site is not None else api,
+            "path": self._shown(Path(path)) if site is not None else path,
+            "line": line,
+            "call": 0,
+            "payload": {"api": api},
+            "lionagi": _said_form(observed),
+            "formscript": _said_form(predicted),
+        }
+        self.coverage.drift.append(record)
+        text = f"drift at {api}: lionagi {record['lionagi']}, formscript predicts {record['formscript']}"
+        warnings.warn_explicit(FormscriptDriftWarning(text), FormscriptDriftWarning, path, line)
 
     def _form_after(self, path: Any, exc: BaseException | None, form: Any) -> None:
         if not isinstance(path, str | os.PathLike):
@@ -597,6 +697,26 @@ class Observer:
         }
         (folder / "drift.json").write_text(json.dumps(facts, indent=2, ensure_ascii=True) + "\n", "utf-8")
         return name
+
+
+def _error_field(message: str) -> str:
+    """The field a lionagi validation error names (``Field 'age' expects ...``), else the text."""
+    import re
+
+    found = re.match(r"Field '([^']*)'", message)
+    return found.group(1) if found else message
+
+
+def _shown_values(values: Any) -> str:
+    return repr(sorted(((repr(k), repr(v)) for k, v in values.items()))) if isinstance(values, dict) else repr(values)
+
+
+def _said_form(outcome: tuple[str, str, tuple[str, ...], str]) -> str:
+    what, status, fields, shown = outcome
+    if what == "raises":
+        return f"raises {status}"
+    errors = f" with errors on {', '.join(fields)}" if fields else ""
+    return f"returns status {status!r}{errors} and values {shown}"
 
 
 def _kind(how: str) -> str:

@@ -144,8 +144,12 @@ class FormscriptSession:
             for line in self.coverage.table():
                 write(line)
         drift = sorted(self.coverage.drift, key=lambda d: (d["test"], d["source"], d["call"]))
-        if self.coverage.predicted and not drift:
-            write(f"drift check: {self.coverage.predicted} call(s) served as formscript predicts")
+        checked = self.coverage.predicted + self.coverage.predicted_forms
+        if checked and not drift:
+            write(
+                f"drift check: {self.coverage.predicted} call(s) served and {self.coverage.predicted_forms} "
+                "fill_form / validate_form call(s) as formscript predicts"
+            )
         if drift:
             strict = bool(self.config.getoption("formscript_strict"))
             write(
