@@ -510,7 +510,7 @@ def test_the_json_report_is_versioned_and_deterministic(project: pytest.Pytester
     assert first == (project.path / "two.json").read_text(encoding="utf-8")
     report = json.loads(first)
     assert report["version"] == 1 and report["tool"]["name"] == "formscript"
-    assert set(report) == {"version", "tool", "summary", "sources", "lionagi", "drift"}
+    assert set(report) == {"version", "tool", "summary", "sources", "lionagi", "drift", "forms"}
     assert set(report["sources"][0]) == {
         "source", "kind", "path", "line", "call", "entries", "total", "served", "never_served", "percent"
     }  # fmt: skip
@@ -997,3 +997,23 @@ def test_form_calls_are_checked_against_the_prediction(
     assert [(d["path"], d["line"]) for d in drift] == [("test_forms.py", 12), ("test_forms.py", 16)]
     assert all("name" in d["lionagi"].split(" and values")[0] for d in drift)
     assert not any("name" in d["formscript"].split(" and values")[0] for d in drift)
+
+
+def test_forms_coverage_says_which_fields_were_filled_and_which_rules_passed_and_failed(
+    project: pytest.Pytester,
+) -> None:
+    project.makepyfile(test_forms=FORMS_TESTS)
+    result = run(
+        project, "test_forms.py", "--formscript", "--formscript-report=report.json", "--formscript-sarif=out.sarif"
+    )
+    result.assert_outcomes(passed=3)
+    (form,) = json.loads((project.path / "report.json").read_text(encoding="utf-8"))["forms"]
+    assert form["key"] == "T [age, name]" and form["site"] == "test_forms.py:7" and form["calls"] == 3
+    assert form["fields"] == {"age": 3, "name": 1}
+    assert form["rules"] == {"adult": {"passed": 0, "failed": 1}}
+    out = result.stdout.str()
+    assert "form T [age, name] (test_forms.py:7): filled or validated 3x, 2 of 2 fields given a value" in out
+    assert "  rule adult: passed 0x, failed 1x" in out
+    sarif = json.loads((project.path / "out.sarif").read_text(encoding="utf-8"))
+    gaps = [r["message"]["text"] for r in sarif["runs"][0]["results"] if r["ruleId"] == "form-gap"]
+    assert gaps == ["form T [age, name]: rule 'adult' never passed in the test session"]

@@ -38,6 +38,9 @@ class Coverage:
     predicted: int = 0
     #: How many fill_form / validate_form calls formscript predicted and compared.
     predicted_forms: int = 0
+    #: Forms filled or validated: by key (title and declared fields), the site first seen, how
+    #: often each declared field had a value, and how often each rule passed and failed.
+    forms: dict[str, dict[str, Any]] = field(default_factory=dict)
 
     # -- recording
 
@@ -45,6 +48,17 @@ class Coverage:
         """Register a source (the first registration of a key stands)."""
         self.sources.setdefault(source["key"], source)
         self.served.setdefault(source["key"], {})
+
+    def fill(self, key: str, site: str, filled: dict[str, bool], rules: dict[str, bool]) -> None:
+        """Count one fill_form / validate_form of the form *key*: which declared fields had a
+        value (*filled*) and which rules failed (*rules*: rule_id -> failed)."""
+        form = self.forms.setdefault(key, {"key": key, "site": site, "calls": 0, "fields": {}, "rules": {}})
+        form["calls"] += 1
+        for name, has in filled.items():
+            form["fields"][name] = form["fields"].get(name, 0) + int(has)
+        for rule_id, failed in rules.items():
+            counts = form["rules"].setdefault(rule_id, {"passed": 0, "failed": 0})
+            counts["failed" if failed else "passed"] += 1
 
     def serve(self, key: str, index: int) -> None:
         """Count one call served by entry *index* of source *key*."""
@@ -62,6 +76,7 @@ class Coverage:
             "drift": self.drift,
             "predicted": self.predicted,
             "predicted_forms": self.predicted_forms,
+            "forms": self.forms,
         }
 
     def merge(self, data: dict[str, Any]) -> None:
@@ -76,6 +91,15 @@ class Coverage:
         self.drift.extend(data.get("drift", []))
         self.predicted += int(data.get("predicted", 0))
         self.predicted_forms += int(data.get("predicted_forms", 0))
+        for key, form in data.get("forms", {}).items():
+            kept: dict[str, Any] = self.forms.setdefault(key, {**form, "calls": 0, "fields": {}, "rules": {}})
+            kept["calls"] += form["calls"]
+            for name, count in form["fields"].items():
+                kept["fields"][name] = kept["fields"].get(name, 0) + count
+            for rule_id, counts in form["rules"].items():
+                both = kept["rules"].setdefault(rule_id, {"passed": 0, "failed": 0})
+                both["passed"] += counts["passed"]
+                both["failed"] += counts["failed"]
 
     # -- the numbers
 
@@ -136,6 +160,7 @@ class Coverage:
                 "form_calls_checked": self.predicted_forms,
             },
             "drift": sorted(self.drift, key=lambda d: (d["test"], d["source"], d["call"])),
+            "forms": [self.forms[key] for key in sorted(self.forms)],
         }
 
     def table(self) -> list[str]:
@@ -153,6 +178,22 @@ class Coverage:
         overall = self.percent()
         shown = "—" if overall is None else f"{overall:.1f}%"
         lines.append(f"TOTAL: {hit} of {total} entries served in {len(self.sources)} script(s), {shown}")
+        return lines
+
+    def forms_table(self) -> list[str]:
+        """Per form filled or validated: how often, which declared fields were given a value,
+        and each rule's passes and failures."""
+        lines: list[str] = []
+        for key in sorted(self.forms):
+            form = self.forms[key]
+            never = [name for name, count in form["fields"].items() if not count]
+            lines.append(
+                f"form {key} ({form['site']}): filled or validated {form['calls']}x, "
+                f"{len(form['fields']) - len(never)} of {len(form['fields'])} fields given a value"
+                + (f" (never: {', '.join(never)})" if never else "")
+            )
+            for rule_id, counts in sorted(form["rules"].items()):
+                lines.append(f"  rule {rule_id}: passed {counts['passed']}x, failed {counts['failed']}x")
         return lines
 
     def sarif(self) -> dict[str, Any]:
@@ -187,6 +228,41 @@ class Coverage:
                         ],
                     }
                 )
+        for key in sorted(self.forms):
+            form = self.forms[key]
+            path, _, line = str(form["site"]).rpartition(":")
+            where = {
+                "physicalLocation": {
+                    "artifactLocation": {"uri": _uri(path or form["site"])},
+                    "region": {"startLine": int(line) if line.isdigit() else 1},
+                }
+            }
+            gaps = [f"field {name!r} was never given a value" for name, n in form["fields"].items() if not n]
+            for rule_id, counts in sorted(form["rules"].items()):
+                if not counts["failed"]:
+                    gaps.append(f"rule {rule_id!r} never failed")
+                if not counts["passed"]:
+                    gaps.append(f"rule {rule_id!r} never passed")
+            for gap in gaps:
+                results.append(
+                    {
+                        "ruleId": "form-gap",
+                        "ruleIndex": 1,
+                        "level": "note",
+                        "message": {"text": f"form {key}: {gap} in the test session"},
+                        "locations": [where],
+                    }
+                )
+        form_rule = {
+            "id": "form-gap",
+            "name": "FormCoverageGap",
+            "shortDescription": {"text": "a form field never filled, or a rule never failed or never passed"},
+            "fullDescription": {
+                "text": "Over the fill_form and validate_form calls of the test session, a declared field "
+                "never had a value, or a rule's failure (or its pass) was never exercised."
+            },
+            "defaultConfiguration": {"level": "note"},
+        }
         return {
             "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
             "version": "2.1.0",
@@ -197,7 +273,7 @@ class Coverage:
                             "name": "formscript-pytest",
                             "version": __version__,
                             "informationUri": "https://formscript.dev",
-                            "rules": [rule],
+                            "rules": [rule, form_rule],
                         }
                     },
                     "results": results,

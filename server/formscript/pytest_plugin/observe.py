@@ -219,8 +219,11 @@ class Observer:
             if ruleset is None or undecidable or problems:
                 return
         self.coverage.predicted_forms += 1
+        merged = merge_values(fields, values) if fill else dict(values)
+        site = self._call_site()
+        shown_site = f"{self._shown(Path(site.path))}:{site.line}" if site is not None else "<unknown>"
         try:
-            coerced, failures = check_values(fields, merge_values(fields, values) if fill else dict(values), ruleset)
+            coerced, failures = check_values(fields, merged, ruleset)
             predicted = (
                 "returns",
                 "error" if failures else "validated",
@@ -229,6 +232,13 @@ class Observer:
             )
         except FillCrash as crash:
             predicted = ("raises", type(crash.error).__name__, (crash.field,), "")
+        else:
+            failed = {f.rule_id for f in failures if f.source == "rule"}
+            enabled = [rule.rule_id for rule in ruleset.rules()] if ruleset is not None else []
+            title = getattr(form, "title", None) or "(untitled)"
+            key = f"{title} [{', '.join(str(name) for name in fields)}]"
+            filled = {str(name): merged.get(name) is not None for name in fields}
+            self.coverage.fill(key, shown_site, filled, {rule_id: rule_id in failed for rule_id in enabled})
         if exc is not None:
             observed = ("raises", type(exc).__name__, predicted[2] if predicted[0] == "raises" else (), "")
         else:
@@ -236,7 +246,6 @@ class Observer:
             observed = ("returns", str(getattr(result, "status", "")), errors, _shown_values(result.values))
         if observed == predicted:
             return
-        site = self._call_site()
         path, line = (site.path, site.line) if site is not None else ("<unknown>", 1)
         api = "fill_form" if fill else "validate_form"
         record = {

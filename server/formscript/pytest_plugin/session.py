@@ -143,6 +143,8 @@ class FormscriptSession:
         else:
             for line in self.coverage.table():
                 write(line)
+        for line in self.coverage.forms_table():
+            write(line)
         drift = sorted(self.coverage.drift, key=lambda d: (d["test"], d["source"], d["call"]))
         checked = self.coverage.predicted + self.coverage.predicted_forms
         if checked and not drift:
