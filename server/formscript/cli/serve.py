@@ -17,10 +17,10 @@ BANNER = (
 
 def serve(args: argparse.Namespace) -> int:
     """Serve until the client exits, or until interrupted (Ctrl-C: exit status 130)."""
+    signal.signal(signal.SIGINT, _interrupted)  # before the banner says Ctrl-C stops it
     if args.tcp is None and sys.stdin.isatty():
         sys.stderr.write(BANNER)
         sys.stderr.flush()
-    signal.signal(signal.SIGINT, _interrupted)
     from formscript.lsp.serve import run as run_server  # type: ignore[import-not-found, unused-ignore]
 
     return int(run_server(args.tcp))
