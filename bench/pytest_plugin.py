@@ -5,8 +5,10 @@ whole processes, alternating, medians of the rounds; only the ratio is reported.
     python bench/pytest_plugin.py --files 100 --rounds 7
 
 Each generated test file loads a YAML fixture and a Python literal through lionagi's
-TestBranch and makes three calls on each, so the plugin lints every source once and observes
-every call; the peer is pytest running the same files with the plugin inactive.
+TestBranch and makes three calls on each, and fills and validates a form with a rule set three
+times, so the plugin lints every source once, observes every call and checks each against its
+prediction (drift); the peer is pytest running the same files with the plugin inactive.
+Target (issue 34): at most 1.3x.
 """
 
 from __future__ import annotations
@@ -35,6 +37,7 @@ import asyncio
 from pathlib import Path
 
 from lionagi.testing import TestBranch
+from lionagi.work import FieldSpec, Rule, RuleSet, WorkForm, fill_form, validate_form
 
 
 def chat(branch, *prompts):
@@ -56,6 +59,22 @@ def test_literal_{n}():
         {{"type": "text", "content": "three", "when": {{"prompt_contains": "rain"}}}},
     ])
     assert chat(branch, "a", "b", "rain") == ["one", "two", "three"]
+
+
+def test_forms_{n}():
+    form = WorkForm(
+        title="Order {n}",
+        fields={{
+            "qty": FieldSpec(name="qty", type="int"),
+            "email": FieldSpec(name="email"),
+            "note": FieldSpec(name="note", required=False),
+        }},
+    )
+    rules = RuleSet().add(Rule(rule_id="positive", field="qty", check="range", params={{"min": 1}}))
+    rules.add(Rule(rule_id="email", field="email", check="pattern", params={{"regex": "^[^@]+@[^@]+$"}}))
+    assert fill_form(form, {{"qty": "3", "email": "a@b.c"}}, ruleset=rules).status == "validated"
+    assert fill_form(form, {{"qty": "0", "email": "nope"}}, ruleset=rules).status == "error"
+    assert validate_form(form.model_copy(update={{"values": {{"qty": 2}}}})).status == "error"
 """
 
 
@@ -101,7 +120,10 @@ def main() -> int:
             without.append(timed(base, root, env))
             with_plugin.append(timed([*base, "--formscript", "--formscript-report=r.json"], root, env))
     a, b = statistics.median(without), statistics.median(with_plugin)
-    print(f"{options.files * 2} tests, {options.files * 2} sources, {options.files * 6} calls, {options.rounds} rounds")
+    print(
+        f"{options.files * 3} tests, {options.files * 2} sources, {options.files * 6} calls, "
+        f"{options.files * 3} form calls, {options.rounds} rounds"
+    )
     print(f"pytest --formscript / pytest: {b / a:.2f}x (median of the rounds)")
     return 0
 
