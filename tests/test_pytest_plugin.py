@@ -888,11 +888,15 @@ def test_every_call_served_matches_the_prediction_and_the_report_says_which_lion
     data = json.loads((project.path / "report.json").read_text(encoding="utf-8"))
     assert data["drift"] == []
     checked = data["lionagi"].pop("calls_checked")
+    responses = data["lionagi"].pop("responses_checked")
     assert data["lionagi"] == {"installed": metadata.version("lionagi"), "modelled": "0.36.0", "form_calls_checked": 0}
+    assert 0 < responses <= checked  # each response the endpoint built (an error entry builds none)
     assert "served otherwise than formscript predicts" not in result.stdout.str()
     served = sum(source["served"] for source in data["sources"])
     assert checked > 0 and served <= checked  # every call served was checked (and exhausted ones)
-    assert f"drift check: {checked} call(s) served and 0 fill_form" in result.stdout.str()
+    assert (
+        f"drift check: {checked} call(s) served, {responses} response(s) built and 0 fill_form" in result.stdout.str()
+    )
 
 
 def test_a_drift_is_a_located_warning_a_summary_line_and_fails_a_strict_session(
@@ -1017,3 +1021,29 @@ def test_forms_coverage_says_which_fields_were_filled_and_which_rules_passed_and
     sarif = json.loads((project.path / "out.sarif").read_text(encoding="utf-8"))
     gaps = [r["message"]["text"] for r in sarif["runs"][0]["results"] if r["ruleId"] == "form-gap"]
     assert gaps == ["form T [age, name]: rule 'adult' never passed in the test session"]
+
+
+def test_a_response_formscript_builds_otherwise_is_drift(
+    project: pytest.Pytester, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The entry served agrees, the completion built from it does not (here formscript's is
+    made to shout): drift at the entry's line, the tests unchanged."""
+    from formscript.core import endpoint as core_endpoint
+
+    original = core_endpoint.completion_for
+
+    def shouting(entry: Any, payload: dict[str, Any], call: int) -> dict[str, Any]:
+        built = original(entry, payload, call)
+        message = built["choices"][0]["message"]
+        if isinstance(message.get("content"), str):
+            message["content"] = message["content"].upper()
+        return built
+
+    plain = run(project, "--formscript")
+    monkeypatch.setattr(core_endpoint, "completion_for", shouting)
+    result = run(project, "--formscript", "--formscript-report=report.json")
+    assert result.ret == plain.ret
+    drift = json.loads((project.path / "report.json").read_text(encoding="utf-8"))["drift"]
+    assert drift and all(d["lionagi"].startswith("builds ") and d["formscript"].startswith("predicts ") for d in drift)
+    assert all(d["line"] is not None for d in drift)
+    assert "drift in the response to call" in result.stdout.str()

@@ -38,6 +38,8 @@ class Coverage:
     predicted: int = 0
     #: How many fill_form / validate_form calls formscript predicted and compared.
     predicted_forms: int = 0
+    #: How many responses the endpoint built formscript predicted and compared.
+    predicted_responses: int = 0
     #: Forms filled or validated: by key (title and declared fields), the site first seen, how
     #: often each declared field had a value, and how often each rule passed and failed.
     forms: dict[str, dict[str, Any]] = field(default_factory=dict)
@@ -76,6 +78,7 @@ class Coverage:
             "drift": self.drift,
             "predicted": self.predicted,
             "predicted_forms": self.predicted_forms,
+            "predicted_responses": self.predicted_responses,
             "forms": self.forms,
         }
 
@@ -91,6 +94,7 @@ class Coverage:
         self.drift.extend(data.get("drift", []))
         self.predicted += int(data.get("predicted", 0))
         self.predicted_forms += int(data.get("predicted_forms", 0))
+        self.predicted_responses += int(data.get("predicted_responses", 0))
         for key, form in data.get("forms", {}).items():
             kept: dict[str, Any] = self.forms.setdefault(key, {**form, "calls": 0, "fields": {}, "rules": {}})
             kept["calls"] += form["calls"]
@@ -158,6 +162,7 @@ class Coverage:
                 "modelled": MODELLED_LIONAGI,
                 "calls_checked": self.predicted,
                 "form_calls_checked": self.predicted_forms,
+                "responses_checked": self.predicted_responses,
             },
             "drift": sorted(self.drift, key=lambda d: (d["test"], d["source"], d["call"])),
             "forms": [self.forms[key] for key in sorted(self.forms)],

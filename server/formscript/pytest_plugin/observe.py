@@ -111,6 +111,12 @@ class Observer:
             agent = importlib.import_module("lionagi.cli.agent")
         except ImportError:  # pragma: no cover - part of lionagi 0.36.0
             agent = None
+        try:
+            endpoint = importlib.import_module("lionagi.testing._endpoint").ScriptedEndpoint
+        except (ImportError, AttributeError):  # pragma: no cover - part of lionagi 0.36.0
+            endpoint = None
+        if endpoint is not None and callable(getattr(endpoint, "_record", None)):
+            self._patch(endpoint, "_record", self._record_wrapper(_lookup(endpoint, "_record")))
         work_form: Any = None
         work: Any = None
         try:
@@ -167,6 +173,69 @@ class Observer:
         form_step.__wrapped__ = original  # type: ignore[attr-defined]
         form_step.__name__ = getattr(original, "__name__", "form_step")
         return form_step
+
+    def _record_wrapper(self, original: Any) -> Any:
+        """``ScriptedEndpoint._record``: the endpoint has built its response for a served entry
+        (or streamed its chunks); formscript builds its own from the same entry and payload."""
+
+        def record(endpoint: Any, payload: Any, headers: Any, entry: Any, **kwargs: Any) -> Any:
+            __tracebackhide__ = True
+            result = original(endpoint, payload, headers, entry, **kwargs)
+            self._guarded(self._response_drift, endpoint, payload, entry, kwargs.get("response"), kwargs)
+            return result
+
+        record.__wrapped__ = original  # type: ignore[attr-defined]
+        return record
+
+    def _response_drift(self, endpoint: Any, payload: Any, entry: Any, response: Any, options: dict[str, Any]) -> None:
+        """The response lionagi's endpoint built against formscript's (ids it draws aside)."""
+        import dataclasses
+
+        from formscript.core.endpoint import completion_for, stream_for
+
+        script: Any = getattr(endpoint, "_script", None)
+        tracked = self._tracked.get(id(script))
+        if script is None or tracked is None or tracked.ref() is not script or tracked.key not in self._scripts:
+            return
+        if getattr(entry, "type", None) == "error" or response is None or not isinstance(payload, dict):
+            return
+        index = next_index(getattr(script, "responses", []), entry)
+        entries = self._scripts[tracked.key][0]
+        if index is None or index >= len(entries):
+            return
+        mine = entries[index]
+        call = len(getattr(endpoint, "calls", [])) - 1  # the index the endpoint gave next()
+        generated = mine.type == "tool_call" and not mine.id
+        if options.get("streamed"):
+            if mine.type not in ("stream", "text"):
+                return  # a completion wrapped in a chunk: its ids are inside a JSON text
+            theirs: Any = [
+                {f.name: getattr(c, f.name) for f in dataclasses.fields(c)} if dataclasses.is_dataclass(c) else c
+                for c in response
+            ]
+            predicted: Any = stream_for(mine, payload, call)
+        else:
+            theirs = _without_ids(response, generated)
+            predicted = _without_ids(completion_for(mine, payload, call), generated)
+        self.coverage.predicted_responses += 1
+        if _same(theirs, predicted):
+            return
+        source = self.coverage.sources.get(tracked.key, {})
+        rows = source.get("entries", [])
+        line = rows[index]["line"] if index < len(rows) else source.get("line")
+        record = {
+            "test": self.current_test,
+            "source": tracked.key,
+            "path": source.get("path", tracked.key),
+            "line": line,
+            "call": call,
+            "payload": call_item(payload),
+            "lionagi": f"builds {_short(theirs)}",
+            "formscript": f"predicts {_short(predicted)}",
+        }
+        self.coverage.drift.append(record)
+        text = f"drift in the response to call {call} of {tracked.key}: lionagi {record['lionagi']}"
+        warnings.warn_explicit(FormscriptDriftWarning(text), FormscriptDriftWarning, record["path"], line or 1)
 
     def _fill_wrapper(self, original: Any, fill: bool) -> Any:
         """``fill_form`` / ``validate_form``: the call runs as it would, then formscript's
@@ -706,6 +775,50 @@ class Observer:
         }
         (folder / "drift.json").write_text(json.dumps(facts, indent=2, ensure_ascii=True) + "\n", "utf-8")
         return name
+
+
+_COMPLETION_ID = r"^chatcmpl-scripted-[0-9a-f]{12}$"
+_TOOL_CALL_ID = r"^call_[0-9a-f]{10}$"
+
+
+def _without_ids(response: Any, generated_tool_id: bool) -> Any:
+    """*response* (a chat completion) with the ids lionagi draws at random (and formscript
+    derives from the call index) made equal; a tool call's id only where the script gave none."""
+    import re
+
+    if not isinstance(response, dict):
+        return response
+    out = dict(response)
+    if isinstance(out.get("id"), str) and re.match(_COMPLETION_ID, out["id"]):
+        out["id"] = "<id>"
+    choices = []
+    for choice in out.get("choices", []) if isinstance(out.get("choices"), list) else []:
+        message = dict(choice.get("message", {})) if isinstance(choice, dict) else {}
+        calls = message.get("tool_calls")
+        if isinstance(calls, list):
+            message["tool_calls"] = [
+                {**c, "id": "<id>"}
+                if generated_tool_id and isinstance(c, dict) and re.match(_TOOL_CALL_ID, str(c.get("id")))
+                else c
+                for c in calls
+            ]
+        choices.append({**choice, "message": message} if isinstance(choice, dict) else choice)
+    if "choices" in out:
+        out["choices"] = choices
+    return out
+
+
+def _same(a: Any, b: Any) -> bool:
+    """Equal, and of the same types all the way down (1 is not True, 1.0 is not 1)."""
+    try:
+        return bool(a == b) and repr(a) == repr(b)
+    except RecursionError:  # a value that holds itself: repr gives up; equality stands alone
+        return bool(a == b)
+
+
+def _short(value: Any, limit: int = 160) -> str:
+    text = repr(value)
+    return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
 def _error_field(message: str) -> str:

@@ -149,8 +149,9 @@ class FormscriptSession:
         checked = self.coverage.predicted + self.coverage.predicted_forms
         if checked and not drift:
             write(
-                f"drift check: {self.coverage.predicted} call(s) served and {self.coverage.predicted_forms} "
-                "fill_form / validate_form call(s) as formscript predicts"
+                f"drift check: {self.coverage.predicted} call(s) served, {self.coverage.predicted_responses} "
+                f"response(s) built and {self.coverage.predicted_forms} fill_form / validate_form call(s) "
+                "as formscript predicts"
             )
         if drift:
             strict = bool(self.config.getoption("formscript_strict"))
