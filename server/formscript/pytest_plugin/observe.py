@@ -756,7 +756,8 @@ class Observer:
         from formscript import __version__
 
         assert self.drift_dir is not None
-        name = f"drift-{len(self.coverage.drift) + 1:03d}-{os.getpid()}"
+        worker = os.environ.get("PYTEST_XDIST_WORKER")  # each xdist worker numbers its own
+        name = f"drift-{len(self.coverage.drift) + 1:03d}" + (f"-{worker}" if worker else "")
         folder = self.drift_dir / name
         folder.mkdir(parents=True, exist_ok=True)
         script = instance.model_dump(mode="json", exclude_none=True)
