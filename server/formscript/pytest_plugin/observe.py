@@ -24,6 +24,7 @@ import warnings
 import weakref
 from collections.abc import Callable
 from dataclasses import dataclass
+from dataclasses import field as dataclass_field
 from pathlib import Path
 from types import FrameType
 from typing import Any
@@ -51,6 +52,12 @@ class _Tracked:
     ref: weakref.ref[Any]
     key: str
     session: dict[str, Any] | None = None
+    #: formscript's replay of the current session: None until its first call (then None
+    #: again when the session began on a copy already served from: no prediction for it).
+    replay: Any = None
+    started: bool = False
+    #: The session's calls as transcript items (a drift's repro bundle replays them).
+    items: list[Any] = dataclass_field(default_factory=list)
 
 
 class Observer:
@@ -76,9 +83,6 @@ class Observer:
         self._scripts: dict[str, tuple[list[Any], str]] = {}
         #: Where each drift's repro bundle is written (``--formscript-drift-dir``), or None.
         self.drift_dir: Path | None = None
-        #: formscript's own replay of each session (None: the session began mid-way, on a
-        #: copy of a script already served from, so there is no prediction for it).
-        self._replays: dict[int, Any] = {}
 
     # -- installing
 
@@ -434,6 +438,7 @@ class Observer:
             tracked = self._tracked.get(id(instance))
             if tracked is not None and tracked.ref() is instance:
                 tracked.session = None
+                tracked.started = False
 
         reset.__wrapped__ = original  # type: ignore[attr-defined]
         return reset
@@ -624,15 +629,16 @@ class Observer:
 
     def _register(self, checked: Checked, instance: Any) -> None:
         responses = list(getattr(instance, "responses", []) or [])
+        script = checked.report.script if checked.report is not None else None
+        if script is not None and responses and len(script.entries) == len(responses) and all(script.entries):
+            self._scripts.setdefault(checked.key, (list(script.entries), script.mode))  # predicted wherever it is
         if not responses or not self._inside(checked.path):
             return  # an empty script serves nothing; one outside the rootdir (tmp_path) is the test's own
         entries = [
             {"index": i, "type": str(getattr(e, "type", "?")), "line": checked.entry_line(i)}
             for i, e in enumerate(responses)
         ]
-        script = checked.report.script if checked.report is not None else None
-        if script is not None and len(script.entries) == len(responses) and all(script.entries):
-            self._scripts.setdefault(checked.key, (list(script.entries), script.mode))
+
         self.coverage.add_source(
             {
                 "key": checked.key,
@@ -646,8 +652,11 @@ class Observer:
 
     def _served(self, instance: Any, payload: Any, call_index: int, index: int | None, how: str, fresh: bool) -> None:
         tracked = self._tracked.get(id(instance))
-        if tracked is None or tracked.ref() is not instance or tracked.key not in self.coverage.sources:
+        if tracked is None or tracked.ref() is not instance:
             return
+        self._predict(instance, tracked, payload, call_index, index, how, fresh)
+        if tracked.key not in self.coverage.sources:
+            return  # checked, not counted (a script outside the rootdir, or with no entries)
         outcome = "served" if index is not None else how
         if tracked.session is None:
             seq = self._seq.get(self.current_test, 0)
@@ -663,7 +672,6 @@ class Observer:
             }
             self.coverage.sessions.append(tracked.session)
         session = tracked.session
-        self._predict(instance, tracked.key, session, payload, call_index, index, how)
         if index is not None:
             self.coverage.serve(tracked.key, index)
         if session["stopped"]:
@@ -688,25 +696,26 @@ class Observer:
     def _predict(
         self,
         instance: Any,
-        key: str,
-        session: dict[str, Any],
+        tracked: _Tracked,
         payload: Any,
         call_index: int,
         index: int | None,
         how: str,
+        fresh: bool,
     ) -> None:
         """Replay the call with formscript's core from the same state and payload; a different
         entry, way of matching or outcome is drift (a warning at the entry, a summary line)."""
         from formscript.core.script import Replayer, ScriptExhausted
 
-        ident = id(session)
-        if ident not in self._replays:
+        key = tracked.key
+        if not tracked.started:
+            tracked.started, tracked.items = True, []
             script = self._scripts.get(key)
-            fresh = session["fresh"] and not session["calls"] and script is not None
-            self._replays[ident] = Replayer(script[0], script[1]) if fresh and script is not None else None
-        replayer = self._replays[ident]
+            tracked.replay = Replayer(script[0], script[1]) if fresh and script is not None else None
+        replayer = tracked.replay
         if replayer is None or not isinstance(payload, dict):
             return
+        tracked.items.append(call_item(payload))
         try:
             match = replayer.next(payload, call_index)
             predicted = ("served", match.entry, match.kind)
@@ -720,7 +729,7 @@ class Observer:
             return
         if predicted[0] == "raised" and observed[0] == "raised":
             return  # both raise: which exception is the runtime's own business here
-        self._replays[ident] = None  # the states part: later calls would differ for that reason alone
+        tracked.replay = None  # the states part: later calls would differ for that reason alone
         source = self.coverage.sources.get(key, {})
         entries = source.get("entries", [])
         at = index if index is not None else predicted[1]
@@ -736,7 +745,7 @@ class Observer:
             "formscript": _said(predicted),
         }
         if self.drift_dir is not None:
-            record["bundle"] = self._bundle(instance, session, payload, record)
+            record["bundle"] = self._bundle(instance, tracked.items, record)
         self.coverage.drift.append(record)
         text = (
             f"drift at call {call_index} of {key}: lionagi {record['lionagi']}, "
@@ -745,7 +754,7 @@ class Observer:
         path = source.get("path", key)
         warnings.warn_explicit(FormscriptDriftWarning(text), FormscriptDriftWarning, path, line or 1)
 
-    def _bundle(self, instance: Any, session: dict[str, Any], payload: Any, record: dict[str, Any]) -> str:
+    def _bundle(self, instance: Any, calls: list[Any], record: dict[str, Any]) -> str:
         """Write the drift's repro bundle: the script as lionagi holds it (data), the session's
         calls up to this one as a calls transcript, and both answers with both versions;
         ``formscript simulate script.yaml --calls calls.yaml`` replays it. Its folder's name."""
@@ -761,7 +770,6 @@ class Observer:
         folder = self.drift_dir / name
         folder.mkdir(parents=True, exist_ok=True)
         script = instance.model_dump(mode="json", exclude_none=True)
-        calls = [c["item"] for c in session["calls"]] + [call_item(payload)]
         (folder / "script.yaml").write_text(yaml.safe_dump(script, sort_keys=False, allow_unicode=True), "utf-8")
         (folder / "calls.yaml").write_text(yaml.safe_dump(calls, sort_keys=False, allow_unicode=True), "utf-8")
         facts = {
