@@ -736,8 +736,10 @@ def test_a_form_spec_li_agent_refuses_is_located(project: pytest.Pytester) -> No
             assert main(["agent", "--form", "bad.form.yaml", "hello"]) == 0
         """
     )
-    result = run(project, "--formscript", "test_form.py")
+    result = run(project, "--formscript", "test_form.py", "--formscript-report=report.json")
     result.assert_outcomes(failed=1)
+    data = json.loads((project.path / "report.json").read_text(encoding="utf-8"))
+    assert data["drift"] == [] and data["lionagi"]["form_specs_checked"] == 1  # refused, as predicted
     expect(
         result,
         [
@@ -889,6 +891,7 @@ def test_every_call_served_matches_the_prediction_and_the_report_says_which_lion
     assert data["drift"] == []
     checked = data["lionagi"].pop("calls_checked")
     responses = data["lionagi"].pop("responses_checked")
+    assert data["lionagi"].pop("form_specs_checked") == 0
     assert data["lionagi"] == {"installed": metadata.version("lionagi"), "modelled": "0.36.0", "form_calls_checked": 0}
     assert 0 < responses <= checked  # each response the endpoint built (an error entry builds none)
     assert "served otherwise than formscript predicts" not in result.stdout.str()

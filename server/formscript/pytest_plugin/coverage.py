@@ -40,6 +40,8 @@ class Coverage:
     predicted_forms: int = 0
     #: How many responses the endpoint built formscript predicted and compared.
     predicted_responses: int = 0
+    #: How many form specs ``li agent --form`` loaded and built formscript predicted.
+    predicted_specs: int = 0
     #: Forms filled or validated: by key (title and declared fields), the site first seen, how
     #: often each declared field had a value, and how often each rule passed and failed.
     forms: dict[str, dict[str, Any]] = field(default_factory=dict)
@@ -79,6 +81,7 @@ class Coverage:
             "predicted": self.predicted,
             "predicted_forms": self.predicted_forms,
             "predicted_responses": self.predicted_responses,
+            "predicted_specs": self.predicted_specs,
             "forms": self.forms,
         }
 
@@ -95,6 +98,7 @@ class Coverage:
         self.predicted += int(data.get("predicted", 0))
         self.predicted_forms += int(data.get("predicted_forms", 0))
         self.predicted_responses += int(data.get("predicted_responses", 0))
+        self.predicted_specs += int(data.get("predicted_specs", 0))
         for key, form in data.get("forms", {}).items():
             kept: dict[str, Any] = self.forms.setdefault(key, {**form, "calls": 0, "fields": {}, "rules": {}})
             kept["calls"] += form["calls"]
@@ -163,6 +167,7 @@ class Coverage:
                 "calls_checked": self.predicted,
                 "form_calls_checked": self.predicted_forms,
                 "responses_checked": self.predicted_responses,
+                "form_specs_checked": self.predicted_specs,
             },
             "drift": sorted(self.drift, key=lambda d: (d["test"], d["source"], d["call"])),
             "forms": [self.forms[key] for key in sorted(self.forms)],

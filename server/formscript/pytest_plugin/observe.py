@@ -352,6 +352,7 @@ class Observer:
         if not self._inside(checked.path):
             checked = self._written(checked, "form") or checked
         refused = exc is not None or getattr(form, "status", None) == "error"
+        self._spec_drift(checked, refused, exc, form)
         if not refused:
             self._warn_findings(checked)
             return
@@ -368,6 +369,44 @@ class Observer:
         if exc is not None:
             self._rejections[id(exc)] = (exc, text)
         self._pending.append(text)
+
+    def _spec_drift(self, checked: Checked, refused: bool, exc: BaseException | None, form: Any) -> None:
+        """``li agent --form`` loading and building the spec as formscript predicts: refused or
+        not (the prompt cap, checked later by the command, aside)."""
+        from formscript import rules as registry
+
+        if checked.verdict not in (Verdict.ACCEPTED, Verdict.REJECTED) or checked.report is None:
+            return
+        rejecting = [
+            d
+            for d in checked.report.diagnostics
+            if (rule := registry.get(d.code)) is not None and rule.rejects and d.code != registry.FS024.code
+        ]
+        predicted = bool(rejecting)
+        self.coverage.predicted_specs += 1
+        if predicted == refused:
+            return
+        if exc is not None:
+            theirs = f"refuses the spec ({type(exc).__name__}: {(str(exc).splitlines() or [''])[0]})"
+        elif refused:
+            theirs = "builds the form with status 'error'"
+        else:
+            theirs = f"builds the form (status {getattr(form, 'status', None)!r})"
+        line = rejecting[0].span.start.line + 1 if rejecting else 1
+        mine = f"refuses it ({rejecting[0].code}: {rejecting[0].message})" if rejecting else "accepts it"
+        record = {
+            "test": self.current_test,
+            "source": checked.key,
+            "path": checked.path,
+            "line": line,
+            "call": 0,
+            "payload": {"api": "li agent --form"},
+            "lionagi": theirs,
+            "formscript": f"predicts it {mine}",
+        }
+        self.coverage.drift.append(record)
+        text = f"drift at li agent --form {checked.path}: lionagi {theirs}, formscript {record['formscript']}"
+        warnings.warn_explicit(FormscriptDriftWarning(text), FormscriptDriftWarning, checked.path, line)
 
     def _wrap_loader(self, model: type, name: str) -> None:
         func = _lookup(model, name).__func__
