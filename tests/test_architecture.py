@@ -136,7 +136,16 @@ def test_only_the_observer_loads_lionagi_and_only_by_name() -> None:
     loaders = {name: loaded_by_name(path) for name, path in modules(SOURCE)}
     users = {name for name, targets in loaders.items() if any("lionagi" in t for t in targets)}
     assert users == {OBSERVER}
-    assert loaders[OBSERVER] == {"lionagi", "lionagi.testing._script", "lionagi.cli.agent", "pydantic", "pydantic_core"}
+    assert loaders[OBSERVER] == {
+        "lionagi",
+        "lionagi.testing._script",
+        "lionagi.testing._endpoint",
+        "lionagi.work",
+        "lionagi.work.form",
+        "lionagi.cli.agent",
+        "pydantic",
+        "pydantic_core",
+    }
 
 
 def test_the_facade_only_re_exports_core_names() -> None:
