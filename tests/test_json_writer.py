@@ -137,6 +137,8 @@ def _reference_payload(reports: list[Any]) -> dict[str, Any]:
         }
         if report.embedded is not None:
             entry["embedded"] = {"call": report.embedded.call, "range": rng(report.embedded.span)}
+            if report.embedded.call_span is not None:
+                entry["embedded"]["call_range"] = rng(report.embedded.call_span)
         if report.note:
             entry["note"] = report.note
         files.append(entry)
@@ -167,7 +169,7 @@ def _random_reports(rng: random.Random) -> list[Any]:
             diagnostics.append(Diagnostic(text() or "FS001", severity, text(), span(), fix))  # type: ignore[arg-type]
         verdict = rng.choice([None, *Verdict])
         kind = rng.choice([None, "form", "script", text()])
-        embedded = Embedding(text(), span()) if rng.random() < 0.3 else None
+        embedded = Embedding(text(), span(), rng.choice([None, span()])) if rng.random() < 0.3 else None
         reports.append(FileReport(text(), kind, verdict, diagnostics, note=rng.choice(["", text()]), embedded=embedded))
     return reports
 

@@ -329,6 +329,63 @@ def test_yaml_written_to_a_file_is_located_through_dedent_and_escapes() -> None:
 # ------------------------------------------------------------------------ what is not literal
 
 
+def test_a_helper_returning_one_expression_is_read_with_the_arguments_given() -> None:
+    """``_when("marker", payload)`` returning a dict is read as that dict, the arguments in place
+    of the parameters (defaults for the others), helpers calling helpers included; what is
+    found in an argument is located where the call writes it. Not followed: a body that does
+    more than return, a coroutine, ``*args``, a name of the helper's that the caller shadows."""
+    source = textwrap.dedent(
+        """
+        import json
+        from lionagi.testing import ScriptModel
+
+        def _emit(payload):
+            return f"Done: {json.dumps(payload)}"
+
+        def _when(marker, payload=None, text=""):
+            return {"type": "text", "content": _emit(payload) if payload is not None else text,
+                    "when": {"prompt_contains": marker}}
+
+        def _twice(text):
+            text = text * 2
+            return {"type": "text", "content": text}
+
+        def _many(*texts):
+            return {"type": "text", "content": texts[0]}
+
+        KIND = "text"
+
+        def _kind(content):
+            return {"type": KIND, "content": content}
+
+        def test_all():
+            ScriptModel.from_responses([_when("plan", {"a": 1}), _when("review", text="ok")])
+            ScriptModel.from_responses([_when("plan", text=5)])
+            ScriptModel.from_responses([_twice("a")])
+            ScriptModel.from_responses([_many("a")])
+            ScriptModel.from_responses([_kind(1)])
+
+        def test_shadowed():
+            KIND = "bogus"
+            ScriptModel.from_responses([_kind("x")])
+        """
+    )
+    found = summary(source)
+    assert [(verdict, codes) for _, _, verdict, codes in found] == [
+        ("accepted", []),
+        ("rejected", ["SC005"]),
+        ("insufficient_evidence", ["PY001"]),
+        ("insufficient_evidence", ["PY001"]),
+        ("rejected", ["SC005"]),
+        ("insufficient_evidence", ["PY001"]),
+    ]
+    report = lint_python(source, "test_helpers.py")
+    content = next(d for d in report.diagnostics if d.code == "SC005")
+    line = source.splitlines()[content.span.start.line]
+    assert line.strip().startswith('ScriptModel.from_responses([_when("plan", text=5)])')
+    assert line[content.span.start.column : content.span.end.column] == "5"
+
+
 def test_parts_built_at_run_time_are_insufficient_evidence_never_guessed() -> None:
     found = summary(
         """
@@ -336,6 +393,7 @@ def test_parts_built_at_run_time_are_insufficient_evidence_never_guessed() -> No
         from lionagi.work import FieldSpec, WorkForm, fill_form
 
         def reply(text):
+            text = text.strip()
             return {"type": "text", "content": text}
 
         def test_all(answer, extra):
@@ -422,6 +480,7 @@ def test_lint_walks_python_files_that_mention_lionagi(tmp_path: Path, capsys: py
     assert entry["embedded"] == {
         "call": "TestBranch.from_responses",
         "range": {"start": {"line": 4, "column": 40}, "end": {"line": 4, "column": 74}},
+        "call_range": {"start": {"line": 4, "column": 14}, "end": {"line": 4, "column": 75}},
     }
     assert entry["diagnostics"][0]["code"] == "SC002"
     assert entry["diagnostics"][0]["range"]["start"] == {"line": 4, "column": 50}

@@ -546,3 +546,70 @@ def test_a_literal_document_with_a_hole_still_says_so() -> None:
         (12, "rejected", ["PY002"]),  # a field declared by a dict, not a FieldSpec
         (13, "accepted", []),  # ScriptModel() on purpose: a placeholder, no empty-script warning
     ]
+
+
+# --------------------------------------------------------------------- written by a helper
+
+
+HELPER_WRITES = """
+    import json
+
+    import yaml
+    from lionagi.testing._endpoint import ENV_SCRIPT_PATH
+
+
+    def _emit(payload):
+        return f"Done.\\n```json\\n{json.dumps(payload)}\\n```\\n"
+
+
+    def _write_script(tmp_path, monkeypatch, entries):
+        path = tmp_path / "script.yaml"
+        path.write_text(yaml.safe_dump({"version": 1, "responses": entries}), encoding="utf-8")
+        monkeypatch.setenv(ENV_SCRIPT_PATH, str(path))
+
+
+    def _when(marker, payload=None, text=""):
+        return {"type": "text", "content": _emit(payload) if payload is not None else text,
+                "when": {"prompt_contains": marker}}
+
+
+    def test_engine(tmp_path, monkeypatch):
+        _write_script(tmp_path, monkeypatch, [_when("plan", {"a": 1}), _when("review", text="ok")])
+
+
+    def test_local(tmp_path, monkeypatch):
+        entries = [_when("plan"), {"type": "txt", "content": "x"}]
+        _write_script(tmp_path, monkeypatch, entries)
+
+
+    def test_tuple(tmp_path, monkeypatch):
+        _write_script(tmp_path, monkeypatch, ({"type": "txt"},))
+
+
+    def _write_json(tmp_path, monkeypatch, entries):
+        path = tmp_path / "script.json"
+        path.write_text(yaml.safe_dump({"responses": entries}))
+        monkeypatch.setenv(ENV_SCRIPT_PATH, str(path))
+
+
+    def test_json_named(tmp_path, monkeypatch):
+        _write_json(tmp_path, monkeypatch, [{"type": "txt"}])
+"""
+
+
+def test_a_helper_writing_its_parameter_as_yaml_gives_one_script_per_call() -> None:
+    """``_write_script(tmp_path, monkeypatch, entries)`` (lionagi's engine tests): a helper of
+    the module that writes ``yaml.safe_dump`` of its parameter to a ``.yaml`` file the scripted
+    endpoint reads; each call of it is a script of its own, with the call's arguments (a name
+    bound at the call followed there), found where the call writes them. Not taken: a tuple
+    (``safe_dump`` cannot write one back as it was) and YAML text written to a ``.json`` name
+    (read with ``json.load``: not the value)."""
+    found = checked(HELPER_WRITES)
+    assert found == [
+        (24, "script", "accepted", []),
+        (29, "script", "rejected", ["SC002"]),
+    ]
+    rejected = parts(HELPER_WRITES)[1]
+    (diagnostic,) = rejected.diagnostics
+    line = textwrap.dedent(HELPER_WRITES).splitlines()[diagnostic.span.start.line]
+    assert line.strip().startswith("entries = [")

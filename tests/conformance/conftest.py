@@ -39,7 +39,18 @@ class Corpus:
         return str(self.root / case.filename)
 
 
-KINDS = ("form", "script", "runs_form", "runs_script", "named", "rules", "python", "python_modules", "negative_tests")
+KINDS = (
+    "form",
+    "script",
+    "runs_form",
+    "runs_script",
+    "named",
+    "rules",
+    "python",
+    "python_modules",
+    "negative_tests",
+    "raised_messages",
+)
 
 
 @dataclass
@@ -185,6 +196,7 @@ def pytest_terminal_summary(terminalreporter: Any) -> None:
         "python": "corpus scripts and forms written in Python files, formscript vs lionagi",
         "python_modules": "generated Python test modules (shapes of test suites), formscript vs lionagi",
         "negative_tests": "generated tests that state an outcome, formscript's prediction vs pytest",
+        "raised_messages": "messages of lionagi's refusals (for match= patterns), formscript vs lionagi",
     }
     for kind, label in labels.items():
         write(f"{_TALLY.compared[kind]:>6} compared, {_TALLY.disagreements[kind]:>4} disagreements: {label}")

@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import ast
 import random
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -442,7 +443,9 @@ def _bind(args: tuple[Arg, ...], name: str) -> tuple[tuple[Arg, ...], str | None
 
 
 def _names_in(text: str) -> set[str]:
-    return {n for n in IMPORTS if n + "(" in text or n + "." in text}
+    """The names of :data:`IMPORTS` *text* uses (called, read from, or passed: the call forms
+    hand the callee to ``pytest.raises``)."""
+    return {n for n in IMPORTS if re.search(rf"(?<![\w.]){n}\b", text)}
 
 
 class _Builder:

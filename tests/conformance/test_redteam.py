@@ -246,8 +246,9 @@ class _Comparison:
     def _pytest_views(self, cases: list[redteam.RedCase]) -> dict[str, list[str]]:
         """A test that states the outcome it expects: pytest with lionagi runs every module of
         the chunk at once (each named ``test_*.py`` in a directory of its own), ``lint
-        --format json`` reads them; an error within a test's lines must mean the test fails
-        (``test_negative_tests.py``'s contract; the failures left unclaimed are held there)."""
+        --format json`` reads them; an error within a test's lines (or on a document its call is in)
+        must mean the test fails, and a failing test must have one (``test_negative_tests.py``'s
+        contract)."""
         from . import negative_tests as nt
         from .test_negative_tests import error_lines, run_lint, run_pytest
 
@@ -262,14 +263,15 @@ class _Comparison:
         for case in cases:
             path = paths[case.name]
             first, last = nt._spans(case.data.decode("utf-8"))[str(case.target_call)]
-            inside = [text for line, text in errors.get(str(path.resolve()), []) if first <= line <= last]
+            mine = errors.get(str(path.resolve()), [])
+            inside = [text for lines, text in mine if any(first <= n <= last for n in lines)]
             entry = outcomes.get(f"{path.name}::{case.target_call}")
             if entry is None:
                 diffs[case.name] = ["pytest did not run the test"]
-            elif inside and not entry["failed"] and "/ unasserted /" not in (case.probe or ""):
-                # an error in a test that passes is a wrong claim; a failure formscript
-                # leaves unclaimed is counted by test_negative_tests.py's ceiling instead
-                said = "; ".join(inside)
+            elif bool(inside) != bool(entry["failed"]):
+                # an error in a test that passes is a wrong claim; a failing test without one
+                # is a failure formscript misses
+                said = "; ".join(inside) or "no error"
                 diffs[case.name] = [f"pytest: {' '.join(entry['phases'])}; formscript: {said}"]
             else:
                 diffs[case.name] = []

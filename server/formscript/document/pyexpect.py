@@ -105,8 +105,9 @@ class Expectation:
 
     ``outcome`` is ``raises`` (the call raises one of ``classes``; None when a class is not
     known), ``error_status`` (the form it returns has status ``error``), ``rule_fails`` (the
-    rule or rule set it builds reports a failure) or ``exit_1`` (lionagi's command line
-    returns 1 for the form written). ``by`` is the statement as written, at ``span``. For
+    rule or rule set it builds reports a failure), ``exit_1`` (lionagi's command line
+    returns 1 for the form written) or ``discarded`` (a ``fill_form`` / ``validate_form``
+    made on its own: the form it returns is not looked at). ``by`` is the statement as written, at ``span``. For
     ``raises``: ``first`` — nothing that can raise runs in the block before the call;
     ``last`` — nothing that can raise runs after it; ``strict`` — an ``xfail`` that fails
     when the test passes (True for a block).
@@ -127,6 +128,9 @@ class Expectation:
     #: What the block raises after the call when the call returns: an assertion on its
     #: result that fails (``assert result is None``), else None.
     after: str | None = None
+    #: The pattern the exception's message must contain (``match=``, ``assertRaisesRegex``)
+    #: when it is written as a string (None: no pattern, or one known only at run time).
+    match: str | None = None
 
 
 # ---------------------------------------------------------------------------- names
@@ -407,7 +411,9 @@ class _Walker:
                     else next((k.value for k in call.keywords if k.arg in ("expected_exception", "exception")), None)
                 )
                 outer = blocks[-1].expectation if blocks else None
-                expectation = Expectation("raises", by, span, self.names.exceptions(argument), outer=outer)
+                expectation = Expectation(
+                    "raises", by, span, self.names.exceptions(argument), outer=outer, match=_pattern(call)
+                )
                 self._statements(statement.body, [*blocks, _Block(statement.body, expectation)])
             else:
                 self._statements(statement.body, blocks)
@@ -503,6 +509,18 @@ class _Walker:
         if conditional:  # xfail(condition, ...): whether it applies is known at run time
             classes = None
         return Expectation("raises", by, span, classes, strict=strict, xfail=True)
+
+
+def _pattern(call: ast.Call) -> str | None:
+    """The message pattern of ``pytest.raises(E, match=...)`` / ``self.assertRaisesRegex(E,
+    regex)`` when it is written as a string."""
+    regex = isinstance(call.func, ast.Attribute) and call.func.attr == "assertRaisesRegex"
+    written = next((k.value for k in call.keywords if k.arg == ("expected_regex" if regex else "match")), None)
+    if regex and written is None and len(call.args) > 1:
+        written = call.args[1]
+    if isinstance(written, ast.Constant) and isinstance(written.value, str):
+        return written.value
+    return None
 
 
 def _with_position(expectation: Expectation, *, first: bool, last: bool) -> Expectation:
@@ -699,6 +717,9 @@ def _returns_expectations(
                 if hit is not None:
                     by, span = walker.written(hit)
                     found[id(call)] = Expectation("error_status", f"assert {by}", span)
+                elif any(isinstance(n, ast.Expr) and n.value is call for n in _own_nodes(function)):
+                    by, span = walker.written(call)
+                    found[id(call)] = Expectation("discarded", by, span)
             elif kind in ("rule", "ruleset"):
                 for applied in _method_results(function, call, ("apply", "apply_all")):
                     subject = _form_of(applied, assigned)

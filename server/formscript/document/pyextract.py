@@ -48,6 +48,7 @@ from typing import Any
 from formscript import rules
 from formscript.core.verdict import KeyPath, Problem
 from formscript.document.model import Span
+from formscript.document.pyinline import bind_arguments, free_names, returned, substituted
 from formscript.document.pyliteral import LiteralReader, PyNode, SourceLines, TextPositions, text_positions
 
 __all__ = ["MENTION", "Embedded", "extract", "mentions_api"]
@@ -226,12 +227,14 @@ Binding = tuple[str, Any]
 
 
 class _Scope:
-    __slots__ = ("bindings", "is_class", "parent")
+    __slots__ = ("bindings", "function", "is_class", "parent")
 
     def __init__(self, parent: _Scope | None, is_class: bool = False) -> None:
         self.parent = parent
         self.is_class = is_class
         self.bindings: dict[str, list[Binding]] = {}
+        #: The function whose body this scope is (None for a module, class or lambda).
+        self.function: ast.FunctionDef | ast.AsyncFunctionDef | None = None
 
     def bind(self, name: str, binding: Binding) -> None:
         self.bindings.setdefault(name, []).append(binding)
@@ -318,6 +321,7 @@ class _Collector:
             if item is not None:
                 self._node(item, scope)
         inner = _Scope(scope)
+        inner.function = node
         self._params(node.args, inner)
         self._body(node.body, inner)
 
@@ -448,6 +452,27 @@ _SPECIAL: dict[type, Callable[[_Collector, Any, _Scope], None]] = {
 }
 
 
+#: How deep helpers returning an expression are followed into each other.
+_INLINED_DEPTH = 3
+
+
+def _yaml_named(name: str) -> bool:
+    return name.endswith((".yaml", ".yml"))
+
+
+def _dumpable(root: PyNode) -> bool:
+    """Whether ``yaml.safe_dump`` writes *root* (a mapping of plain data: no tuples or sets,
+    scalar keys) so that loading the file gives it back."""
+    if root.kind != "dict":
+        return False
+    for _path, key, node in root.walk():
+        if node.kind == "seq" and node.seq_type is not list:
+            return False
+        if key is not None and key.kind != "scalar":
+            return False
+    return True
+
+
 def _meaning(bindings: list[Binding] | None) -> Binding | None:
     """What a name stands for when its bindings agree on one thing."""
     if not bindings:
@@ -496,6 +521,19 @@ def _candidate_lines(text: str, tree: ast.Module) -> Callable[[int, int], bool] 
     if "global " in text or "nonlocal " in text:
         return None
     words = {*_API_WORDS, *_SCRIPTED_WORDS, *_module_imports(tree)} - {"*"}
+    wanted = _lines_with(text, words)
+    # one level of the module's own functions: a block that calls one that may hold a call
+    helpers = {
+        node.name
+        for node in tree.body
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef)
+        and wanted(node.lineno, node.end_lineno or node.lineno)
+    }
+    return _lines_with(text, words | {f"{name}(" for name in helpers}) if helpers else wanted
+
+
+def _lines_with(text: str, words: set[str]) -> Callable[[int, int], bool]:
+    """Whether a block of lines (1-based, inclusive) holds one of *words*."""
     offsets: list[int] = []
     for word in words:
         at = text.find(word)
@@ -543,6 +581,8 @@ class _Extractor:
         #: fill_form / validate_form documents and the WorkForm call they fill.
         self._sources: list[tuple[Embedded, ast.Call]] = []
         self._mutations: dict[str, bool] = {}
+        #: How many helpers' returned expressions are being read, one inside the other.
+        self._inlining = 0
 
     # -- names
 
@@ -625,7 +665,7 @@ class _Extractor:
         """A model's keyword call inside a literal, read as the mapping the model validates."""
         found = self.target(call.func)
         if found is None or found[1] is not None or found[0] not in _MODELS:
-            return None
+            return self._inlined(call, reader)
         name = found[0]
         self._read_models.add(id(call))
         if call.args:
@@ -643,6 +683,35 @@ class _Extractor:
         node.origin = call
         if name in ENTRY_MODELS:
             _force_type(node, ENTRY_MODELS[name], self.lines.span(call.func), self._problems)
+        return node
+
+    def _inlined(self, call: ast.Call, reader: LiteralReader) -> PyNode | None:
+        """A call of a function of this module whose body returns one expression (a helper
+        building an entry: ``_when("marker", payload)``), read as that expression with the
+        call's arguments in place of its parameters (such helpers calling each other are
+        followed to :data:`_INLINED_DEPTH`), only where the function's other names mean here
+        what they mean at the module's level."""
+        if not isinstance(call.func, ast.Name) or self._inlining >= _INLINED_DEPTH:
+            return None
+        bindings = self._scope.lookup(call.func.id)
+        meaning = _meaning(bindings)
+        if meaning is None or meaning[0] != "def" or bindings is not self.module_scope.lookup(call.func.id):
+            return None
+        expression = returned(meaning[1])
+        bound = bind_arguments(meaning[1], call) if expression is not None else None
+        if expression is None or bound is None:
+            return None
+        given = list(bound.values())
+        made = substituted(expression, bound)
+        if any(self._scope.lookup(n) is not self.module_scope.lookup(n) for n in free_names(made, given)):
+            return None
+        self._inlining += 1
+        try:
+            node = reader.read(made)
+        finally:
+            self._inlining -= 1
+        if any(n.kind == "opaque" and not n.str_typed for _, _, n in node.walk()):
+            return None  # a part known only at run time: the call is, as a whole (located there)
         return node
 
     def _raises(self, call: ast.Call) -> PyNode:
@@ -1179,8 +1248,14 @@ class _Extractor:
         located = text_positions(self.lines, argument, self.resolve)
         if located is None:
             dumped = self.peel(argument)
-            if isinstance(dumped, ast.Call) and self.qualify(dumped.func) == "json.dumps":
+            dumper = self.qualify(dumped.func) if isinstance(dumped, ast.Call) else None
+            if dumper == "json.dumps":
+                assert isinstance(dumped, ast.Call)
                 self._written(self._dumped(call, self.written(func), dumped, target), path)
+            elif dumper in ("yaml.safe_dump", "yaml.dump") and target is not None and _yaml_named(target):
+                assert isinstance(dumped, ast.Call)
+                for embedded in self._yaml_dumped(call, self.written(func), dumped, target):
+                    self._written(embedded, path)
             return
         embedded = self._new(call, self.written(func), "text", None, self.peel(argument), None)
         embedded.text = located
@@ -1207,6 +1282,51 @@ class _Extractor:
         embedded = self._new(call, api, "dumped", None, self.peel(value), root)
         embedded.target = target or None
         embedded.options = options.materialize()
+        return self._add(embedded)
+
+    def _yaml_dumped(self, call: ast.Call, api: str, dumps: ast.Call, target: str) -> list[Embedded]:
+        """A value written as YAML text (``yaml.safe_dump(value)``) to a ``.yaml`` file: the file
+        loads back as the value itself. Inside a function of the module that writes its own
+        parameter (``_write_script(tmp_path, monkeypatch, entries)``), one document per call of
+        that function, with the arguments the call gives (one level deep)."""
+        value = _argument(dumps, 0, "data")
+        if value is None:
+            return []
+        helper = self._scope.function
+        parameters = [n for n in free_names(value, []) if (_meaning(self._scope.lookup(n)) or ("", None))[0] == "param"]
+        if not parameters:
+            root = self.read(value)
+            return [self._yaml_document(call, api, value, root, target)] if _dumpable(root) else []
+        if helper is None:
+            return []
+        found = []
+        for site, site_scope in self.calls:
+            if not (isinstance(site.func, ast.Name) and site.func.id == helper.name):
+                continue
+            meaning = _meaning(site_scope.lookup(helper.name))
+            if meaning is None or meaning[1] is not helper:
+                continue
+            bound = bind_arguments(helper, site)
+            if bound is None:
+                continue
+            made = substituted(value, bound)
+            if any(site_scope.lookup(n) is not self._scope.lookup(n) for n in free_names(made, list(bound.values()))):
+                continue  # a name of the function's own would mean something else at the call
+            saved = self._scope
+            self._scope = site_scope
+            try:
+                root = self.read(made)
+            finally:
+                self._scope = saved
+            if _dumpable(root):
+                found.append(self._yaml_document(site, self.written(site.func), bound[parameters[0]], root, target))
+        return found
+
+    def _yaml_document(self, call: ast.Call, api: str, literal: ast.AST, root: PyNode, target: str) -> Embedded:
+        embedded = self._new(
+            call, api, "yaml_dumped", None, self.peel(literal) if isinstance(literal, ast.expr) else literal, root
+        )
+        embedded.target = target
         return self._add(embedded)
 
     def _json_dump(self, call: ast.Call) -> None:

@@ -308,7 +308,29 @@ class LiteralReader:
             return self._binary(node, depth)
         if isinstance(node, ast.Call):
             return self._call(node, depth)
+        if isinstance(node, ast.IfExp):
+            return self._conditional(node, depth)
         return self.opaque(node, f"the expression {self.source_of(node)}")
+
+    def _conditional(self, node: ast.IfExp, depth: int) -> PyNode:
+        """``a if x is None else b`` (or ``is not None``) where x is known to be None or not:
+        the branch taken; else a string when both branches are strings."""
+        test = node.test
+        if (
+            isinstance(test, ast.Compare)
+            and len(test.ops) == 1
+            and isinstance(test.ops[0], ast.Is | ast.IsNot)
+            and isinstance(test.comparators[0], ast.Constant)
+            and test.comparators[0].value is None
+        ):
+            left = self.read(test.left, depth + 1)
+            if left.kind != "opaque" or left.str_typed:
+                is_none = left.kind == "scalar" and left.value is None
+                taken = node.body if is_none == isinstance(test.ops[0], ast.Is) else node.orelse
+                return self.read(taken, depth + 1)
+        branches = (self.read(node.body, depth + 1), self.read(node.orelse, depth + 1))
+        texts = all(b.str_typed or (b.kind == "scalar" and isinstance(b.value, str)) for b in branches)
+        return self.opaque(node, f"the expression {self.source_of(node)}", str_typed=texts)
 
     def _constant(self, node: ast.Constant) -> PyNode:
         span = self.lines.span(node)

@@ -16,14 +16,17 @@ status it asserts); here each document's report is compared with it:
 from __future__ import annotations
 
 import ast
+import re
 from typing import TYPE_CHECKING, NamedTuple
 
 from formscript import rules
+from formscript.core.records import replace
 from formscript.core.verdict import Verdict
 from formscript.document.model import Span
 from formscript.document.pyexpect import Expectation, applications, catches, expectations, shown
 from formscript.lint.diagnostics import Diagnostic
 from formscript.lint.engine import in_order
+from formscript.lint.raised import message
 from formscript.lint.report import Expected, FileReport
 
 if TYPE_CHECKING:
@@ -55,7 +58,7 @@ def judge(
         report = reports.get(id(embedded))
         if report is None:
             continue
-        if embedded.semantic in ("text", "dumped"):
+        if embedded.semantic in ("text", "dumped", "yaml_dumped"):
             for consumer in embedded.consumers:
                 calls[id(consumer)] = embedded.semantic
             if report.kind == "form":
@@ -65,7 +68,7 @@ def judge(
     if not calls:
         return
     accepted = [e for e in found if (r := reports.get(id(e))) is not None and r.verdict is Verdict.ACCEPTED]
-    quiet = frozenset(id(e.node) for e in accepted if e.semantic not in ("text", "dumped"))
+    quiet = frozenset(id(e.node) for e in accepted if e.semantic not in ("text", "dumped", "yaml_dumped"))
     stated = expectations(tree, lines, calls, quiet)
     applied = applications(tree, lines, calls, quiet)
     if not stated and not applied:
@@ -152,7 +155,14 @@ def _judge(
                 _unmet(report, problem, settings, path, call)
         elif verdict is Verdict.REJECTED:
             if raised is None or expectation.classes is None or _caught(expectation, raised):
-                _expected(report, expectation, span, raised)
+                said = _unmatched(embedded, report, reports, expectation) if raised is not None else None
+                if said is not None:
+                    problem = rules.PY003.unmatched(
+                        call=call.name, expected=_stated(expectation), raised=shown(raised or ""), message=said
+                    )
+                    _unmet(report, problem, settings, path, call)
+                else:
+                    _expected(report, expectation, span, raised)
             elif expectation.first:
                 problem = rules.PY003.uncaught(call=call.name, expected=_stated(expectation), raised=shown(raised))
                 _unmet(report, problem, settings, path, call)
@@ -187,8 +197,41 @@ def _judge(
             problem = rules.PY003.asserted(assertion=expectation.by.removeprefix("assert "), outcome=f"{which} {what}")
             _unmet(report, problem, settings, path, call, keep=True)
         return
+    if outcome == "discarded":
+        if verdict is Verdict.REJECTED and _raised(embedded, report, reports, judged) == _RETURNS:
+            _discarded(report, call)
+        return
     if outcome == "exit_1" and verdict is Verdict.REJECTED:
         _expected(report, expectation, span, None)
+
+
+def _unmatched(
+    embedded: Embedded, report: FileReport, reports: dict[int, FileReport | None], expectation: Expectation
+) -> str | None:
+    """lionagi's message when the block's pattern (``match=``) is surely not found in it:
+    the call is the first thing in the block that can raise, the message is known to the
+    character, and no outer block catches the AssertionError the failed match raises."""
+    pattern = expectation.match
+    if pattern is None or not expectation.first or _caught(expectation.outer, "builtins.AssertionError"):
+        return None
+    try:
+        compiled = re.compile(pattern)
+    except (re.error, RecursionError, OverflowError):
+        return None
+    said = message(embedded, report, reports)
+    if said is None or compiled.search(said) is not None:
+        return None
+    return said
+
+
+def _discarded(report: FileReport, call: _Call) -> None:
+    """A form filled and thrown away: lionagi returns it with status 'error' and nothing
+    looks at it, so nothing fails; its errors are reported as warnings, saying so."""
+    note = f" (a warning here: {call.name}(...) returns the form with status 'error', and its result is not used)"
+    report.diagnostics = [
+        replace(d, severity="warning", message=d.message + note) if d.severity == "error" else d
+        for d in report.diagnostics
+    ]
 
 
 def _stated(expectation: Expectation) -> str:
@@ -300,7 +343,13 @@ def _raise_of(
             return None
         return _not_a_mapping(embedded) or _RETURNS
     if semantic == "ruleset":
-        return "builtins.ValueError" if rules.RS009.code in codes else _VALIDATION
+        repeated, not_a_rule = rules.RS009.code in codes, rules.RS011.code in codes
+        if embedded.api == "RuleSet().add" and not_a_rule:
+            # add() reads the rule's rule_id: a value that is no Rule has none
+            return None if repeated else "builtins.AttributeError"
+        return "builtins.ValueError" if repeated else _VALIDATION
+    if semantic == "yaml_dumped":  # the loaded file is the value itself
+        return _VALIDATION if embedded.consumers else None
     if semantic in ("text", "dumped"):
         name = embedded.target or ""
         if not embedded.consumers:

@@ -190,7 +190,10 @@ def json_chunks(reports: Sequence[FileReport]) -> Iterator[str]:
             out.append("[]")
         if report.embedded is not None:
             out.append(',\n      "embedded": ')
-            _emit({"call": report.embedded.call, "range": _range(report.embedded.span)}, "\n      ", out)
+            where = {"call": report.embedded.call, "range": _range(report.embedded.span)}
+            if report.embedded.call_span is not None:
+                where["call_range"] = _range(report.embedded.call_span)
+            _emit(where, "\n      ", out)
         if report.note:
             out.append(f',\n      "note": {_scalar(report.note)}')
         if report.expected is not None:

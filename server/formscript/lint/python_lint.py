@@ -143,7 +143,9 @@ class _FileLinter:
             return self.done[key]
         self.done[key] = None  # a cycle reads as "not decided"
         try:
-            if embedded.semantic == "text":
+            if embedded.semantic == "yaml_dumped" and embedded.kind != "script":
+                report = None  # read as a form spec, or by nothing known: not checked
+            elif embedded.semantic == "text":
                 report = self._text(embedded)
             elif embedded.semantic == "dumped":
                 report = self._dumped(embedded)
@@ -245,7 +247,7 @@ class _FileLinter:
         value = doc.value
         found: list[Problem] = list(embedded.problems)
         semantic = embedded.semantic
-        if semantic in ("script", "entry"):
+        if semantic in ("script", "entry", "yaml_dumped"):
             from formscript.core.script import check_script
             from formscript.lint.script_checks import script_checks
 

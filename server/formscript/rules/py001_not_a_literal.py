@@ -12,22 +12,26 @@ class NotALiteral(Rule):
 
     ## Why
 
-    A helper call, a parameter, an f-string or a name bound to something other than one literal
-    has its value only when the test runs. formscript reads Python without running it, so it
+    A helper whose result depends on the run (the environment, a file, a fixture), a parameter,
+    an f-string or a name bound to something other than one literal has its value only when
+    the test runs (a helper that only returns an expression of its arguments is read with
+    them). formscript reads Python without running it, so it
     says which part it could not see instead of guessing. Write the part as a literal (or bind
     it once to one) to have it checked, or accept the note.
 
     ## Fails
 
     ```python
+    import os
+
     from lionagi.testing import ScriptModel
 
 
-    def reply(text):
-        return {"type": "text", "content": text}
+    def reply(name):
+        return {"type": "text", "content": os.environ[name]}
 
 
-    script = ScriptModel.from_responses([reply("hello")])
+    script = ScriptModel.from_responses([reply("GREETING")])
     ```
 
     ## Passes
