@@ -20,7 +20,7 @@ echo "== vscode-extension: typecheck"
 npm run typecheck
 echo "== vscode-extension: tests"
 npm test
-echo "== vscode-extension: package"
+echo "== vscode-extension: package (linux-x64, formscript bundled)"
 rm -f ./*.vsix
 npm run package
 
@@ -34,7 +34,11 @@ fi
 listing="$(unzip -l "${vsix[0]}" 2>/dev/null || python3 -m zipfile -l "${vsix[0]}")"
 for entry in extension/dist/extension.js extension/schemas/form-spec.schema.json \
   extension/schemas/script.schema.json extension/schemas/ruleset.schema.json \
-  extension/schemas/calls.schema.json; do
+  extension/schemas/calls.schema.json extension/bundled/manifest.json \
+  extension/bundled/libs/formscript/__init__.py \
+  extension/bundled/libs/pydantic_core/_pydantic_core.cpython-311-x86_64-linux-gnu.so \
+  extension/bundled/libs/pydantic_core/_pydantic_core.cpython-314-x86_64-linux-gnu.so \
+  extension/bundled/libs/yaml/_yaml.cpython-313-x86_64-linux-gnu.so; do
   if ! grep -q "$entry" <<<"$listing"; then
     echo "extras-vscode: ${vsix[0]} lacks $entry" >&2
     exit 1

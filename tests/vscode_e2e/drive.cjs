@@ -271,6 +271,92 @@ async function main() {
     await until('the explorer to list the workspace', async () => (await text('.explorer-folders-view')) !== undefined);
   });
 
+  /** The formscript item of the status bar: its text and its accessible label (the tooltip). */
+  const statusItem = async () => {
+    const items = await page.$$eval('.statusbar-item', (els) =>
+      els.map((el) => ({ id: el.id, text: el.innerText.replace(/\s+/g, ' ').trim(), aria: el.getAttribute('aria-label') ?? '' })),
+    );
+    return items.find((item) => item.id.endsWith('formscript.status'));
+  };
+  const toastTexts = () =>
+    page.$$eval('.notifications-toasts .notification-toast', (els) => els.map((el) => el.innerText.replace(/\s+/g, ' ').trim()));
+
+  if (plan.scenario === 'bundled' || plan.scenario === 'environment') {
+    // The server a fresh install runs (the bundled formscript), or the environment's own.
+    await step('open-form', () => openFile(plan.form.file));
+    await step('problems-counted', () => waitCounts(plan.counts, 'every example linted'));
+    observed.problems = await step('problems-view', () => problemRows());
+    observed.status = await step('status-bar', () =>
+      until(`the status bar item to say "${plan.status}"`, async () => {
+        const item = await statusItem();
+        return item !== undefined && item.text.includes(plan.status) ? item : undefined;
+      }),
+    );
+    observed.logsShown = await step('status-bar-opens-the-logs', async () => {
+      await closeWidgets();
+      await page.click('.statusbar-item[id$="formscript.status"] a, .statusbar-item[id$="formscript.status"]');
+      return until('the formscript output channel', async () => {
+        const shown = await page
+          .$$eval('.part.panel .monaco-editor .view-lines', (els) => els.map((el) => el.innerText.replace(/\u00a0/g, ' ')).join('\n'))
+          .catch(() => '');
+        return shown.includes(plan.logLine) ? true : undefined;
+      });
+    });
+    await browser.close();
+    return;
+  }
+
+  if (plan.scenario === 'no-python') {
+    await step('open-form', () => openFile(plan.form.file));
+    observed.notice = await step('no-python-notice', () =>
+      until('the message that no Python 3.11+ was found', async () => (await toastTexts()).find((t) => t.includes(plan.notice))),
+    );
+    observed.actions = await step('its-actions', () =>
+      page.$$eval('.notifications-toasts .notification-toast .monaco-button', (els) => els.map((el) => el.innerText.trim())),
+    );
+    observed.status = await step('status-bar', () =>
+      until('the status bar item', async () => {
+        const item = await statusItem();
+        return item !== undefined && item.text.includes('formscript') ? item : undefined;
+      }),
+    );
+    observed.picker = await step('select-interpreter', async () => {
+      await until('the Select Interpreter button, clicked', async () => {
+        for (const button of await page.$$('.notifications-toasts .notification-toast .monaco-button')) {
+          if ((await button.evaluate((el) => el.innerText.trim())) === 'Select Interpreter') {
+            return button.click().then(() => true, () => false);
+          }
+        }
+        return false;
+      });
+      // Without the Python extension: a file dialog (VS Code's own, in the browser) for the executable.
+      const input = '.quick-input-widget .quick-input-box input';
+      await page.waitForSelector(input, { visible: true });
+      observed.dialogTitle = (await text('.quick-input-widget .quick-input-title')) ?? '';
+      await page.focus(input);
+      await page.keyboard.down('Control');
+      await page.keyboard.press('KeyA');
+      await page.keyboard.up('Control');
+      await page.keyboard.press('Backspace');
+      await page.keyboard.type(plan.interpreter, { delay: 20 });
+      await until(`the dialog to hold ${plan.interpreter}`, async () => {
+        observed.dialogValue = await page.$eval(input, (el) => el.value);
+        if (observed.dialogValue !== plan.interpreter && observed.dialogValue.startsWith(plan.interpreter)) {
+          await page.keyboard.press('Delete'); // the dialog's completion of the name (python -> python3)
+        }
+        return observed.dialogValue === plan.interpreter;
+      });
+      await page.keyboard.press('Enter');
+      return until(`the status bar to say "${plan.statusAfter}"`, async () => {
+        const item = await statusItem();
+        return item !== undefined && item.text.includes(plan.statusAfter) ? item : undefined;
+      });
+    }, { retry: false });
+    await step('linted-with-the-picked-interpreter', () => waitCounts(plan.counts, 'with the interpreter picked'));
+    await browser.close();
+    return;
+  }
+
   if (plan.scenario === 'untrusted') {
     await step('open-form', () => openFile(plan.form.file));
     const toasts = () =>

@@ -241,6 +241,7 @@ def _session(
     user: dict[str, Any] | None = None,
     trusted: bool = True,
     path: str | None = None,
+    shell: str | None = None,
 ) -> dict[str, Any]:
     """A fresh profile with the .vsix installed, code-server on the workspace, the driver run
     on *plan*; what the driver observed."""
@@ -259,6 +260,8 @@ def _session(
         "PATH": f"{tools.node_bin}{os.pathsep}{path if path is not None else os.environ.get('PATH', '')}",
         "XDG_CONFIG_HOME": str(home / "config"),
         "XDG_DATA_HOME": str(home / "data"),
+        # VS Code's server takes the extension host's environment from a login shell ($SHELL -ilc)
+        **({"SHELL": shell} if shell is not None else {}),
         # No marketplace: a gallery on a closed loopback port (nothing leaves the machine).
         "EXTENSIONS_GALLERY": json.dumps(
             {"serviceUrl": "http://127.0.0.1:9/gallery", "itemUrl": "http://127.0.0.1:9/item"}
@@ -511,3 +514,171 @@ def test_an_untrusted_folder_in_vscode(tmp_path: Path) -> None:
     channel = _channel(home)
     assert channel.count("Starting the server from the formscript.path setting") == 1, channel
     assert "Traceback" not in channel and "Error" not in channel, channel
+
+
+# ------------------------------------------------------------ installed and nothing else (issue 35)
+
+
+#: What the extension bundles (scripts/bundle-python.mjs writes it into the .vsix).
+BUNDLED_VERSION = __import__("formscript").__version__
+#: The version the "environment" scenario installs in the interpreter's environment.
+ENVIRONMENT_VERSION = f"{BUNDLED_VERSION}.post7"
+#: PATH for the scenarios: the system's directories only (no formscript there, and the
+#: runner's virtual environment left out).
+SYSTEM_PATH = os.pathsep.join(p for p in ("/usr/local/bin", "/usr/bin", "/bin") if Path(p).is_dir())
+
+
+def _python_without_formscript(where: Path) -> Path:
+    """A Python 3.11+ virtual environment with nothing installed (not even pip)."""
+    base = getattr(sys, "_base_executable", sys.executable)
+    subprocess.run([base, "-m", "venv", "--without-pip", str(where)], check=True, timeout=120)
+    python = where / "bin" / "python"
+    probe = subprocess.run([str(python), "-c", "import formscript"], capture_output=True, timeout=60, check=False)
+    assert probe.returncode != 0, "the fresh environment imports formscript"
+    return python
+
+
+def _python_with_formscript(where: Path, version: str) -> Path:
+    """A virtual environment whose own formscript is this repository's, numbered *version*
+    (its dependencies are those of the test's environment, on its path)."""
+    python = _python_without_formscript(where)
+    site = Path(
+        subprocess.run(
+            [str(python), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
+            capture_output=True,
+            text=True,
+            check=True,
+            timeout=60,
+        ).stdout.strip()
+    )
+    package = site / "formscript"
+    shutil.copytree(ROOT / "server" / "formscript", package, ignore=shutil.ignore_patterns("__pycache__"))
+    init = package / "__init__.py"
+    text = init.read_text(encoding="utf-8")
+    assert f'__version__ = "{BUNDLED_VERSION}"' in text
+    init.write_text(text.replace(f'__version__ = "{BUNDLED_VERSION}"', f'__version__ = "{version}"'), encoding="utf-8")
+    import site as runner_site
+
+    (site / "runner-dependencies.pth").write_text("\n".join(runner_site.getsitepackages()) + "\n", encoding="utf-8")
+    said = subprocess.run(
+        [str(python), "-c", "import formscript; print(formscript.__version__)"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert said.stdout.strip() == version, said.stdout + said.stderr
+    return python
+
+
+def _served(
+    tmp_path: Path, scenario: str, python: Path, status: str, user: dict[str, Any]
+) -> tuple[dict[str, Any], Path]:
+    tools = Tools()
+    workspace = tmp_path / "examples"
+    shutil.copytree(EXAMPLES, workspace, ignore=shutil.ignore_patterns("__pycache__", ".formscript_cache"))
+    before = _lint(workspace)
+    plan = {
+        "scenario": scenario,
+        "screenshots": str(_screenshots(tmp_path, scenario)),
+        "counts": _counts(before),
+        "form": {"file": FORM},
+        "status": status,
+        "logLine": "The server is running: formscript",
+    }
+    observed = _session(
+        tools,
+        tmp_path,
+        workspace,
+        plan,
+        machine={},
+        user={"python.defaultInterpreterPath": str(python), **user},
+        path=SYSTEM_PATH,
+    )
+    assert _problem_rows(observed["problems"]) == _problems(before), observed["problems"]
+    home = tmp_path / "vscode"
+    assert _host_errors(home) == [], "\n".join(_host_errors(home))
+    channel = _channel(home)
+    assert "Traceback" not in channel, channel
+    return observed, home
+
+
+def test_a_fresh_install_serves_the_bundled_formscript(tmp_path: Path) -> None:
+    """The interpreter has no formscript and none is on PATH: the bundled copy starts, the
+    Problems view lists what `formscript lint` reports, and the status bar says which
+    formscript serves and from where; clicking it shows the logs."""
+    python = _python_without_formscript(tmp_path / "bare")
+    observed, home = _served(tmp_path, "bundled", python, f"formscript {BUNDLED_VERSION} (bundled)", {})
+    assert observed["status"]["text"] == f"formscript {BUNDLED_VERSION} (bundled)", observed["status"]
+    assert "running, from the bundled formscript" in observed["status"]["aria"], observed["status"]
+    channel = _channel(home)
+    assert f"Starting the server from the bundled formscript {BUNDLED_VERSION}, run by Python" in channel, channel
+    assert "PYTHONPATH=" in channel and "/bundled/libs" in channel, channel
+
+
+def test_from_environment_serves_the_projects_own_formscript(tmp_path: Path) -> None:
+    """`formscript.importStrategy: fromEnvironment` with another formscript version installed
+    for the interpreter: that version serves, and the status bar says so."""
+    python = _python_with_formscript(tmp_path / "pinned", ENVIRONMENT_VERSION)
+    status = f"formscript {ENVIRONMENT_VERSION} (environment)"
+    observed, home = _served(tmp_path, "environment", python, status, {"formscript.importStrategy": "fromEnvironment"})
+    assert observed["status"]["text"] == status, observed["status"]
+    channel = _channel(home)
+    assert f"Starting the server from formscript {ENVIRONMENT_VERSION} installed for {python}" in channel, channel
+    assert f"The server is running: formscript {ENVIRONMENT_VERSION}, environment." in channel, channel
+
+
+def test_without_a_usable_python_one_message_offers_the_interpreter_picker(tmp_path: Path) -> None:
+    """No Python 3.11+ anywhere (the selected interpreter does not exist, none on PATH): one
+    error message saying so and the failure in the status bar; its Select Interpreter action
+    (the Python extension's picker when it is installed, else a file dialog) takes the
+    interpreter picked, and the bundled formscript then serves."""
+    tools = Tools()
+    workspace = tmp_path / "examples"
+    shutil.copytree(EXAMPLES, workspace, ignore=shutil.ignore_patterns("__pycache__", ".formscript_cache"))
+    missing = tmp_path / "gone" / "bin" / "python3"
+    notice = "formscript needs Python 3.11 or newer to run its language server, and none was found"
+    picked = _python_without_formscript(tmp_path / "picked")
+    plan = {
+        "scenario": "no-python",
+        "screenshots": str(_screenshots(tmp_path, "no-python")),
+        "form": {"file": FORM},
+        "notice": notice,
+        "interpreter": str(picked),
+        "statusAfter": f"formscript {BUNDLED_VERSION} (bundled)",
+        "counts": _counts(_lint(workspace)),
+    }
+    empty = tmp_path / "empty-bin"
+    empty.mkdir()
+    # The "login shell" VS Code asks for the environment runs its command as given, so the
+    # extension host's PATH is this one (a real login shell would put /usr/bin, and its
+    # Python 3.11, back on it).
+    plain_shell = tmp_path / "plain-shell"
+    plain_shell.write_text('#!/bin/sh\nfor last; do :; done\nexec /bin/sh -c "$last"\n', encoding="utf-8")
+    plain_shell.chmod(0o755)
+    observed = _session(
+        tools,
+        tmp_path,
+        workspace,
+        plan,
+        machine={},
+        user={"python.defaultInterpreterPath": str(missing)},
+        path=str(empty),
+        shell=str(plain_shell),
+    )
+    assert f"{notice} (found: {missing} (cannot be run" in observed["notice"], observed["notice"]
+    assert (
+        "Select a Python 3.11+ interpreter (or set formscript.interpreter), or set formscript.path."
+        in observed["notice"]
+    )
+    assert observed["actions"] == ["Select Interpreter", "Show Output", "Retry"], observed["actions"]
+    assert observed["status"]["text"] == "formscript", observed["status"]
+    # The action: without the Python extension, a file dialog; the interpreter picked serves.
+    assert "Select a Python 3.11+ interpreter for formscript" in observed["dialogTitle"], observed["dialogTitle"]
+    assert observed["picker"]["text"] == f"formscript {BUNDLED_VERSION} (bundled)", observed["picker"]
+    home = tmp_path / "vscode"
+    assert _host_errors(home) == [], "\n".join(_host_errors(home))
+    channel = _channel(home)
+    assert f"formscript.interpreter set to {picked}." in channel, channel
+    assert f"Python from formscript.interpreter: {picked}: Python 3." in channel, channel
+    assert "Traceback" not in channel

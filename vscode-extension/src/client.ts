@@ -15,16 +15,19 @@ import {
 
 import {
   INSTALL_COMMAND,
-  discoverServer,
   formatCommandLine,
-  missingModuleMessage,
+  fromPathSetting,
   needsShell,
   untrustedMessage,
   type Discovery,
   type ServerCommand,
 } from './discovery';
+import { StatusItem } from './status';
+import * as fs from 'node:fs';
+
+import { bundlePaths, candidates, chooseServer, readBundle } from './choice';
 import { nodeHost } from './host';
-import { interpreterHasFormscript, onInterpreterChange, selectedInterpreter } from './python';
+import { onInterpreterChange, probeInterpreter, selectedInterpreter } from './python';
 import { commandsLeftToClient } from './results';
 import {
   KINDS,
@@ -40,12 +43,22 @@ import {
   type ServerConfig,
 } from './settings';
 
+/** How the status bar names where the running formscript comes from. */
+const SOURCE_LABELS: Record<ServerCommand['source'], string> = {
+  setting: 'formscript.path',
+  path: 'PATH',
+  interpreter: 'environment',
+  bundled: 'bundled',
+  environment: 'environment',
+};
+
 const CLIENT_ID = 'formscript';
 const CLIENT_NAME = 'formscript';
 const OPEN_SETTINGS = 'Open Settings';
 const COPY_INSTALL = 'Copy Install Command';
 const SHOW_OUTPUT = 'Show Output';
 const RETRY = 'Retry';
+const SELECT_INTERPRETER = 'Select Interpreter';
 /** How long a trust grant waits for the folder's settings to arrive. */
 const TRUST_SETTLE_MS = 1000;
 
@@ -68,11 +81,16 @@ export class ServerController implements vscode.Disposable {
   /** Fires with the client each time a server has started. */
   readonly onDidStart = this.startedEmitter.event;
 
-  constructor() {
+  /** The status-bar item: what the server is doing, its version and where it comes from. */
+  readonly status: StatusItem;
+
+  constructor(private readonly extensionPath: string) {
     this.output = vscode.window.createOutputChannel('formscript');
+    this.status = new StatusItem();
     this.selector = this.currentSelector();
     this.disposables.push(
       this.output,
+      this.status,
       vscode.workspace.onDidOpenTextDocument((document) => this.startIfHandled(document)),
       vscode.workspace.onDidChangeConfiguration((event) => void this.onConfigurationChanged(event)),
       vscode.workspace.onDidGrantWorkspaceTrust(() => void this.onTrustGranted()),
@@ -187,19 +205,33 @@ export class ServerController implements vscode.Disposable {
       this.log('The previous server is not running any more; starting a new one.');
       await this.disposeClient();
     }
+    this.status.starting();
     const discovery = await this.discover();
     if (!discovery.ok) {
       this.startFailed = true;
       this.log(discovery.message);
       if (discovery.reason === 'untrusted') {
+        this.status.off('formscript is off: the folder is not trusted');
         this.showUntrustedNotice(discovery.message);
       } else {
-        void this.showStartError(discovery.message, discovery.reason === 'not-found');
+        this.status.failed(discovery.message);
+        if (discovery.reason === 'no-python') {
+          void this.showNoPython(discovery.message);
+        } else {
+          void this.showStartError(discovery.message, discovery.reason === 'not-found');
+        }
       }
       return undefined;
     }
     const server = discovery.server;
     this.log(`Starting the server from ${server.description}: ${formatCommandLine(server)}`);
+    if (server.env !== undefined) {
+      this.log(`  with ${Object.entries(server.env).map(([k, v]) => `${k}=${v}`).join(' ')}`);
+    }
+    if (server.notice !== undefined) {
+      this.log(server.notice);
+      void vscode.window.showInformationMessage(server.notice);
+    }
 
     const workspaceFolder = vscode.workspace.workspaceFolders?.[0];
     const serverOptions: ServerOptions = {
@@ -207,7 +239,7 @@ export class ServerController implements vscode.Disposable {
       args: [...server.args],
       options: {
         cwd: workspaceFolder?.uri.fsPath,
-        env: { ...process.env, PYTHONUNBUFFERED: '1', PYTHONIOENCODING: 'utf-8' },
+        env: { ...process.env, PYTHONUNBUFFERED: '1', PYTHONIOENCODING: 'utf-8', ...server.env },
         shell: needsShell(server.command, process.platform),
       },
     };
@@ -250,13 +282,21 @@ export class ServerController implements vscode.Disposable {
       await client?.dispose().catch(() => undefined);
       const message = `The formscript language server (${formatCommandLine(server)}) failed to start: ${errorText(error)}`;
       this.log(message);
+      this.status.failed(message);
       void this.showStartError(message, false);
       return undefined;
     }
-    this.log('The server is running.');
+    const version = client.initializeResult?.serverInfo?.version ?? server.version;
+    this.log(`The server is running: formscript ${version ?? '(version not reported)'}, ${SOURCE_LABELS[server.source]}.`);
+    this.status.running(version, SOURCE_LABELS[server.source], server.description);
+    client.onDidChangeState((change) => {
+      if (change.newState === State.Stopped && this.client === client) {
+        this.status.failed('The formscript language server stopped. See the output for why.');
+      }
+    });
     this.starts += 1;
     this.startedEmitter.fire(client);
-    if (server.source === 'interpreter') {
+    if (server.source === 'interpreter' || server.source === 'bundled' || server.source === 'environment') {
       this.interpreterWatch = await onInterpreterChange(
         () => void this.restartIfRunning('the Python interpreter changed'),
         (line) => this.log(line),
@@ -265,27 +305,69 @@ export class ServerController implements vscode.Disposable {
     return client;
   }
 
-  /** Runs discovery, asking the Python extension only when the setting and PATH found nothing. */
+  /** Chooses the server: the formscript.path setting, else a Python 3.11+ running the bundled
+   * formscript or the environment's (formscript.importStrategy). */
   private async discover(): Promise<Discovery> {
     const folder = vscode.workspace.workspaceFolders?.[0];
     const host = nodeHost(folder?.uri.fsPath);
-    const pathSetting = vscode.workspace.getConfiguration(SECTION).get<unknown>('path');
-    const first = discoverServer({ pathSetting }, host);
-    if (first.ok || first.reason !== 'not-found') {
-      return first;
+    const configuration = vscode.workspace.getConfiguration(SECTION);
+    const pathSetting = configuration.get<unknown>('path');
+    const configured = fromPathSetting(pathSetting, host);
+    if (configured !== undefined) {
+      return configured;
     }
     if (!vscode.workspace.isTrusted) {
       return { ok: false, reason: 'untrusted', message: untrustedMessage() };
     }
-    const interpreter = await selectedInterpreter(folder?.uri, (line) => this.log(line));
-    const second = discoverServer({ pathSetting, interpreter }, host);
-    if (second.ok && second.server.source === 'interpreter') {
-      const python = second.server.command;
-      if (!(await interpreterHasFormscript(python, folder?.uri.fsPath))) {
-        return { ok: false, reason: 'not-found', message: missingModuleMessage(python) };
-      }
+    const selected = await selectedInterpreter(folder?.uri, (line) => this.log(line));
+    const pythons = [];
+    for (const candidate of candidates(selected, host, configuration.get<unknown>('interpreter'))) {
+      const probe = await probeInterpreter(candidate.path, candidate.origin, folder?.uri.fsPath);
+      const said = probe.version !== undefined ? `Python ${probe.version.join('.')}` : `not usable (${probe.error ?? '?'})`;
+      this.log(`Python from ${probe.origin}: ${probe.path}: ${said}, formscript ${probe.formscript ?? 'not installed'}.`);
+      pythons.push(probe);
     }
-    return second;
+    const where = bundlePaths(this.extensionPath);
+    let manifest: string | undefined;
+    try {
+      manifest = fs.readFileSync(where.manifest, 'utf8');
+    } catch {
+      manifest = undefined;
+    }
+    const bundle = readBundle(manifest, where.libs);
+    this.log(bundle !== undefined ? `Bundled: formscript ${bundle.version} for Python ${bundle.pythons.join(', ')}.` : 'No bundled formscript in this build.');
+    return chooseServer({ pathSetting, strategy: configuration.get<unknown>('importStrategy'), pythons, bundle }, host);
+  }
+
+  /** No Python 3.11+: the message, with the interpreter picker (or the setting) as its action. */
+  private async showNoPython(message: string): Promise<void> {
+    const choice = await vscode.window.showErrorMessage(message, SELECT_INTERPRETER, SHOW_OUTPUT, RETRY);
+    if (choice === SELECT_INTERPRETER) {
+      const commands = await vscode.commands.getCommands(true);
+      if (commands.includes('python.setInterpreter')) {
+        await vscode.commands.executeCommand('python.setInterpreter');
+        return;
+      }
+      // Without the Python extension: pick the executable, kept in formscript.interpreter.
+      const picked = await vscode.window.showOpenDialog({
+        title: 'Select a Python 3.11+ interpreter for formscript',
+        openLabel: 'Use this interpreter',
+        canSelectMany: false,
+        canSelectFiles: true,
+        canSelectFolders: false,
+      });
+      const python = picked?.[0]?.fsPath;
+      if (python !== undefined) {
+        this.log(`formscript.interpreter set to ${python}.`);
+        await vscode.workspace
+          .getConfiguration(SECTION)
+          .update('interpreter', python, vscode.ConfigurationTarget.Global);
+      }
+    } else if (choice === SHOW_OUTPUT) {
+      this.output.show(true);
+    } else if (choice === RETRY) {
+      await this.restart();
+    }
   }
 
   private async showStartError(message: string, offerInstall: boolean): Promise<void> {
@@ -366,7 +448,8 @@ export class ServerController implements vscode.Disposable {
   private async onConfigurationChanged(event: vscode.ConfigurationChangeEvent): Promise<void> {
     const needsRestart =
       RESTART_SETTINGS.some((section) => event.affectsConfiguration(section)) ||
-      (this.server?.source === 'interpreter' && event.affectsConfiguration('python.defaultInterpreterPath'));
+      event.affectsConfiguration('formscript.importStrategy') ||
+      (this.server?.source !== 'setting' && event.affectsConfiguration('python.defaultInterpreterPath'));
     if (needsRestart) {
       this.log('The settings that start the server changed.');
       // A start in progress read the settings before this change: let it end, then start anew.

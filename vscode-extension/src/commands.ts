@@ -67,6 +67,7 @@ export function registerCommands(controller: ServerController, offers: RunOffers
       showRuleDocumentation(controller, documents, code),
     ),
     vscode.commands.registerCommand(EXTENSION_COMMANDS.restartServer, () => controller.restart()),
+    vscode.commands.registerCommand(EXTENSION_COMMANDS.showLogs, () => controller.output.show(true)),
   ];
 }
 

@@ -21,7 +21,7 @@ export const SERVER_EXECUTABLE = 'formscript';
 export const SERVE_SUBCOMMAND = 'serve';
 
 /** Where a server command came from. */
-export type ServerSource = 'setting' | 'path' | 'interpreter';
+export type ServerSource = 'setting' | 'path' | 'interpreter' | 'bundled' | 'environment';
 
 /** Where the Python interpreter came from. */
 export type InterpreterOrigin = 'python-extension' | 'python.defaultInterpreterPath';
@@ -33,6 +33,12 @@ export interface ServerCommand {
   readonly source: ServerSource;
   /** Human-readable origin, for the output channel. */
   readonly description: string;
+  /** Variables set for the server process (the bundle's PYTHONPATH). */
+  readonly env?: Readonly<Record<string, string>> | undefined;
+  /** The formscript version this command runs, when known before it starts. */
+  readonly version?: string | undefined;
+  /** Something the user should be told about this choice (shown once). */
+  readonly notice?: string | undefined;
 }
 
 /** The selected Python interpreter, if any. */
@@ -62,7 +68,7 @@ export interface DiscoveryHost {
 }
 
 /** Why no server command could be chosen. */
-export type DiscoveryFailureReason = 'invalid-setting' | 'not-found' | 'untrusted';
+export type DiscoveryFailureReason = 'invalid-setting' | 'not-found' | 'untrusted' | 'no-python';
 
 /** The outcome of discovery. */
 export type Discovery =
@@ -115,14 +121,21 @@ export function discoverServer(input: DiscoveryInput, host: DiscoveryHost): Disc
   return { ok: false, reason: 'not-found', message: notFoundMessage() };
 }
 
+/** What the `formscript.path` setting decides: a command, an error, or undefined when unset. */
+export function fromPathSetting(pathSetting: unknown, host: DiscoveryHost): Discovery | undefined {
+  const setting = normalizePathSetting(pathSetting);
+  if (setting.kind === 'invalid') {
+    return { ok: false, reason: 'invalid-setting', message: setting.message };
+  }
+  if (setting.kind === 'command') {
+    return fromSetting(setting.parts, setting.fromArray, host);
+  }
+  return undefined;
+}
+
 /** `-m formscript serve`, the arguments given to a Python interpreter. */
 export function moduleArgs(): string[] {
   return ['-m', 'formscript', SERVE_SUBCOMMAND];
-}
-
-/** Arguments that make an interpreter exit 0 only when formscript is importable. */
-export function interpreterProbeArgs(): string[] {
-  return ['-c', 'import formscript'];
 }
 
 /** The message shown when nothing can start the server. */

@@ -11,7 +11,7 @@ import { RunOffers } from './menus';
 let controller: ServerController | undefined;
 
 export function activate(context: vscode.ExtensionContext): void {
-  controller = new ServerController();
+  controller = new ServerController(context.extensionPath);
   const offers = new RunOffers(controller);
   context.subscriptions.push(controller, offers, ...registerCommands(controller, offers));
   controller.startForOpenDocuments();

@@ -6,7 +6,8 @@ import { execFile } from 'node:child_process';
 
 import * as vscode from 'vscode';
 
-import { interpreterProbeArgs, needsShell, type InterpreterChoice } from './discovery';
+import { PROBE_SCRIPT, parseProbe, type PythonOrigin, type PythonProbe } from './choice';
+import { needsShell, type InterpreterChoice } from './discovery';
 
 const PYTHON_EXTENSION_ID = 'ms-python.python';
 
@@ -94,14 +95,26 @@ export async function onInterpreterChange(
   return api?.environments?.onDidChangeActiveEnvironmentPath?.(() => listener());
 }
 
-/** True when `python -c "import formscript"` succeeds within the time limit. */
-export function interpreterHasFormscript(python: string, cwd: string | undefined): Promise<boolean> {
+/** Runs `python` to learn its version and the formscript installed for it (never throws). */
+export function probeInterpreter(
+  python: string,
+  origin: PythonOrigin,
+  cwd: string | undefined,
+): Promise<PythonProbe> {
   return new Promise((resolve) => {
     execFile(
       python,
-      interpreterProbeArgs(),
+      ['-c', PROBE_SCRIPT],
       { cwd, timeout: 20_000, windowsHide: true, shell: needsShell(python, process.platform) },
-      (error) => resolve(error === null),
+      (error, stdout) => {
+        const found = parseProbe(String(stdout));
+        if (found !== undefined) {
+          resolve({ path: python, origin, version: found.version, formscript: found.formscript });
+          return;
+        }
+        const why = error !== null ? (error.message.split('\n')[0] ?? String(error)) : 'it printed no version';
+        resolve({ path: python, origin, error: why });
+      },
     );
   });
 }

@@ -21,6 +21,7 @@ export const EXTENSION_COMMANDS = {
   simulate: 'formscript.simulate',
   showRuleDocumentation: 'formscript.showRuleDocumentation',
   restartServer: 'formscript.restartServer',
+  showLogs: 'formscript.showLogs',
 } as const;
 
 /**

@@ -189,4 +189,9 @@ export function importsLionagi(text: string): boolean {
 }
 
 /** Settings whose change needs a new server process (the command, or the document selector). */
-export const RESTART_SETTINGS = ['formscript.path', 'formscript.kinds'] as const;
+export const RESTART_SETTINGS = [
+  'formscript.path',
+  'formscript.interpreter',
+  'formscript.importStrategy',
+  'formscript.kinds',
+] as const;

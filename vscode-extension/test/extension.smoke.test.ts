@@ -18,6 +18,7 @@ const FAKE_SERVER = path.join(__dirname, '..', 'test', 'fake', 'lsp-server.cjs')
 
 interface Logged {
   argv?: string[];
+  pythonpath?: string | null;
   method?: string;
   params?: Record<string, unknown>;
   response?: string;
@@ -38,8 +39,11 @@ async function waitFor<T>(what: string, probe: () => T | undefined, timeoutMs = 
   }
 }
 
-function context(): { subscriptions: { dispose(): unknown }[] } {
-  return { subscriptions: [] };
+/** An extension folder without a bundled formscript (a development build), unless given one. */
+let extensionPath = path.join(os.tmpdir(), 'formscript-smoke-extension-none');
+
+function context(): { subscriptions: { dispose(): unknown }[]; extensionPath: string } {
+  return { subscriptions: [], extensionPath };
 }
 
 describe('the extension against a stand-in server', () => {
@@ -290,20 +294,24 @@ describe('the extension against a stand-in server', () => {
     await deactivate();
   });
 
-  it('says how to install the server when none is found, and offers the settings', async () => {
+  it('says that no Python 3.11+ was found, and offers the interpreter picker (a file dialog without the Python extension)', async () => {
     fake.reset();
-    fake.messageChoice = 'Open Settings';
-    process.env.PATH = dir; // no formscript here
+    fake.messageChoice = 'Select Interpreter';
+    fake.openDialogAnswer = [Uri.file('/opt/python3.12/bin/python3')];
+    process.env.PATH = dir; // no formscript and no python here
     ctx = context();
     activate(ctx as never);
     await fake.commands.get('formscript.dryRun')?.(Uri.file('/w/x.form.yaml'));
     const error = fake.messages.find((m) => m.kind === 'error');
     assert.ok(error, 'an error message was shown');
-    assert.match(error.message, /pip install formscript/);
-    assert.deepEqual(error.items, ['Open Settings', 'Copy Install Command', 'Retry']);
-    await waitFor('the settings to open', () =>
-      fake.builtinsExecuted.find((e) => e.id === 'workbench.action.openSettings' && e.args[0] === 'formscript.path'),
+    assert.match(error.message, /^formscript needs Python 3\.11 or newer to run its language server, and none was found/);
+    assert.deepEqual(error.items, ['Select Interpreter', 'Show Output', 'Retry']);
+    await waitFor('formscript.interpreter to be set', () =>
+      fake.updatedSettings.find((u) => u.key === 'formscript.interpreter' && u.value === '/opt/python3.12/bin/python3'),
     );
+    const status = fake.statusItems.find((item) => item.id === 'formscript.status');
+    assert.equal(status?.text, '$(error) formscript');
+    assert.equal(status?.command, 'formscript.showLogs');
   });
 
   it('starts the server on Retry once formscript is installed', { skip: process.platform === 'win32' }, async () => {
@@ -346,17 +354,30 @@ describe('the extension against a stand-in server', () => {
   });
 
   describe('with a Python interpreter', { skip: process.platform === 'win32' ? 'uses a shell script as python' : false }, () => {
-    /** A "python3" that passes the import probe (unless FAKE_PYTHON_IMPORT_STATUS says otherwise) and runs the stand-in server for -m. */
+    /** A "python3" that answers the probe as Python 3.12 with formscript FAKE_PYTHON_FORMSCRIPT installed
+     * ("null": none) and runs the stand-in server for -m. */
     function fakePython(): string {
       const bin = path.join(dir, 'venv', 'bin');
       fs.mkdirSync(bin, { recursive: true });
       const python = path.join(bin, 'python3');
       fs.writeFileSync(
         python,
-        `#!/bin/sh\nif [ "$1" = "-c" ]; then exit \${FAKE_PYTHON_IMPORT_STATUS:-0}; fi\nexec ${JSON.stringify(process.execPath)} ${JSON.stringify(FAKE_SERVER)} "$@"\n`,
+        `#!/bin/sh\nif [ "$1" = "-c" ]; then echo "[3, 12, \${FAKE_PYTHON_FORMSCRIPT:-\\"0.0.9\\"}]"; exit 0; fi\n` +
+          `exec ${JSON.stringify(process.execPath)} ${JSON.stringify(FAKE_SERVER)} "$@"\n`,
         { mode: 0o755 },
       );
       return python;
+    }
+
+    /** An extension folder with a bundle for Python 3.12 (its libs folder is only put on PYTHONPATH). */
+    function bundledExtension(): string {
+      const root = path.join(dir, 'extension');
+      fs.mkdirSync(path.join(root, 'bundled', 'libs'), { recursive: true });
+      fs.writeFileSync(
+        path.join(root, 'bundled', 'manifest.json'),
+        JSON.stringify({ formscript: '9.9.9', platform: 'linux-x64', python: ['3.11', '3.12'] }),
+      );
+      return root;
     }
 
     it("runs '<python> -m formscript serve' with the Python extension's interpreter, and restarts when it changes", async () => {
@@ -381,17 +402,18 @@ describe('the extension against a stand-in server', () => {
       await waitFor('initialize', () => received('initialize').length === 1);
       assert.deepEqual(logged().find((entry) => entry.argv !== undefined)?.argv, ['-m', 'formscript', 'serve']);
       const channel = fake.outputChannels.find((c) => c.name === 'formscript');
-      assert.match(channel?.text.join('') ?? '', /from the Python interpreter from python-extension/);
+      assert.match(channel?.text.join('') ?? '', /from formscript 0\.0\.9 installed for .*python3/);
+      assert.equal(logged().find((entry) => entry.argv !== undefined)?.pythonpath, null);
       // The extension subscribes to interpreter changes once the server is running.
       await waitFor('the interpreter watch', () => changed.listenerCount > 0);
       changed.fire({});
       await waitFor('a restart', () => received('initialize').length === 2);
     });
 
-    it('names the interpreter that cannot import formscript (python.defaultInterpreterPath)', async () => {
+    it('names the interpreter that has no formscript, in a build without a bundle (python.defaultInterpreterPath)', async () => {
       fake.reset();
       process.env.PATH = path.join(dir, 'empty');
-      process.env.FAKE_PYTHON_IMPORT_STATUS = '1';
+      process.env.FAKE_PYTHON_FORMSCRIPT = 'null';
       try {
         const python = fakePython();
         fake.settings = { 'python.defaultInterpreterPath': python };
@@ -399,11 +421,63 @@ describe('the extension against a stand-in server', () => {
         activate(ctx as never);
         fake.onDidOpenTextDocument.fire(fake.document('/w/a.calls.yaml'));
         const error = await waitFor('an error message', () => fake.messages.find((m) => m.kind === 'error'));
-        assert.ok(error.message.includes(`selected Python interpreter (${python}) cannot import formscript`), error.message);
+        assert.ok(error.message.includes(`${python} (Python 3.12) has no formscript installed`), error.message);
+        assert.ok(error.message.includes('this build of the extension carries no formscript of its own'), error.message);
         assert.ok(error.message.includes(`${python} -m pip install formscript`), error.message);
         assert.deepEqual(error.items, ['Open Settings', 'Copy Install Command', 'Retry']);
       } finally {
-        delete process.env.FAKE_PYTHON_IMPORT_STATUS;
+        delete process.env.FAKE_PYTHON_FORMSCRIPT;
+      }
+    });
+
+    it('runs the bundled formscript with the interpreter (bundle on PYTHONPATH); the status bar says so', async () => {
+      fake.reset();
+      fs.rmSync(log, { force: true });
+      process.env.PATH = path.join(dir, 'empty');
+      const saved = extensionPath;
+      extensionPath = bundledExtension();
+      try {
+        fake.settings = { 'python.defaultInterpreterPath': fakePython() };
+        ctx = context();
+        activate(ctx as never);
+        fake.onDidOpenTextDocument.fire(fake.document('/w/a.form.yaml'));
+        await waitFor('initialize', () => received('initialize').length === 1);
+        const started = logged().find((entry) => entry.argv !== undefined);
+        assert.deepEqual(started?.argv, ['-m', 'formscript', 'serve']);
+        assert.equal(started?.pythonpath, path.join(extensionPath, 'bundled', 'libs'));
+        const status = await waitFor('the status bar', () =>
+          fake.statusItems.find((item) => item.id === 'formscript.status' && item.text.startsWith('$(check)')),
+        );
+        // the version the server reports (the stand-in says 0), and where it comes from
+        assert.equal(status.text, '$(check) formscript 0 (bundled)');
+        assert.match(status.tooltip, /the bundled formscript 9\.9\.9, run by Python 3\.12/);
+      } finally {
+        extensionPath = saved;
+      }
+    });
+
+    it('fromEnvironment: the environment has none, so the bundled one serves, and the user is told', async () => {
+      fake.reset();
+      fs.rmSync(log, { force: true });
+      process.env.PATH = path.join(dir, 'empty');
+      process.env.FAKE_PYTHON_FORMSCRIPT = 'null';
+      const saved = extensionPath;
+      extensionPath = bundledExtension();
+      try {
+        const python = fakePython();
+        fake.settings = { 'python.defaultInterpreterPath': python, 'formscript.importStrategy': 'fromEnvironment' };
+        ctx = context();
+        activate(ctx as never);
+        fake.onDidOpenTextDocument.fire(fake.document('/w/a.form.yaml'));
+        await waitFor('initialize', () => received('initialize').length === 1);
+        const info = await waitFor('the notice', () => fake.messages.find((m) => m.kind === 'info'));
+        assert.equal(
+          info.message,
+          `formscript.importStrategy is fromEnvironment, but ${python} has no formscript installed: using the bundled formscript 9.9.9.`,
+        );
+      } finally {
+        extensionPath = saved;
+        delete process.env.FAKE_PYTHON_FORMSCRIPT;
       }
     });
   });

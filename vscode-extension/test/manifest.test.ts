@@ -42,13 +42,14 @@ function schemaFor(validations: Validation[], file: string): string | undefined 
 }
 
 describe('package.json', () => {
-  it('contributes the four commands under the Formscript category', () => {
+  it('contributes the five commands under the Formscript category', () => {
     const titles = Object.fromEntries(manifest.contributes.commands.map((c) => [c.command, `${c.category}: ${c.title}`]));
     assert.deepEqual(titles, {
       [EXTENSION_COMMANDS.dryRun]: 'Formscript: Dry run',
       [EXTENSION_COMMANDS.simulate]: 'Formscript: Simulate',
       [EXTENSION_COMMANDS.showRuleDocumentation]: 'Formscript: Show rule documentation',
       [EXTENSION_COMMANDS.restartServer]: 'Formscript: Restart server',
+      [EXTENSION_COMMANDS.showLogs]: 'Formscript: Show logs',
     });
   });
 
@@ -114,7 +115,11 @@ describe('package.json', () => {
       assert.match(version, /^\d+\.\d+\.\d+$/, `${name}@${version} is not pinned`);
     }
     assert.equal(manifest.dependencies['vscode-languageclient']?.split('.')[0], '9');
-    assert.match(manifest.scripts.package ?? '', /--no-dependencies/);
+    // npm run package: scripts/package.mjs bundles formscript, then runs vsce without node_modules
+    assert.equal(manifest.scripts.package, 'node scripts/package.mjs');
+    const packaging = fs.readFileSync(path.join(ROOT, 'scripts', 'package.mjs'), 'utf8');
+    assert.match(packaging, /'--no-dependencies'/);
+    assert.match(packaging, /bundle-python\.mjs/);
     assert.equal(
       manifest.devDependencies['@types/vscode'],
       manifest.engines.vscode.replace(/^\^/, ''),

@@ -129,7 +129,7 @@ describe('the extension against the real formscript server', { skip }, () => {
     activate(ctx as never);
 
     const channel = await waitFor('the output channel', () => fake.outputChannels.find((c) => c.name === 'formscript'));
-    await waitFor('the server to run', () => channel.text.join('').includes('The server is running.')).catch(
+    await waitFor('the server to run', () => channel.text.join('').includes('The server is running: formscript ')).catch(
       (error: unknown) => {
         throw new Error(`${String(error)}; output channel:\n${channel.text.join('')}`);
       },

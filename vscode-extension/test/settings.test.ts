@@ -83,7 +83,7 @@ describe('toServerConfig', () => {
     });
   });
 
-  it('reads exactly the lint settings the manifest declares (path and trace are client-side)', () => {
+  it('reads exactly the lint settings the manifest declares (path, interpreter, importStrategy and trace are client-side)', () => {
     const asked: string[] = [];
     toServerConfig((key) => {
       asked.push(`formscript.${key}`);
@@ -93,7 +93,7 @@ describe('toServerConfig', () => {
       contributes: { configuration: { properties: Record<string, unknown> } };
     };
     const declared = Object.keys(manifest.contributes.configuration.properties).filter(
-      (key) => key !== 'formscript.path' && key !== 'formscript.trace.server',
+      (key) => !['formscript.path', 'formscript.interpreter', 'formscript.importStrategy', 'formscript.trace.server'].includes(key),
     );
     assert.deepEqual([...asked].sort(), [...declared].sort());
   });

@@ -31,8 +31,8 @@ log = logging.getLogger(__name__)
 
 CONFIG_FILES = ("pyproject.toml", "formscript.toml")
 #: Editor settings below "formscript." that the server does not read: the client uses them to
-#: start the server (``path``) and to trace it (``trace.server``).
-CLIENT_ONLY = ("path", "trace.server")
+#: start the server (``path``, ``interpreter``, ``importStrategy``) and to trace it (``trace.server``).
+CLIENT_ONLY = ("path", "interpreter", "importStrategy", "trace.server")
 
 
 def editor_table(raw: Any) -> dict[str, Any]:

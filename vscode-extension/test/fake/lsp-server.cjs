@@ -12,7 +12,7 @@ function record(entry) {
   }
 }
 
-record({ argv: process.argv.slice(2) });
+record({ argv: process.argv.slice(2), pythonpath: process.env.PYTHONPATH ?? null });
 
 let nextId = 1;
 function send(message) {

@@ -237,9 +237,15 @@ export const fake = {
   /** The answer message boxes give (an item title), or a function of the message that gives it. */
   messageChoice: undefined as string | ((message: string) => string | undefined) | undefined,
   inputBoxValue: undefined as string | undefined,
+  /** What a file dialog answers. */
+  openDialogAnswer: undefined as Uri[] | undefined,
+  /** Every configuration update the extension made, in order. */
+  updatedSettings: [] as { key: string; value: unknown; target: unknown }[],
   shownDocuments: [] as { uri: string; text: string }[],
   contentProviders: new Map<string, { provideTextDocumentContent(uri: Uri): string }>(),
   outputChannels: [] as { name: string; text: string[] }[],
+  /** The status-bar items the extension made, as they show now. */
+  statusItems: [] as { id: string; text: string; tooltip: string; command: unknown; visible: boolean }[],
   textDocuments: [] as FakeDocument[],
   activeTextEditor: undefined as undefined | { document: FakeDocument; selection: { active: Position } },
   clipboard: '',
@@ -275,9 +281,12 @@ export const fake = {
     this.messages = [];
     this.messageChoice = undefined;
     this.inputBoxValue = undefined;
+    this.openDialogAnswer = undefined;
+    this.updatedSettings = [];
     this.shownDocuments = [];
     this.contentProviders.clear();
     this.outputChannels = [];
+    this.statusItems = [];
     this.textDocuments = [];
     this.activeTextEditor = undefined;
     this.pythonExtension = undefined;
@@ -397,7 +406,9 @@ export const workspace = {
         globalValue: fake.settings[full(key)],
         workspaceValue: fake.workspaceSettings[full(key)],
       }),
-      update: async () => undefined,
+      update: async (key: string, value: unknown, target?: unknown) => {
+        fake.updatedSettings.push({ key: full(key), value, target });
+      },
     };
   },
   onDidOpenTextDocument: fake.onDidOpenTextDocument.event,
@@ -435,7 +446,46 @@ function show(kind: Shown['kind']) {
   };
 }
 
+export enum StatusBarAlignment {
+  Left = 1,
+  Right = 2,
+}
+
+export class ThemeColor {
+  constructor(readonly id: string) {}
+}
+
 export const window = {
+  createStatusBarItem(id: string) {
+    const shown = { id, text: '', tooltip: '', command: undefined as unknown, visible: false };
+    fake.statusItems.push(shown);
+    return {
+      name: '',
+      get text() {
+        return shown.text;
+      },
+      set text(value: string) {
+        shown.text = value;
+      },
+      get tooltip() {
+        return shown.tooltip;
+      },
+      set tooltip(value: string) {
+        shown.tooltip = value;
+      },
+      get command() {
+        return shown.command;
+      },
+      set command(value: unknown) {
+        shown.command = value;
+      },
+      accessibilityInformation: undefined as unknown,
+      backgroundColor: undefined as unknown,
+      show: () => void (shown.visible = true),
+      hide: () => void (shown.visible = false),
+      dispose: () => void (shown.visible = false),
+    };
+  },
   get activeTextEditor() {
     return fake.activeTextEditor;
   },
@@ -467,6 +517,7 @@ export const window = {
   showWarningMessage: show('warning'),
   showInformationMessage: show('info'),
   showInputBox: async () => fake.inputBoxValue,
+  showOpenDialog: async () => fake.openDialogAnswer,
   async showTextDocument(document: FakeDocument) {
     fake.shownDocuments.push({ uri: document.uri.toString(), text: document.getText() });
     return { document };
