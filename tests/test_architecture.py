@@ -240,3 +240,102 @@ def test_each_layer_is_checked_where_it_exists(package: str) -> None:
         return
     assert (folder / "__init__.py").is_file() or folder.with_suffix(".py").is_file()
     assert any(within(name, package) for name, _ in modules(SOURCE))
+
+
+# ----------------------------------------------------------------------------- circles
+
+
+def _type_only(node: ast.AST) -> bool:
+    return isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test)
+
+
+def run_time_imports(name: str, path: Path, names: set[str]) -> set[str]:
+    """The modules of *names* that module *name* imports when it runs: at module level or
+    inside a function (a deferred import closes a circle too), not under ``TYPE_CHECKING``."""
+    tree = ast.parse(path.read_text(encoding="utf-8"), str(path))
+    package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+    found: set[str] = set()
+    stack: list[ast.AST] = [tree]
+    while stack:
+        node = stack.pop()
+        if _type_only(node):
+            assert isinstance(node, ast.If)
+            stack.extend(node.orelse)
+            continue
+        if isinstance(node, ast.Import):
+            found.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                parts = package.split(".")
+                base = ".".join([*parts[: len(parts) - (node.level - 1)], *([node.module] if node.module else [])])
+            found.add(base)
+            found.update(f"{base}.{alias.name}" for alias in node.names)
+        stack.extend(ast.iter_child_nodes(node))
+    return {target for target in found if target in names and target != name}
+
+
+def circles(source: Path) -> list[list[str]]:
+    """The groups of modules under *source* that import each other, directly or through others,
+    when they run (Tarjan's strongly connected components of more than one module)."""
+    paths = dict(modules(source))
+    graph = {name: sorted(run_time_imports(name, path, set(paths))) for name, path in paths.items()}
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    found: list[list[str]] = []
+
+    def visit(start: str) -> None:  # iterative, so a long chain does not hit the recursion limit
+        work = [(start, iter(graph[start]))]
+        index[start] = low[start] = len(index)
+        stack.append(start)
+        while work:
+            node, targets = work[-1]
+            target = next(targets, None)
+            if target is not None:
+                if target not in index:
+                    index[target] = low[target] = len(index)
+                    stack.append(target)
+                    work.append((target, iter(graph[target])))
+                elif target in stack:
+                    low[node] = min(low[node], index[target])
+                continue
+            work.pop()
+            if work:
+                low[work[-1][0]] = min(low[work[-1][0]], low[node])
+            if low[node] == index[node]:
+                group = []
+                while True:
+                    member = stack.pop()
+                    group.append(member)
+                    if member == node:
+                        break
+                if len(group) > 1:
+                    found.append(sorted(group))
+
+    for name in graph:
+        if name not in index:
+            visit(name)
+    return sorted(found)
+
+
+def test_no_module_imports_itself_through_others() -> None:
+    """No circle of imports among formscript's modules when they run (type-only imports aside:
+    they close no circle at run time)."""
+    assert circles(SOURCE) == []
+
+
+def test_circles_are_found(tmp_path: Path) -> None:
+    """The checker on a planted tree: a circle through a deferred import and a relative one is
+    found; one closed only under ``TYPE_CHECKING`` is not."""
+    write(tmp_path, "formscript/__init__.py", "")
+    write(tmp_path, "formscript/a.py", "from formscript import b\n")
+    write(tmp_path, "formscript/b.py", "def f():\n    from .c import g\n")
+    write(tmp_path, "formscript/c.py", "import formscript.a\n")
+    write(tmp_path, "formscript/d.py", "from formscript.e import x\n")
+    write(
+        tmp_path,
+        "formscript/e.py",
+        "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from formscript.d import y\n",
+    )
+    assert circles(tmp_path) == [["formscript.a", "formscript.b", "formscript.c"]]

@@ -87,8 +87,8 @@ def test_deep_nesting_in_yaml_and_json(tmp_path: Path, depth: int) -> None:
 
 def test_unreadable_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     # Root reads files whatever their mode, so the refusal is simulated at the open call
-    # (lint.reading opens with os.open, non-blocking).
-    from formscript.lint import reading
+    # (lint.files opens with os.open, non-blocking).
+    from formscript.lint import files, reading
     from formscript.lint.config import Settings
 
     path = tmp_path / "secret.form.yaml"
@@ -97,7 +97,7 @@ def test_unreadable_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Non
     def refuse(*args: object, **kwargs: object) -> None:
         raise PermissionError(13, "Permission denied")
 
-    monkeypatch.setattr(reading.os, "open", refuse)
+    monkeypatch.setattr(files.os, "open", refuse)
     text, report = reading.read_report_or_text(str(path), None, Settings())
     assert text is None and report is not None
     assert report.verdict is not None and report.verdict.value == "rejected"

@@ -40,7 +40,7 @@ from raw_lsp import RawServer, frame
 
 from formscript.lint.engine import lint_text
 from formscript.lsp.collector import Collector
-from formscript.lsp.server import create_server
+from formscript.lsp.serve import create_server
 
 pytestmark = pytest.mark.slow  # many servers, thousands of edits, big documents
 

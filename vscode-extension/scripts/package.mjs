@@ -27,4 +27,6 @@ run(path.join('node_modules', '.bin', 'vsce'), [
   target,
   '--no-dependencies',
   '--allow-missing-repository',
+  // the README's pictures ship in images/ and are shown from the package itself
+  '--no-rewrite-relative-links',
 ]);

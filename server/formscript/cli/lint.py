@@ -191,8 +191,9 @@ def lint_files(
 ) -> list[FileReport]:
     """Read every file, answer from the cache where possible, lint the rest (in parallel)."""
     from formscript.cli.pool import Job, run_jobs, wants_progress
+    from formscript.lint.files import MAX_BYTES
     from formscript.lint.kinds import kind_from_name
-    from formscript.lint.reading import MAX_BYTES, read_report_or_text, refused_report, text_or_report
+    from formscript.lint.reading import read_report_or_text, refused_report, text_or_report
 
     fixes = wants_fixes(args)
     cache = None

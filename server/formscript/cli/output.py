@@ -64,7 +64,7 @@ def read(path: str) -> str | None:
     """A file's text, as Python's text mode reads it (line ends become ``\\n``); None (and a
     message on stderr) when it cannot be read: not a regular file (a FIFO, ``/dev/zero``),
     too big, not UTF-8."""
-    from formscript.lint.reading import MAX_BYTES, Unreadable, read_text
+    from formscript.lint.files import MAX_BYTES, Unreadable, read_text
 
     try:
         text = read_text(path, MAX_BYTES)
@@ -76,7 +76,7 @@ def read(path: str) -> str | None:
 
 def read_stdin(limit: int | None = None) -> bytes | None:
     """The bytes of stdin, at most *limit* (``MAX_BYTES``); None when there are more."""
-    from formscript.lint.reading import MAX_BYTES
+    from formscript.lint.files import MAX_BYTES
 
     limit = MAX_BYTES if limit is None else limit
     stream = getattr(sys.stdin, "buffer", None)

@@ -323,7 +323,7 @@ def load_file(path: Path) -> Settings | None:
     nested TOML, a ``tool`` that is not a table, unknown settings and codes."""
     import tomllib  # only when a configuration file exists
 
-    from formscript.lint.reading import Unreadable, read_text
+    from formscript.lint.files import Unreadable, read_text
 
     try:
         text = read_text(str(path), MAX_CONFIG_BYTES)

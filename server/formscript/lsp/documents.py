@@ -5,7 +5,7 @@ which analysis belongs to which text. Analyses run on one lint thread, so the ev
 keeps answering meanwhile; a request arriving while the same text is being linted waits for
 that lint rather than starting another; results are kept per text and settings generation.
 
-Files the editor has not opened are read from disk by ``lint.reading.read_bytes`` only
+Files the editor has not opened are read from disk by ``lint.files.read_bytes`` only
 (regular files, at most ``MAX_DISK_BYTES``, never blocking on a FIFO or ``/dev/stdin``), on a
 reader thread and under a time bound (``READ_SECONDS``), never on the event loop; pygls never
 reads a file itself. A file that cannot be read gets a diagnostic of its own (the rule of
@@ -21,9 +21,10 @@ from collections.abc import Callable, Hashable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, Protocol, TypeVar
 
+from formscript.lint.files import Unreadable, read_bytes
 from formscript.lint.incremental import Incremental
 from formscript.lint.kinds import kind_from_name
-from formscript.lint.reading import Unreadable, cannot_read_report, read_bytes, read_report_or_text
+from formscript.lint.reading import cannot_read_report, read_report_or_text
 from formscript.lint.report import FileReport
 from formscript.lsp.analysis import Analysis, analyse, path_to_uri, uri_to_path
 from formscript.lsp.convert import Positions

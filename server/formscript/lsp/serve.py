@@ -7,8 +7,24 @@ import logging
 import sys
 
 from formscript.lsp.collector import Collector
-from formscript.lsp.server import create_server
+from formscript.lsp.handlers import commands, diagnostics, features, sync
+from formscript.lsp.server import FormscriptServer
 from formscript.lsp.transport import CompactFormatter
+
+
+def create_server() -> FormscriptServer:
+    """A server with every handler registered (the handlers import the server's class, so
+    they are put together here, above both)."""
+    server = FormscriptServer()
+    for module in (sync, diagnostics, features, commands):
+        for method, handler, options in module.FEATURES:
+            if options is None:
+                server.feature(method)(handler)
+            else:
+                server.feature(method, options)(handler)
+        for name, handler in module.COMMANDS:
+            server.command(name)(handler)
+    return server
 
 
 def tune_garbage_collector() -> None:

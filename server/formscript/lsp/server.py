@@ -121,20 +121,3 @@ class FormscriptServer(LanguageServer):
                 type=types.MessageType.Error, message=f"formscript failed while {what}: {name}: {error}"
             )
         )
-
-
-def create_server() -> FormscriptServer:
-    """A server with every handler registered."""
-    # here, not above: the handlers name FormscriptServer in the annotations pygls reads
-    from formscript.lsp.handlers import commands, diagnostics, features, sync
-
-    server = FormscriptServer()
-    for module in (sync, diagnostics, features, commands):
-        for method, handler, options in module.FEATURES:
-            if options is None:
-                server.feature(method)(handler)
-            else:
-                server.feature(method, options)(handler)
-        for name, handler in module.COMMANDS:
-            server.command(name)(handler)
-    return server

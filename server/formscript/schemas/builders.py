@@ -33,7 +33,7 @@ from formscript.core.script_models import (
     StreamChunkSpec,
     WhenMatcher,
 )
-from formscript.schemas import DIALECT, Schema, schema_id
+from formscript.schemas.names import DIALECT, Schema, schema_id
 from formscript.schemas.prose import doc, documented, enum, key_doc, owner_doc, snippets
 
 _GENERATED_NOTE = (
