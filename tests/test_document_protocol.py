@@ -27,8 +27,8 @@ from formscript.lint.engine import lint_document, lint_text
 from formscript.lint.report import FileReport
 from formscript.lsp.analysis import Analysis
 from formscript.lsp.context import node_at
-from formscript.lsp.convert import Positions
 from formscript.lsp.navigation import folding, symbols
+from formscript.lsp.positions import Positions
 
 _TAGS = {bool: "bool", int: "int", float: "float", str: "str", type(None): "null"}
 

@@ -13,7 +13,7 @@ from formscript.lint.engine import lint_text
 from formscript.lsp.analysis import analyse
 from formscript.lsp.completion import plain
 from formscript.lsp.context import cursor_context, read_line
-from formscript.lsp.convert import Positions, choose_encoding
+from formscript.lsp.positions import Positions, choose_encoding
 from formscript.lsp.settings import editor_table
 
 

@@ -16,8 +16,6 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     import uuid
     from typing import Any, Literal, Protocol, TypeAlias
-
-    from formscript.core.rules import RuleSet
 else:
     Protocol = object  # the protocols below are plain classes at run time (no ``typing`` import)
 
@@ -310,6 +308,12 @@ class HasValues(Protocol):
     def values(self) -> Mapping[Any, Any]: ...
 
 
+class ChecksValues(Protocol):
+    """What validate_form runs on the coerced values: a rule set (``core.rules.RuleSet``)."""
+
+    def failures(self, form: HasValues) -> list[Failure]: ...
+
+
 class ValuesView(FrozenRecord):
     """Values for rules to read, without building a WorkForm."""
 
@@ -337,7 +341,7 @@ def merge_values(fields: Mapping[Any, Declared], values: Mapping[Any, Any]) -> d
 
 
 def check_values(
-    fields: Mapping[Any, Declared], values: Mapping[Any, Any], ruleset: RuleSet | None = None
+    fields: Mapping[Any, Declared], values: Mapping[Any, Any], ruleset: ChecksValues | None = None
 ) -> tuple[dict[Any, Any], list[Failure]]:
     """validate_form's pass: required and coercion per field, then rules on the coerced values."""
     failures: list[Failure] = []

@@ -16,8 +16,8 @@ from formscript.lint.engine import FileReport, fix_for, lint_text
 from formscript.lint.incremental import Incremental
 from formscript.lint.python_lint import is_python, lint_python
 from formscript.lsp import context
-from formscript.lsp.convert import Positions
 from formscript.lsp.facade import KeyPath
+from formscript.lsp.positions import Positions
 
 
 def uri_to_path(uri: str) -> str:

@@ -27,7 +27,7 @@ from formscript.lint.kinds import kind_from_name
 from formscript.lint.reading import cannot_read_report, read_report_or_text
 from formscript.lint.report import FileReport
 from formscript.lsp.analysis import Analysis, analyse, path_to_uri, uri_to_path
-from formscript.lsp.convert import Positions
+from formscript.lsp.positions import Positions
 from formscript.lsp.settings import SettingsStore
 
 T = TypeVar("T")

@@ -21,7 +21,7 @@ from lsprotocol import types
 from pygls.lsp.server import LanguageServer
 
 from formscript import __version__
-from formscript.lsp import convert, transport
+from formscript.lsp import positions, transport
 from formscript.lsp.analysis import uri_to_path
 from formscript.lsp.documents import DocumentStore, TextSource
 from formscript.lsp.publisher import Publisher
@@ -93,7 +93,7 @@ class FormscriptServer(LanguageServer):
         chosen = self.workspace.position_encoding
         if isinstance(chosen, types.PositionEncodingKind):
             return str(chosen.value)
-        return chosen or convert.UTF16.value
+        return chosen or positions.UTF16.value
 
     def capability(self, *names: str) -> Any:
         """A client capability by attribute path, or None."""
