@@ -95,6 +95,13 @@ class Tools:
         self.vsix = packages[0]
 
 
+def _workspace(tmp_path: Path) -> Path:
+    """A copy of the repository's examples to open in VS Code."""
+    workspace = tmp_path / "examples"
+    shutil.copytree(EXAMPLES, workspace, ignore=shutil.ignore_patterns("__pycache__", ".formscript_cache"))
+    return workspace
+
+
 def _formscript(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
         [sys.executable, "-m", "formscript", *args], cwd=cwd, capture_output=True, text=True, timeout=300, check=False
@@ -369,8 +376,7 @@ def _shows_start_of(shown: str, expected: str, what: str) -> None:
 def test_the_extension_in_vscode(tmp_path: Path) -> None:
     tools = Tools()
     screenshots = _screenshots(tmp_path, "trusted")
-    workspace = tmp_path / "examples"
-    shutil.copytree(EXAMPLES, workspace, ignore=shutil.ignore_patterns("__pycache__", ".formscript_cache"))
+    workspace = _workspace(tmp_path)
     pristine = tmp_path / "pristine"
     shutil.copytree(workspace, pristine)
 
@@ -476,8 +482,7 @@ def test_an_untrusted_folder_in_vscode(tmp_path: Path) -> None:
     it is off because the folder is not trusted (not that nothing is set), and once the folder
     is trusted the message goes and the server lints the workspace."""
     tools = Tools()
-    workspace = tmp_path / "examples"
-    shutil.copytree(EXAMPLES, workspace, ignore=shutil.ignore_patterns("__pycache__", ".formscript_cache"))
+    workspace = _workspace(tmp_path)
     counts = _counts(_lint(workspace))
     (workspace / ".vscode").mkdir()
     (workspace / ".vscode" / "settings.json").write_text(json.dumps({"formscript.path": sys.executable}))
@@ -575,8 +580,7 @@ def _served(
     tmp_path: Path, scenario: str, python: Path, status: str, user: dict[str, Any]
 ) -> tuple[dict[str, Any], Path]:
     tools = Tools()
-    workspace = tmp_path / "examples"
-    shutil.copytree(EXAMPLES, workspace, ignore=shutil.ignore_patterns("__pycache__", ".formscript_cache"))
+    workspace = _workspace(tmp_path)
     before = _lint(workspace)
     plan = {
         "scenario": scenario,
@@ -635,8 +639,7 @@ def test_without_a_usable_python_one_message_offers_the_interpreter_picker(tmp_p
     dialog, whose answer goes to formscript.interpreter); with that setting the bundled
     formscript serves."""
     tools = Tools()
-    workspace = tmp_path / "examples"
-    shutil.copytree(EXAMPLES, workspace, ignore=shutil.ignore_patterns("__pycache__", ".formscript_cache"))
+    workspace = _workspace(tmp_path)
     missing = tmp_path / "gone" / "bin" / "python3"
     notice = "formscript needs Python 3.11 or newer to run its language server, and none was found"
     picked = _python_without_formscript(tmp_path / "picked")

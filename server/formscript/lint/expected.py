@@ -26,7 +26,7 @@ from formscript.document.model import Span
 from formscript.document.pyexpect import Expectation, applications, catches, expectations, shown
 from formscript.lint.diagnostics import Diagnostic
 from formscript.lint.engine import in_order
-from formscript.lint.raised import message
+from formscript.lint.raised import message, refused_first
 from formscript.lint.report import Expected, FileReport
 
 if TYPE_CHECKING:
@@ -328,17 +328,11 @@ def _raise_of(
         return _TYPE if "TypeError" in call_problems[0].message else _VALIDATION
     if any(d.code == rules.PY002.code and "TypeError" in d.message for d in report.diagnostics):
         return _TYPE
-    # a document written inside this one is built first
-    for _path, child in sorted(embedded.children, key=lambda c: (c[1].call_span.start, c[1].call_span.end)):
-        child_report = reports.get(id(child))
-        if child_report is not None and child_report.verdict is Verdict.REJECTED:
-            return _raised(child, child_report, reports, judged)
+    first = refused_first(embedded, reports)
+    if first is not None:  # a document built before this one is refused first
+        return _raised(*first, reports, judged)
     semantic = embedded.semantic
     if semantic in ("fill_form", "validate_form"):
-        source = embedded.source
-        source_report = reports.get(id(source)) if source is not None else None
-        if source is not None and source_report is not None and source_report.verdict is Verdict.REJECTED:
-            return _raised(source, source_report, reports, judged)
         if rules.FS025.code in codes:
             return None
         return _not_a_mapping(embedded) or _RETURNS

@@ -38,7 +38,7 @@ if TYPE_CHECKING:
     from formscript.document.pyextract import Embedded
     from formscript.lint.report import FileReport
 
-__all__ = ["message"]
+__all__ = ["message", "refused_first"]
 
 #: The calls that hand their argument to ``ScriptModel.coerce``.
 _COERCING = frozenset({"ScriptModel.coerce", "scripted_imodel", "TestBranch.from_script", "iModel"})
@@ -61,21 +61,15 @@ def _message(
     seen.add(id(embedded))
     if embedded.problems:
         return _call_refused(embedded, report)
-    # a document written inside this one is built first
-    for _path, child in sorted(embedded.children, key=lambda c: (c[1].call_span.start, c[1].call_span.end)):
-        child_report = reports.get(id(child))
-        if child_report is not None and child_report.verdict is Verdict.REJECTED:
-            return _message(child, child_report, reports, seen)
+    first = refused_first(embedded, reports)
+    if first is not None:
+        return _message(*first, reports, seen)
     root = embedded.root
     if root is None or any(node.kind == "opaque" for _, _, node in root.walk()):
         return None
     value = root.materialize()
     semantic = embedded.semantic
     if semantic in ("fill_form", "validate_form"):
-        source = embedded.source
-        source_report = reports.get(id(source)) if source is not None else None
-        if source is not None and source_report is not None and source_report.verdict is Verdict.REJECTED:
-            return _message(source, source_report, reports, seen)
         return _not_a_mapping(value) if semantic == "fill_form" else None
     if semantic == "script":
         return _script(value)
@@ -100,6 +94,21 @@ def _message(
             return _repeated_rule_id(value)
         if rules.RS011.code in codes and rules.RS009.code not in codes and embedded.api == "RuleSet().add":
             return _not_a_rule(value)
+    return None
+
+
+def refused_first(embedded: Embedded, reports: dict[int, FileReport | None]) -> tuple[Embedded, FileReport] | None:
+    """The document lionagi builds, and refuses, before it gets to *embedded*'s own: the first
+    call written inside it that is rejected, else (fill_form / validate_form) the rejected
+    form it is given; None when there is none."""
+    built = sorted(embedded.children, key=lambda c: (c[1].call_span.start, c[1].call_span.end))
+    candidates = [child for _path, child in built]
+    if embedded.semantic in ("fill_form", "validate_form") and embedded.source is not None:
+        candidates.append(embedded.source)
+    for candidate in candidates:
+        report = reports.get(id(candidate))
+        if report is not None and report.verdict is Verdict.REJECTED:
+            return candidate, report
     return None
 
 

@@ -223,30 +223,13 @@ class Coverage:
             for entry in row["entries"]:
                 if entry["served"]:
                     continue
-                region: dict[str, Any] = {"startLine": entry["line"] or row["line"] or 1}
-                results.append(
-                    {
-                        "ruleId": "never-served",
-                        "ruleIndex": 0,
-                        "level": "warning",
-                        "message": {
-                            "text": f"entry #{entry['index']} ({entry['type']}) of {row['source']} "
-                            "was never served by the test session"
-                        },
-                        "locations": [
-                            {"physicalLocation": {"artifactLocation": {"uri": _uri(row["path"])}, "region": region}}
-                        ],
-                    }
+                text = (
+                    f"entry #{entry['index']} ({entry['type']}) of {row['source']} was never served by the test session"
                 )
+                results.append(_result(0, text, row["path"], entry["line"] or row["line"] or 1))
         for key in sorted(self.forms):
             form = self.forms[key]
             path, _, line = str(form["site"]).rpartition(":")
-            where = {
-                "physicalLocation": {
-                    "artifactLocation": {"uri": _uri(path or form["site"])},
-                    "region": {"startLine": int(line) if line.isdigit() else 1},
-                }
-            }
             gaps = [f"field {name!r} was never given a value" for name, n in form["fields"].items() if not n]
             for rule_id, counts in sorted(form["rules"].items()):
                 if not counts["failed"]:
@@ -254,15 +237,8 @@ class Coverage:
                 if not counts["passed"]:
                     gaps.append(f"rule {rule_id!r} never passed")
             for gap in gaps:
-                results.append(
-                    {
-                        "ruleId": "form-gap",
-                        "ruleIndex": 1,
-                        "level": "note",
-                        "message": {"text": f"form {key}: {gap} in the test session"},
-                        "locations": [where],
-                    }
-                )
+                text = f"form {key}: {gap} in the test session"
+                results.append(_result(1, text, path or form["site"], int(line) if line.isdigit() else 1))
         form_rule = {
             "id": "form-gap",
             "name": "FormCoverageGap",
@@ -417,3 +393,20 @@ def write_all(files: dict[str, str], directory: Path) -> list[Path]:
 def dumps(value: Any) -> str:
     """JSON as the reports are written (ASCII, so valid whatever a path or payload holds)."""
     return json.dumps(value, indent=2, ensure_ascii=True, sort_keys=False) + "\n"
+
+
+#: The SARIF rules of the coverage report, by index: (id, level).
+_SARIF_RULES = (("never-served", "warning"), ("form-gap", "note"))
+
+
+def _result(rule: int, text: str, path: str, line: int) -> dict[str, Any]:
+    """One SARIF result of rule *rule* (an index of :data:`_SARIF_RULES`), at *path*:*line*."""
+    rule_id, level = _SARIF_RULES[rule]
+    where = {"artifactLocation": {"uri": _uri(path)}, "region": {"startLine": line}}
+    return {
+        "ruleId": rule_id,
+        "ruleIndex": rule,
+        "level": level,
+        "message": {"text": text},
+        "locations": [{"physicalLocation": where}],
+    }
