@@ -10,13 +10,11 @@ import argparse
 import os
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from formscript.cli.output import read, read_stdin, write
 
-TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from typing import Any
-
     from formscript.lint.discovery import SettingsFor
     from formscript.lint.report import FileReport
 

@@ -5,11 +5,9 @@ from __future__ import annotations
 
 import os
 import sys
+from typing import TYPE_CHECKING, Any
 
-TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from typing import Any
-
     from formscript.lint.config import Settings
     from formscript.lint.report import FileReport
 

@@ -8,6 +8,8 @@ it does not decide.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any, TypeAlias
+
 from formscript import rules
 from formscript.core.fields import (
     FIELD_NAME_RE,
@@ -20,10 +22,7 @@ from formscript.core.fields import (
 from formscript.core.lax_fields import validate_fieldspec
 from formscript.core.suggest import closest
 
-TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from typing import Any, TypeAlias
-
     from formscript.core.lax_fields import Error
     from formscript.core.verdict import Problem
 

@@ -10,11 +10,7 @@ from __future__ import annotations
 
 import operator
 from collections.abc import Callable, Sequence
-
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    from typing import Any, TypeAlias
-
+from typing import Any, TypeAlias
 
 __all__ = ["Agree", "common_ends", "equal", "identical"]
 

@@ -10,13 +10,9 @@ usual mistakes, imports no model machinery.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from typing import Any, Literal
 
 from formscript.core.records import FrozenRecord
-
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    from typing import Any, Literal
-
 
 RESPONSE_TYPES: tuple[str, ...] = ("text", "tool_call", "structured", "stream", "error")
 ERROR_KINDS: tuple[str, ...] = ("rate_limit", "timeout", "server_error", "bad_request", "value_error")

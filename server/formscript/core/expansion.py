@@ -13,13 +13,9 @@ most once per path: met again inside itself, it counts as one value.
 from __future__ import annotations
 
 import json
+from typing import Any
 
 from formscript.core.records import FrozenRecord
-
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    from typing import Any
-
 
 #: Beyond this many expanded values formscript refuses to walk a value (documented limit).
 EXPANSION_LIMIT = 1_000_000

@@ -9,10 +9,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
+from typing import TYPE_CHECKING
 
 from formscript.core.records import FrozenRecord
 
-TYPE_CHECKING = False
 if TYPE_CHECKING:
     import uuid
     from typing import Any, Literal, Protocol, TypeAlias

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 from functools import cached_property
+from typing import TYPE_CHECKING, Any
 
 from formscript import rules
 from formscript.core.declarations import DeclarationMemo, build_declarations, raw_key
@@ -19,10 +20,7 @@ from formscript.core.records import Record
 from formscript.core.suggest import closest
 from formscript.core.verdict import KeyPath, Problem, Verdict, verdict_from
 
-TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from typing import Any
-
     from formscript.core.forms import WorkForm
     from formscript.core.rules import RuleSet
 

@@ -9,10 +9,7 @@ prints such an int in hex, which is exact and has no length limit.
 
 from __future__ import annotations
 
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    from typing import Any
-
+from typing import Any
 
 #: Ints below this many bits always have fewer than 4,300 decimal digits.
 _SAFE_BITS = 14_000

@@ -6,14 +6,17 @@ the classes on that path are written out: each lists its fields in ``__init__`` 
 (``_fields``) and writes its own ``__init__``; this base gives the rest as ``@dataclass`` does
 (the repr, equality on the compared fields, and for :class:`FrozenRecord` hashing, refused
 assignment and pickling by field), and :func:`replace` stands for ``dataclasses.replace``.
+
+Kept for a figure (bench/run.py's one-file lint): 30 classes written as
+``@dataclass(frozen=True, slots=True)`` take 74 ms to import, as long as a whole one-file lint
+(75 ms, 0.58x yamllint on the same file), which would reach about 1.15x of its 1.2x target.
 """
 
 from __future__ import annotations
 
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    from typing import Any, ClassVar, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 
+if TYPE_CHECKING:
     R = TypeVar("R")
 
 

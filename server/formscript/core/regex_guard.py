@@ -31,13 +31,9 @@ import sys
 import time
 from dataclasses import dataclass
 from multiprocessing.connection import Connection
+from typing import Any
 
 from formscript.core.regex_risk import COMPILE_ERRORS, compile_user_regex
-
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    from typing import Any
-
 
 DEFAULT_TIMEOUT = 2.0
 #: ``simulate``'s default answer bound: past the timeout, a search whose growth says the

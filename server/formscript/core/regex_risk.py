@@ -5,11 +5,7 @@ from __future__ import annotations
 import re
 import warnings
 from re import _parser as sre_parse  # type: ignore[attr-defined]  # the 3.11+ regex parser
-
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    from typing import Any
-
+from typing import Any
 
 _REPEATS = {"MAX_REPEAT", "MIN_REPEAT", "POSSESSIVE_REPEAT"}
 

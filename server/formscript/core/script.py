@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Callable
+from typing import Any
 
 from formscript import rules
 from formscript.core.ends import common_ends, identical
@@ -23,11 +24,6 @@ from formscript.core.entries import (
 from formscript.core.records import FrozenRecord, Record
 from formscript.core.suggest import closest
 from formscript.core.verdict import Problem, Verdict, verdict_from
-
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    from typing import Any
-
 
 SCRIPT_KEYS: tuple[str, ...] = ("version", "mode", "responses")
 

@@ -3,13 +3,11 @@
 from __future__ import annotations
 
 from enum import StrEnum
+from typing import TYPE_CHECKING, Literal, TypeAlias
 
 from formscript.core.records import FrozenRecord
 
-TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from typing import Literal, TypeAlias
-
     from formscript.document import Span
     from formscript.rules.base import FixPlan, Rule
 

@@ -31,6 +31,7 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
+from typing import Any
 
 import yaml
 
@@ -39,11 +40,6 @@ from formscript.core.verdict import KeyPath, Problem
 from formscript.document.located import YamlDocument, _comments, _loader_for, _safe_loader_class, _span, parse_document
 from formscript.document.model import Collection, Comment, Document, Edit, Location, Pos, Span, split_lines
 from formscript.document.writing import scalar_source
-
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    from typing import Any
-
 
 __all__ = ["FormCache", "SplicedForm", "repeated_anchor"]
 

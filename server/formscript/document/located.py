@@ -14,6 +14,7 @@ import functools
 import json
 import re
 from collections.abc import Iterator
+from typing import Any
 
 import yaml
 
@@ -36,11 +37,6 @@ from formscript.document.model import (
 )
 from formscript.document.positions import YAML_BREAKS, LineIndex
 from formscript.document.writing import json_source, scalar_source
-
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    from typing import Any
-
 
 __all__ = ["MAX_DEPTH", "YamlDocument", "loads_json", "parse_document", "position_of"]
 

@@ -11,11 +11,11 @@ own nodes or marks.
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import TYPE_CHECKING
 
 from formscript.core.records import FrozenRecord, Record
 from formscript.core.verdict import KeyPath, Problem
 
-TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any, Literal, NamedTuple, Protocol, TypeAlias
 

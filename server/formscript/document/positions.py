@@ -13,13 +13,9 @@ import bisect
 import re
 from collections import Counter
 from itertools import accumulate
+from typing import Literal, TypeAlias
 
 from formscript.document.model import Pos, pos_of
-
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    from typing import Literal, TypeAlias
-
 
 Breaks: TypeAlias = 'Literal["yaml", "python"]'
 

@@ -25,6 +25,7 @@ import bisect
 import re
 from collections.abc import Iterator
 from functools import lru_cache
+from typing import Any
 
 import yaml
 
@@ -54,11 +55,6 @@ from formscript.document.model import (
     split_lines,
 )
 from formscript.document.writing import scalar_source
-
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    from typing import Any
-
 
 __all__ = ["EntryCache", "SplicedDocument", "Split", "split_entries", "tolerate"]
 

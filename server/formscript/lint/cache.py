@@ -25,17 +25,13 @@ import json
 import os
 import stat
 from pathlib import Path
+from typing import Any
 
 import formscript
 from formscript.core.verdict import Verdict
 from formscript.document import Pos, Span, TextDocument
 from formscript.lint.diagnostics import Diagnostic, Fix, TextEdit
 from formscript.lint.report import Embedding, Expected, FileReport
-
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    from typing import Any
-
 
 CACHE_VERSION = "lint-v3"
 

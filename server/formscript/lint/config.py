@@ -11,14 +11,10 @@ from __future__ import annotations
 
 import fnmatch
 from pathlib import Path
+from typing import Any, Literal, TypeAlias
 
 from formscript.core.records import FrozenRecord, replace
 from formscript.core.verdict import Severity
-
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    from typing import Any, Literal, TypeAlias
-
 
 Kind: TypeAlias = 'Literal["form", "script", "rules", "calls"]'
 Level: TypeAlias = 'Literal["error", "warning", "info", "hint", "off"]'

@@ -2,13 +2,11 @@
 
 from __future__ import annotations
 
+from typing import Any, Literal
+
 from formscript.core.records import FrozenRecord
 from formscript.core.verdict import KeyPath, Severity
 from formscript.document import Span
-
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    from typing import Any, Literal
 
 
 class TextEdit(FrozenRecord):

@@ -3,6 +3,8 @@ then apply configuration and suppressions. Never raises for any input."""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from formscript import rules
 from formscript.core.gate import GateResult, check_form_spec
 from formscript.core.records import FrozenRecord, replace
@@ -14,7 +16,6 @@ from formscript.lint.form_checks import FormMemo, form_checks
 from formscript.lint.kinds import kind_from_name, sniff
 from formscript.lint.report import NOT_A_KIND, FileReport
 
-TYPE_CHECKING = False
 if TYPE_CHECKING:
     from formscript.core.script import ScriptResult
     from formscript.lint.script_checks import ScriptMemo

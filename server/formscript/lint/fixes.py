@@ -12,15 +12,12 @@ from __future__ import annotations
 import bisect
 import math
 from collections.abc import Callable, Iterable, Sequence
+from typing import Any
 
 from formscript.document.model import Pos
 from formscript.document.positions import Breaks, LineIndex, line_breaks
 from formscript.lint.diagnostics import Change, Diagnostic, Fix, TextEdit
 from formscript.lint.report import FileReport
-
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    from typing import Any
 
 
 def apply_edits(text: str, edits: Iterable[TextEdit], breaks: Breaks = "yaml") -> str:

@@ -4,6 +4,7 @@ booleans given to numbers. Light on purpose: linting a form imports no model mac
 from __future__ import annotations
 
 import re
+from typing import Any
 
 from formscript import rules
 from formscript.core.declarations import DeclarationMemo
@@ -13,11 +14,6 @@ from formscript.core.printable import printable
 from formscript.core.records import Record
 from formscript.core.verdict import Problem
 from formscript.document import Document
-
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    from typing import Any
-
 
 _BOOL = "tag:yaml.org,2002:bool"
 _INT = "tag:yaml.org,2002:int"

@@ -24,16 +24,12 @@ import os
 import re
 from collections import Counter
 from collections.abc import Iterator, Sequence
+from typing import Any
 
 from formscript import __version__
 from formscript.document import Span
 from formscript.lint.diagnostics import Diagnostic
 from formscript.lint.report import NOT_A_KIND, FileReport
-
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    from typing import Any
-
 
 JSON_VERSION = 1
 

@@ -17,10 +17,10 @@ listed (git cannot re-include it either).
 from __future__ import annotations
 
 import os
+from typing import TYPE_CHECKING
 
 from formscript.lint.config import Settings
 
-TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable
 

@@ -4,14 +4,10 @@ from __future__ import annotations
 
 import fnmatch
 from pathlib import PurePath
+from typing import Any
 
 from formscript.core.names import suffix
 from formscript.lint.config import KINDS, Settings
-
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    from typing import Any
-
 
 _SUFFIXES = (".yaml", ".yml", ".json")
 

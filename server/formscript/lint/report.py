@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from formscript.core.records import FrozenRecord, Record
 from formscript.core.verdict import Verdict
 from formscript.document import Document, Span
 from formscript.lint.diagnostics import Diagnostic
 
-TYPE_CHECKING = False
 if TYPE_CHECKING:
     from formscript.core.gate import GateResult
     from formscript.core.script import ScriptResult

@@ -6,6 +6,7 @@ from __future__ import annotations
 import bisect
 from collections.abc import Iterator, Sequence
 from functools import lru_cache
+from typing import Any, TypeAlias
 
 from formscript import rules
 from formscript.core.ends import common_ends, identical
@@ -16,10 +17,6 @@ from formscript.core.regex_risk import COMPILE_ERRORS, backtracking_risk, compil
 from formscript.core.script import EntryMemo, ScriptResult
 from formscript.core.verdict import Problem
 from formscript.document import Document
-
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    from typing import Any, TypeAlias
 
 
 def misread_strings(doc: Document, problems: list[Problem]) -> list[Problem]:

@@ -25,7 +25,7 @@ from formscript.document import Pos, Span
 from formscript.lsp import keydocs
 from formscript.lsp.analysis import Analysis
 from formscript.lsp.context import CursorContext, Outline, cursor_context
-from formscript.lsp.facade import ELEMENT_KEYS
+from formscript.lsp.facade import ELEMENT_KEYS, Snippet
 from formscript.lsp.facade import snippets as snippets_of
 
 SuggestionKind = Literal["key", "value", "field", "snippet"]
@@ -235,23 +235,26 @@ def _values(owner: str, context: CursorContext, replace: Span) -> list[Suggestio
     ]
 
 
+def _snippet(snippet: Snippet, order: int, insert: str, replace: Span) -> Suggestion:
+    """A snippet's completion: *insert* (its body, indented where it goes) shown as YAML."""
+    return Suggestion(
+        snippet.label,
+        "snippet",
+        insert,
+        replace,
+        snippet=True,
+        detail=snippet.text,
+        documentation="```yaml\n" + plain(insert) + "\n```",
+        sort=f"1{order:02d}",
+    )
+
+
 def _snippet_items(owner: str, context: CursorContext, replace: Span, *, dashed: bool) -> list[Suggestion]:
     found = []
     for order, snippet in enumerate(snippets_of(owner)):
         body = yaml_lines(snippet.body)
         insert = _indent_lines(body, context.column) if dashed else "- " + _indent_lines(body, context.column + 2)
-        found.append(
-            Suggestion(
-                snippet.label,
-                "snippet",
-                insert,
-                replace,
-                snippet=True,
-                detail=snippet.text,
-                documentation="```yaml\n" + plain(insert) + "\n```",
-                sort=f"1{order:02d}",
-            )
-        )
+        found.append(_snippet(snippet, order, insert, replace))
     return found
 
 
@@ -267,19 +270,7 @@ def _new_field(context: CursorContext, replace: Span) -> list[Suggestion]:
     found = []
     for order, snippet in enumerate(snippets_of("field")):
         body = ["${1:name}:", *(_shifted(line) for line in yaml_lines(snippet.body, 2))]
-        insert = _indent_lines(body, context.column)
-        found.append(
-            Suggestion(
-                snippet.label,
-                "snippet",
-                insert,
-                replace,
-                snippet=True,
-                detail=snippet.text,
-                documentation="```yaml\n" + plain(insert) + "\n```",
-                sort=f"1{order:02d}",
-            )
-        )
+        found.append(_snippet(snippet, order, _indent_lines(body, context.column), replace))
     return found
 
 

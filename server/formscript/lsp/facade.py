@@ -8,7 +8,7 @@ from __future__ import annotations
 from formscript.core.ends import common_ends
 from formscript.core.fields import ELEMENT_KEYS, Declared, type_label
 from formscript.core.forms import FIELD_NAME_RE
-from formscript.core.keys import OWNERS, Key, doc_for, keys_of, owner_of, snippets
+from formscript.core.keys import OWNERS, Key, Snippet, doc_for, keys_of, owner_of, snippets
 from formscript.core.records import replace
 from formscript.core.verdict import KeyPath
 
@@ -19,6 +19,7 @@ __all__ = [
     "Declared",
     "Key",
     "KeyPath",
+    "Snippet",
     "common_ends",
     "doc_for",
     "keys_of",

@@ -12,7 +12,8 @@ cases under ``tests/rules/<CODE>/``; the site builds its page. The tests check t
 
 from __future__ import annotations
 
-TYPE_CHECKING = False
+from typing import TYPE_CHECKING
+
 if TYPE_CHECKING:
     from formscript.rules.base import Rule
     from formscript.rules.cl001_transcript_not_a_list import CL001 as CL001

@@ -17,15 +17,13 @@ import functools
 import re
 import types
 from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, ClassVar, Literal, TypeAlias
 
 from formscript.core.printable import printable
 from formscript.core.records import FrozenRecord
 from formscript.core.verdict import KeyPath, Problem, Severity
 
-TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from typing import Any, ClassVar, Literal, TypeAlias
-
     from formscript.document import Span
 
 RuleKind: TypeAlias = 'Literal["form", "script", "rules", "calls", "any"]'

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from formscript.core.verdict import KeyPath, Problem
 from formscript.rules.base import Rule
 
-TYPE_CHECKING = False
 if TYPE_CHECKING:
     from formscript.core.fields import Failure
 

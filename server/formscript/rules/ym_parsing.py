@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from formscript.core.verdict import Problem
 from formscript.rules.base import Rule
 
-TYPE_CHECKING = False
 if TYPE_CHECKING:
     from formscript.document import Span
 
