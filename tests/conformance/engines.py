@@ -625,15 +625,25 @@ class RunsEngine:
         return self.script_outcome_of(plain, self.simulation(path, transcript, stream=True))
 
     @staticmethod
-    def simulation(path: str, transcript: tuple[dict[str, Any] | str, ...], *, stream: bool = False) -> dict[str, Any]:
-        """``simulate_text`` of the script at *path* with *transcript* as a JSON calls file."""
+    def simulation(
+        path: str,
+        transcript: tuple[dict[str, Any] | str, ...],
+        *,
+        stream: bool = False,
+        regex_timeout: float | None = None,
+    ) -> dict[str, Any]:
+        """``simulate_text`` of the script at *path* with *transcript* as a JSON calls file; with
+        *regex_timeout*, a slower search is awaited as ``simulate`` awaits it (``--regex-wait``)."""
         import json
 
         from formscript.runs import simulate_text
 
         calls = before_reset(transcript)
         calls_text = json.dumps([calls_item(p) for p in calls], ensure_ascii=False)
-        return simulate_text(read_text(path), path, calls_text, f"{path}.calls.json", stream=stream)
+        waits: dict[str, float] = {}
+        if regex_timeout is not None:
+            waits = {"regex_timeout": regex_timeout, "regex_answer_bound": 30.0}
+        return simulate_text(read_text(path), path, calls_text, f"{path}.calls.json", stream=stream, **waits)
 
     def script_outcome_of(self, plain: dict[str, Any], stream: dict[str, Any]) -> ScriptOutcome:
         """The outcome two simulations stand for (``simulate_text``, or ``simulate --format
@@ -825,8 +835,12 @@ class CliEngine:
                 return [CliOutcome("dry-run", r.get("verdict"), exit_code=code, data=r) for r in results]
         return [CliOutcome("dry-run", None, exit_code=code, problem=problem) for _ in paths]
 
-    def simulate(self, path: str, calls: str, *, stream: bool = False) -> CliOutcome:
+    def simulate(
+        self, path: str, calls: str, *, stream: bool = False, regex_timeout: float | None = None
+    ) -> CliOutcome:
         argv = ["simulate", path, "--calls", calls, "--format", "json"] + (["--stream"] if stream else [])
+        if regex_timeout is not None:
+            argv += ["--regex-timeout", str(regex_timeout)]
         code, data, problem = self._run(argv)
         verdict = None
         if problem is None and data is not None:
@@ -932,6 +946,23 @@ def _from_module(exc: BaseException, *fragments: str) -> bool:
             return True
         tb = tb.tb_next
     return False
+
+
+@contextlib.contextmanager
+def _without_delays() -> Iterator[None]:
+    """lionagi's scripted endpoint with its ``delay_ms`` waits taken out (only the waits): an
+    entry may ask for days (``delay_ms: 1e9`` coerced), and the wait changes nothing else."""
+    from lionagi.testing import _endpoint
+
+    async def no_wait(_seconds: float) -> None:
+        return None
+
+    original = _endpoint.sleep
+    _endpoint.sleep = no_wait
+    try:
+        yield
+    finally:
+        _endpoint.sleep = original
 
 
 class LionagiEngine:
@@ -1147,13 +1178,14 @@ class LionagiEngine:
             endpoint, script = TestBranch.scripted(branch), TestBranch.scripted(branch).script
         run = self._loop.run_until_complete
         spied = asked if branch is not None else None
-        try:
-            served, terminal = run(self._serve(endpoint, transcript, stream=False, branch=branch, asked=spied))
-        finally:
-            if branch is not None:
-                run(branch.chat_model.close())  # its rate limiter's task, on this loop
-        replayed = tuple(asked) if branch is not None else transcript
-        s_served, s_terminal = run(self._serve(stream_endpoint, replayed, stream=True))
+        with _without_delays():
+            try:
+                served, terminal = run(self._serve(endpoint, transcript, stream=False, branch=branch, asked=spied))
+            finally:
+                if branch is not None:
+                    run(branch.chat_model.close())  # its rate limiter's task, on this loop
+            replayed = tuple(asked) if branch is not None else transcript
+            s_served, s_terminal = run(self._serve(stream_endpoint, replayed, stream=True))
         return ScriptOutcome(
             "accepted",
             mode=script.mode,

@@ -72,6 +72,9 @@ class RedCase:
     #: judged "pytest" (its pytest outcome against an error within its lines).
     target_call: str | None = None
     judge: str | None = None
+    #: kind "script": how long formscript's ``simulate`` lets a prompt_regex search run before
+    #: it measures the growth (``--regex-timeout``; the default when None).
+    regex_timeout: float | None = None
 
     def text(self) -> str | None:
         """The file's text when it is UTF-8 (what formscript's text-level functions take)."""
@@ -942,6 +945,46 @@ def _regex_compile(r: _R) -> dict[str, Any]:
     sdoc.header = [(k, v) for k, v in sdoc.header if k != "mode"]
     label = pattern if len(pattern) < 30 else f"{pattern.count('(')} nested groups"
     return _script_case(r, sdoc, f"prompt_regex {label} ({'reached' if reached else 'never reached'})", calls(r))
+
+
+# -- a prompt_regex the runtime answers slowly (issue 36)
+
+#: (pattern, the prompt's repeated unit, its tail, the prompt's length for about 0.5 s of
+#: search): each scans the rest of the prompt from every start, so the search grows with the
+#: square of the prompt, and lionagi, given the time, answers.
+SLOW_REGEXES = [
+    ("a*b", "a", "", 22_000),
+    ("a*cd|c$", "a", "c", 22_000),
+    ("[ab]*c", "ab", "", 22_000),
+    (".*foo$", "z", "", 34_000),
+    ("\\s*x$", " ", "xy", 18_000),
+    ("\\d+\\.", "7", "", 12_000),
+    ("(?i)A*B", "a", "", 10_000),
+    ("\\w+@", "x", "", 16_000),
+    ("[ab]*c|d$", "ab", "d", 23_000),
+    ("\\w+@|!$", "x", "!", 15_000),
+]
+
+
+def _slow_regex(r: _R) -> dict[str, Any]:
+    """A script whose prompt_regex takes lionagi a noticeable time on a long prompt; formscript's
+    ``simulate`` is given a tenth of a second before it measures the growth, so it goes the way
+    a search longer than ``--regex-timeout`` goes, and must still name the entry served."""
+    pattern, unit, tail, length = r.pick(SLOW_REGEXES)
+    prompt = unit * max(1, int(length * r.pick([0.6, 0.8, 1.0, 1.2]) / len(unit))) + tail
+    if r.chance(0.2):  # the match the tail allows is taken away
+        prompt = prompt.removesuffix(tail) if tail else prompt
+    sdoc = script_doc(r)
+    if r.chance(0.8):  # positional mode never searches: mostly auto (or when_only)
+        sdoc.header = [(k, v) for k, v in sdoc.header if k != "mode" or r.chance(0.3)]
+    when: list[tuple[str, Node]] = [(r.key("prompt_regex"), r.s("'" + pattern.replace("'", "''") + "'", _j(pattern)))]
+    sdoc.entries.insert(0 if r.chance(0.8) else 1, entry(r, "text", when=("m", when)))
+    long_call: Payload = {"messages": [{"role": "user", "content": prompt}]}
+    transcript = (long_call, *calls(r, r.int(1, 2)))
+    if r.chance(0.2):
+        transcript = (*transcript[1:], long_call)
+    case = _script_case(r, sdoc, f"prompt_regex {pattern} on {len(prompt):,} characters", transcript)
+    return {**case, "regex_timeout": 0.1}
 
 
 # -- rulesets (items 9, 10, 11)
@@ -2509,6 +2552,7 @@ CLASSES: dict[str, ClassSpec] = {
     "suffix": ClassSpec(6, _suffix, "a script's loader picked by its suffix"),
     "script_version": ClassSpec(5, _version, "script versions the runtime coerces or refuses"),
     "regex_compile": ClassSpec(5, _regex_compile, "prompt_regex that fails without re.error"),
+    "slow_regex": ClassSpec(3, _slow_regex, "prompt_regex searches lionagi answers slowly (quadratic growth)"),
     "ruleset_build": ClassSpec(8, _ruleset_build, "rulesets a program cannot build"),
     "ruleset_custom": ClassSpec(4, _ruleset_custom, "custom checks in a YAML ruleset"),
     "rule_apply": ClassSpec(6, _rule_apply, "rules that raise (or print) inside fill_form"),
@@ -2573,6 +2617,7 @@ def case_at(seed: int, index: int) -> RedCase:
         node=built.get("node", "file"),
         target_call=built.get("target_call"),
         judge=built.get("judge"),
+        regex_timeout=built.get("regex_timeout"),
     )
 
 

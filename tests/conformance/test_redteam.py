@@ -335,15 +335,18 @@ class _Comparison:
         outcome both stand for."""
         calls = f"{path}.calls.json"
         Path(calls).write_text(json.dumps([calls_item(p) for p in case.transcript]), encoding="utf-8")
-        streamed = self.cli.simulate(path, calls, stream=True)
+        wait = case.regex_timeout
+        streamed = self.cli.simulate(path, calls, stream=True, regex_timeout=wait)
         diffs = _cli_diff(streamed, theirs.verdict)
         if case.text() is None:
-            return diffs + _cli_diff(self.cli.simulate(path, calls), theirs.verdict)
+            return diffs + _cli_diff(self.cli.simulate(path, calls, regex_timeout=wait), theirs.verdict)
         failed = object()
-        plain = _guarded(lambda: self.runs.simulation(path, case.transcript), lambda _: failed)
+        plain = _guarded(lambda: self.runs.simulation(path, case.transcript, regex_timeout=wait), lambda _: failed)
         stream = streamed.data
         if stream is None:
-            stream = _guarded(lambda: self.runs.simulation(path, case.transcript, stream=True), lambda _: failed)
+            stream = _guarded(
+                lambda: self.runs.simulation(path, case.transcript, stream=True, regex_timeout=wait), lambda _: failed
+            )
         if plain is failed or stream is failed:
             ours = _guarded(lambda: self.runs.script_outcome(path, case.transcript), ScriptOutcome)
         else:
