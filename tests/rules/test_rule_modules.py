@@ -12,7 +12,8 @@ import pytest
 
 from formscript import rules
 from formscript.lint.engine import PairedForm, lint_text
-from formscript.rules.base import EXAMPLE_FORM, EXAMPLE_FORM_NAME, Rule, reference
+from formscript.rules import reference
+from formscript.rules.base import EXAMPLE_FORM, EXAMPLE_FORM_NAME, Rule
 
 PACKAGE = Path(rules.__file__).resolve().parents[1]
 RULES = rules.all_rules()

@@ -41,7 +41,7 @@ def rule(args: argparse.Namespace) -> int:
         ]
         write(json.dumps(data if args.all else data[0], indent=2, ensure_ascii=False) + "\n")
     elif args.format == "markdown":
-        from formscript.rules.base import reference
+        from formscript.rules import reference
 
         write(reference() if args.all else chosen[0].page())
     elif args.all:

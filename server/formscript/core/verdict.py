@@ -1,20 +1,104 @@
-"""Verdicts are statuses with their evidence (seed 001), not booleans."""
+"""The finding types every layer shares, at the bottom of the imports: a position and a span,
+a key path, a fix as a finding describes it, the finding (``Problem``) and the verdict it adds
+up to. Verdicts are statuses with their evidence (seed 001), not booleans."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from enum import StrEnum
-from typing import TYPE_CHECKING, Literal, TypeAlias
+from functools import partial
+from typing import TYPE_CHECKING, Literal, NamedTuple, TypeAlias
 
 from formscript.core.records import FrozenRecord
 
 if TYPE_CHECKING:
-    from formscript.document import Span
-    from formscript.rules.base import FixPlan, Rule
+    from typing import Protocol
+
+    class Rule(Protocol):
+        """What a finding needs of the rule it breaks (``rules.base.Rule`` is one)."""
+
+        @property
+        def code(self) -> str: ...
+        @property
+        def severity(self) -> Severity: ...
+        @property
+        def rejects(self) -> bool: ...
+
+
+class Pos(NamedTuple):
+    """A 0-based line and a 0-based column counted in Unicode code points."""
+
+    line: int
+    column: int
+
+
+class Span(NamedTuple):
+    """A half-open range [start, end)."""
+
+    start: Pos
+    end: Pos
+
+
+#: ``Pos(*line_column)`` and ``Span(*start_end)`` without the call of the tuples' Python
+#: ``__new__``: positions are made by the thousand (every node located, every diagnostic).
+pos_of: Callable[[tuple[int, int]], Pos] = partial(tuple.__new__, Pos)
+span_of: Callable[[tuple[Pos, Pos]], Span] = partial(tuple.__new__, Span)
 
 #: A location inside a loaded document: the chain of mapping keys and list indexes.
 KeyPath = tuple[object, ...]
 
 Severity: TypeAlias = 'Literal["error", "warning", "info", "hint"]'
+
+
+# ------------------------------------------------------------------------------- fixes
+
+
+class QuoteScalar(FrozenRecord):
+    """Quote the plain scalar at *path* so YAML reads it as the text *text*."""
+
+    path: KeyPath
+    text: str
+    safe: bool
+
+    __slots__ = _fields = ("path", "text", "safe")
+
+    def __init__(self, path: KeyPath, text: str, safe: bool) -> None:
+        setter = object.__setattr__
+        setter(self, "path", path)
+        setter(self, "text", text)
+        setter(self, "safe", safe)
+
+
+class RemoveKey(FrozenRecord):
+    """Delete the mapping entry at *path* (exact text edits, checked before they are written)."""
+
+    path: KeyPath
+    description: str
+    safe: bool
+
+    __slots__ = _fields = ("path", "description", "safe")
+
+    def __init__(self, path: KeyPath, description: str, safe: bool) -> None:
+        setter = object.__setattr__
+        setter(self, "path", path)
+        setter(self, "description", description)
+        setter(self, "safe", safe)
+
+
+class ReplaceWith(FrozenRecord):
+    """Replace the finding's key (or scalar value) with *text*: a did-you-mean, never safe."""
+
+    text: str
+
+    __slots__ = _fields = ("text",)
+
+    def __init__(self, text: str) -> None:
+        setter = object.__setattr__
+        setter(self, "text", text)
+
+
+#: A fix as a finding describes it; lint realizes it into text edits on the located document.
+FixPlan = QuoteScalar | RemoveKey | ReplaceWith
 
 
 class Verdict(StrEnum):

@@ -11,57 +11,25 @@ own nodes or marks.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple, Protocol
 
 from formscript.core.records import FrozenRecord, Record
 from formscript.core.verdict import KeyPath, Problem
+from formscript.core.verdict import Pos as Pos
+from formscript.core.verdict import Span as Span
+from formscript.core.verdict import pos_of as pos_of
+from formscript.core.verdict import span_of as span_of
 
 if TYPE_CHECKING:
-    from typing import Any, Literal, NamedTuple, Protocol, TypeAlias
+    from typing import Any, Literal, TypeAlias
 
-    class Pos(NamedTuple):
-        """A 0-based line and a 0-based column counted in Unicode code points."""
 
-        line: int
-        column: int
+class Edit(NamedTuple):
+    """Replace the text in ``span`` with ``new_text``."""
 
-    class Span(NamedTuple):
-        """A half-open range [start, end)."""
+    span: Span
+    new_text: str
 
-        start: Pos
-        end: Pos
-
-    class Edit(NamedTuple):
-        """Replace the text in ``span`` with ``new_text``."""
-
-        span: Span
-        new_text: str
-
-    def pos_of(line_column: tuple[int, int]) -> Pos:
-        """``Pos(*line_column)``, for the hot paths."""
-        ...
-
-    def span_of(start_end: tuple[Pos, Pos]) -> Span:
-        """``Span(*start_end)``, for the hot paths."""
-        ...
-
-else:  # the same tuples without importing ``typing`` (a one-file lint's start-up)
-    from collections import namedtuple
-
-    Protocol = object
-    Pos = namedtuple("Pos", ("line", "column"))
-    Pos.__doc__ = "A 0-based line and a 0-based column counted in Unicode code points."
-    Span = namedtuple("Span", ("start", "end"))
-    Span.__doc__ = "A half-open range [start, end)."
-    Edit = namedtuple("Edit", ("span", "new_text"))
-    Edit.__doc__ = "Replace the text in ``span`` with ``new_text``."
-    # the tuples made straight from (line, column) and (start, end): what a namedtuple's
-    # ``__new__`` does, without the call of that Python function (positions are made by the
-    # thousand: every node located, every diagnostic)
-    from functools import partial
-
-    pos_of = partial(tuple.__new__, Pos)
-    span_of = partial(tuple.__new__, Span)
 
 Syntax: TypeAlias = 'Literal["yaml", "json"]'
 

@@ -18,9 +18,10 @@ from formscript.lint.report import NOT_A_KIND, FileReport
 
 if TYPE_CHECKING:
     from formscript.core.script import ScriptResult
+    from formscript.core.verdict import QuoteScalar, RemoveKey, ReplaceWith
     from formscript.lint.script_checks import ScriptMemo
     from formscript.lint.suppress import Suppression
-    from formscript.rules.base import QuoteScalar, RemoveKey, ReplaceWith, Rule
+    from formscript.rules.base import Rule
 
 __all__ = [
     "FileReport",
@@ -303,7 +304,7 @@ def _to_diagnostic(doc: Document, problem: Problem, fixes: bool | None = True) -
 
 def _fix(doc: Document, problem: Problem) -> Fix | None:
     """The text edits that realize the problem's fix on *doc*, or None when they cannot be made safely."""
-    from formscript.rules.base import QuoteScalar, RemoveKey
+    from formscript.core.verdict import QuoteScalar, RemoveKey
 
     plan = problem.fix
     if isinstance(plan, RemoveKey):

@@ -174,6 +174,21 @@ MODULES: dict[str, str] = {
 }
 
 
+def reference() -> str:
+    """Every rule's page after an index (``formscript rule --all --format markdown``)."""
+    found = all_rules()
+    rows = [
+        f"| [{r.code}](#{r.code.lower()}-{r.name}) | {r.name} | {r.kind} | {r.severity} | {'yes' * r.rejects} |"
+        for r in found
+    ]
+    head = (
+        "# formscript rules\n\n"
+        "<!-- Generated from server/formscript/rules by `formscript rule --all --format markdown`; do not edit. -->\n\n"
+        "| code | name | applies to | severity | rejects |\n|---|---|---|---|---|\n"
+    )
+    return head + "".join(row + "\n" for row in rows) + "\n" + "\n".join(r.page() for r in found)
+
+
 def get(code: str) -> Rule | None:
     """The rule with *code* (any case, surrounding blanks ignored), or None."""
     key = code.strip().upper()

@@ -20,11 +20,10 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, ClassVar, Literal, TypeAlias
 
 from formscript.core.printable import printable
-from formscript.core.records import FrozenRecord
-from formscript.core.verdict import KeyPath, Problem, Severity
+from formscript.core.verdict import FixPlan, KeyPath, Problem, ReplaceWith, Severity
 
 if TYPE_CHECKING:
-    from formscript.document import Span
+    from formscript.document.model import Span
 
 RuleKind: TypeAlias = 'Literal["form", "script", "rules", "calls", "any"]'
 
@@ -58,54 +57,6 @@ _EXAMPLE_FORM_NOTE = (
 
 
 # ------------------------------------------------------------------------------- fixes
-
-
-class QuoteScalar(FrozenRecord):
-    """Quote the plain scalar at *path* so YAML reads it as the text *text*."""
-
-    path: KeyPath
-    text: str
-    safe: bool
-
-    __slots__ = _fields = ("path", "text", "safe")
-
-    def __init__(self, path: KeyPath, text: str, safe: bool) -> None:
-        setter = object.__setattr__
-        setter(self, "path", path)
-        setter(self, "text", text)
-        setter(self, "safe", safe)
-
-
-class RemoveKey(FrozenRecord):
-    """Delete the mapping entry at *path* (exact text edits, checked before they are written)."""
-
-    path: KeyPath
-    description: str
-    safe: bool
-
-    __slots__ = _fields = ("path", "description", "safe")
-
-    def __init__(self, path: KeyPath, description: str, safe: bool) -> None:
-        setter = object.__setattr__
-        setter(self, "path", path)
-        setter(self, "description", description)
-        setter(self, "safe", safe)
-
-
-class ReplaceWith(FrozenRecord):
-    """Replace the finding's key (or scalar value) with *text*: a did-you-mean, never safe."""
-
-    text: str
-
-    __slots__ = _fields = ("text",)
-
-    def __init__(self, text: str) -> None:
-        setter = object.__setattr__
-        setter(self, "text", text)
-
-
-#: A fix as a finding describes it; lint realizes it into text edits on the located document.
-FixPlan = QuoteScalar | RemoveKey | ReplaceWith
 
 
 def replace_with(suggestion: str | None) -> ReplaceWith | None:
@@ -255,20 +206,3 @@ class Rule:
         first = _SECTION.search(self.doc)
         rest = self.doc[first.start() :] if first is not None else ""
         return "\n\n".join([*head, rest]).rstrip() + "\n"
-
-
-def reference() -> str:
-    """Every rule's page after an index (``formscript rule --all --format markdown``)."""
-    from formscript.rules import all_rules
-
-    found = all_rules()
-    rows = [
-        f"| [{r.code}](#{r.code.lower()}-{r.name}) | {r.name} | {r.kind} | {r.severity} | {'yes' * r.rejects} |"
-        for r in found
-    ]
-    head = (
-        "# formscript rules\n\n"
-        "<!-- Generated from server/formscript/rules by `formscript rule --all --format markdown`; do not edit. -->\n\n"
-        "| code | name | applies to | severity | rejects |\n|---|---|---|---|---|\n"
-    )
-    return head + "".join(row + "\n" for row in rows) + "\n" + "\n".join(r.page() for r in found)

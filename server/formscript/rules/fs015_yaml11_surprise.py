@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from formscript import rules
-from formscript.core.verdict import KeyPath, Problem
-from formscript.rules.base import QuoteScalar, Rule
+from formscript.core.verdict import KeyPath, Problem, QuoteScalar
+from formscript.rules.base import Rule
+from formscript.rules.fs013_required_value_null import FS013
+from formscript.rules.fs014_uncoercible_value import FS014
 
 
 class Yaml11Surprise(Rule):
@@ -99,5 +100,5 @@ def _surprise(rule: Rule, path: KeyPath, field: str, reading: str, text: str, sa
         path,
         field=field,
         fix=QuoteScalar(path, text, safe),
-        replaces=(rules.FS014, rules.FS013),
+        replaces=(FS014, FS013),
     )

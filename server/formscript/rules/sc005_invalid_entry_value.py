@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from formscript.core.verdict import KeyPath, Problem
-from formscript.rules.base import QuoteScalar, Rule
+from formscript.core.verdict import KeyPath, Problem, QuoteScalar
+from formscript.rules.base import Rule
 
 
 class InvalidEntryValue(Rule):

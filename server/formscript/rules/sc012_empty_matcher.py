@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from formscript.core.verdict import KeyPath, Problem
-from formscript.rules.base import RemoveKey, Rule
+from formscript.core.verdict import KeyPath, Problem, RemoveKey
+from formscript.rules.base import Rule
 
 
 class EmptyMatcher(Rule):

@@ -8,7 +8,7 @@ from formscript.core.verdict import Problem
 from formscript.rules.base import Rule
 
 if TYPE_CHECKING:
-    from formscript.document import Span
+    from formscript.document.model import Span
 
 
 class FileDoesNotLoad(Rule):
