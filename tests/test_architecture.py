@@ -142,6 +142,7 @@ def test_only_the_observer_loads_lionagi_and_only_by_name() -> None:
         "lionagi.testing._endpoint",
         "lionagi.work",
         "lionagi.work.form",
+        "lionagi.work.rules",
         "lionagi.cli.agent",
         "pydantic",
         "pydantic_core",

@@ -892,14 +892,18 @@ def test_every_call_served_matches_the_prediction_and_the_report_says_which_lion
     checked = data["lionagi"].pop("calls_checked")
     responses = data["lionagi"].pop("responses_checked")
     assert data["lionagi"].pop("form_specs_checked") == 0
-    assert data["lionagi"] == {"installed": metadata.version("lionagi"), "modelled": "0.36.0", "form_calls_checked": 0}
+    assert data["lionagi"] == {
+        "installed": metadata.version("lionagi"),
+        "modelled": "0.36.0",
+        "form_calls_checked": 0,
+        "constructs_checked": 0,
+        "context_blocks_checked": 0,
+    }
     assert 0 < responses <= checked  # each response the endpoint built (an error entry builds none)
     assert "served otherwise than formscript predicts" not in result.stdout.str()
     served = sum(source["served"] for source in data["sources"])
     assert checked > 0 and served <= checked  # every call served was checked (and exhausted ones)
-    assert (
-        f"drift check: {checked} call(s) served, {responses} response(s) built and 0 fill_form" in result.stdout.str()
-    )
+    assert f"drift check: {checked} call(s) served, {responses} response(s) built, 0 fill_form" in result.stdout.str()
 
 
 def test_a_drift_is_a_located_warning_a_summary_line_and_fails_a_strict_session(
@@ -986,7 +990,9 @@ def test_form_calls_are_checked_against_the_prediction(
     result.assert_outcomes(passed=3)
     data = json.loads((project.path / "report.json").read_text(encoding="utf-8"))
     assert data["drift"] == [] and data["lionagi"]["form_calls_checked"] == 3
-    assert "and 3 fill_form / validate_form call(s) as formscript predicts" in result.stdout.str()
+    assert (
+        ", 3 fill_form / validate_form call(s), 5 FieldSpec / WorkForm / Rule / RuleSet call(s)" in result.stdout.str()
+    )
     # a model that no longer sees the required field: lionagi's error is drift, at the call
     from formscript.core import fields as core_fields
 
@@ -1050,3 +1056,127 @@ def test_a_response_formscript_builds_otherwise_is_drift(
     assert drift and all(d["lionagi"].startswith("builds ") and d["formscript"].startswith("predicts ") for d in drift)
     assert all(d["line"] is not None for d in drift)
     assert "drift in the response to call" in result.stdout.str()
+
+
+BUILDING_BLOCKS = """\
+import pytest
+from pydantic import ValidationError
+from lionagi.work import FieldSpec, Rule, RuleSet, WorkForm
+
+
+def test_fields():
+    assert FieldSpec(name="age", type="int", required=True).type == "int"
+    with pytest.raises(ValidationError, match="must start with a letter"):
+        FieldSpec(name="1age", type="int")
+    with pytest.raises(ValidationError):
+        FieldSpec(name="age", type="int", default="x")
+
+
+def test_rules():
+    form = WorkForm(title="T", fields={"age": FieldSpec(name="age", type="int"), "n": {"name": "n"}})
+    rules = RuleSet().add(Rule(rule_id="r1", field="age", check="range", params={"max": 10}))
+    rules.add(Rule(rule_id="r2", field="n", check="pattern", params={"pattern": "^a"}, message="n starts with a"))
+    with pytest.raises(ValueError):
+        rules.add(Rule(rule_id="r1", field="age", check="required"))
+    with pytest.raises(AttributeError):
+        rules.add("r3")
+    filled = form.model_copy(update={"values": {"age": 30, "n": "b"}})
+    assert len(rules.apply_all(filled)) == 2
+"""
+
+
+def test_the_form_building_blocks_are_checked_against_the_prediction(
+    project: pytest.Pytester, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """FieldSpec, WorkForm and Rule built, RuleSet.add and apply_all called by a test: each
+    predicted from the same arguments (what it returns, or the exception and its message)."""
+    project.makepyfile(test_blocks=BUILDING_BLOCKS)
+    result = run(project, "test_blocks.py", "--formscript", "--formscript-report=report.json", "--formscript-strict")
+    result.assert_outcomes(passed=2)
+    data = json.loads((project.path / "report.json").read_text(encoding="utf-8"))
+    # 3 + 1 FieldSpec, 1 WorkForm, 3 Rule, 4 add (the first into an empty set), 1 apply_all
+    assert data["drift"] == [] and data["lionagi"]["constructs_checked"] == 13
+    # formscript's range check made to pass everything: apply_all is drift, at its call
+    from formscript.core import rules as core_rules
+
+    monkeypatch.setitem(core_rules._CHECKS, "range", lambda rule, value: None)
+    drifted = run(
+        project, "test_blocks.py", "--formscript", "--formscript-report=report.json", "--formscript-drift-dir=d"
+    )
+    drifted.assert_outcomes(passed=2)  # what the tests see is unchanged
+    (drift,) = json.loads((project.path / "report.json").read_text(encoding="utf-8"))["drift"]
+    assert (drift["path"], drift["line"], drift["payload"]) == ("test_blocks.py", 23, {"api": "RuleSet.apply_all"})
+    assert drift["lionagi"] == "returns failures on field 'age', 'n starts with a'"
+    assert drift["formscript"] == "returns failures on 'n starts with a'"
+    assert "drift at RuleSet.apply_all" in drifted.stdout.str()
+    # the bundle: the form and the rule set as files, which formscript's dry run replays
+    bundle = project.path / "d" / drift["bundle"]
+    facts = json.loads((bundle / "drift.json").read_text(encoding="utf-8"))
+    assert facts["replay"] == "formscript dry-run form.yaml --rules rules.yaml"
+    (result,) = run_cli(
+        "dry-run", "--format", "json", str(bundle / "form.yaml"), "--rules", str(bundle / "rules.yaml")
+    )["results"]
+    assert [error["rule_id"] for error in result["errors"]] == ["r2"]  # the drifted model's answer
+
+
+def test_a_refusal_worded_otherwise_is_drift(project: pytest.Pytester, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The exception's message is part of the prediction: a pattern a test matches against it
+    (``pytest.raises(match=)``) depends on it."""
+    from formscript.lint import raised
+
+    monkeypatch.setattr(raised, "_bad_field_name", lambda name: f"bad name {name!r}")
+    project.makepyfile(test_blocks=BUILDING_BLOCKS)
+    result = run(
+        project, "test_blocks.py", "--formscript", "--formscript-report=report.json", "--formscript-drift-dir=d"
+    )
+    result.assert_outcomes(passed=2)
+    (drift,) = json.loads((project.path / "report.json").read_text(encoding="utf-8"))["drift"]
+    repro = (project.path / "d" / drift["bundle"] / "repro.py").read_text(encoding="utf-8")
+    assert repro == "from lionagi.work.form import FieldSpec\n\nFieldSpec(name='1age', type='int')\n"
+    assert (drift["line"], drift["payload"]) == (9, {"api": "FieldSpec"})
+    # shown at the first line where the messages differ
+    assert drift["lionagi"].startswith("raises ValidationError (Value error, Field name '1age' must start with a")
+    assert drift["formscript"].startswith("raises ValidationError (Value error, bad name '1age'")
+
+
+AGENT_FORMS = """\
+from lionagi.cli.agent import _build_work_form, _form_to_context_block
+
+
+def test_block():
+    fields = {"age": {"type": "int"}, "tags": {"type": "list"}}
+    form = _build_work_form({"title": "T", "fields": fields, "values": {"age": "7", "tags": ["a"]}}, "not-a-file.yaml")
+    assert form.status == "validated"
+    assert _form_to_context_block(form) == "[Work Form: T]\\n  age: 7\\n  tags: ['a']"
+"""
+
+
+def test_li_agents_builder_and_context_block_are_checked_against_the_prediction(
+    project: pytest.Pytester, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """li agent --form's builder handed a spec dict (here directly, under a name that is no
+    file) is predicted from that dict, and the context block it renders for the form is set
+    against formscript's, character for character."""
+    project.makepyfile(test_agent=AGENT_FORMS)
+    result = run(project, "test_agent.py", "--formscript", "--formscript-report=report.json", "--formscript-strict")
+    result.assert_outcomes(passed=1)
+    data = json.loads((project.path / "report.json").read_text(encoding="utf-8"))
+    assert data["drift"] == []
+    assert (data["lionagi"]["form_specs_checked"], data["lionagi"]["context_blocks_checked"]) == (1, 1)
+    from formscript.core import gate
+
+    monkeypatch.setattr(gate, "render_context_block", lambda title, values: f"[Form: {title}]")
+    drifted = run(
+        project, "test_agent.py", "--formscript", "--formscript-report=report.json", "--formscript-drift-dir=d"
+    )
+    drifted.assert_outcomes(passed=1)
+    (drift,) = json.loads((project.path / "report.json").read_text(encoding="utf-8"))["drift"]
+    assert (drift["path"], drift["line"], drift["payload"]) == (
+        "test_agent.py",
+        6,
+        {"api": "li agent --form context block"},
+    )
+    assert drift["lionagi"].startswith('writes "[Work Form: T]\\n  age: 7') and "'[Form: T]'" in drift["formscript"]
+    bundle = project.path / "d" / drift["bundle"]
+    (result,) = run_cli("dry-run", "--format", "json", str(bundle / "form.yaml"))["results"]
+    assert result["context_block"] == "[Form: T]\n\n"  # the drifted model's block (and its blank line), replayed

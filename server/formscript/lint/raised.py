@@ -38,7 +38,7 @@ if TYPE_CHECKING:
     from formscript.document.pyextract import Embedded
     from formscript.lint.report import FileReport
 
-__all__ = ["message", "refused_first"]
+__all__ = ["fieldspec_refusal", "message", "model_refusal", "refused_first", "repeated_rule_id"]
 
 #: The calls that hand their argument to ``ScriptModel.coerce``.
 _COERCING = frozenset({"ScriptModel.coerce", "scripted_imodel", "TestBranch.from_script", "iModel"})
@@ -194,12 +194,17 @@ def _repeated_rule_id(value: Any) -> str | None:
     for rule in listed if isinstance(listed, list) else []:
         rule_id = rule.get("rule_id") if isinstance(rule, dict) else None
         if rule_id in seen:
-            return (
-                f"RuleSet already contains a rule with rule_id={rule_id!r}. "
-                "Use a unique rule_id or remove the existing rule first."
-            )
+            return repeated_rule_id(rule_id)
         seen.add(rule_id)
     return None
+
+
+def repeated_rule_id(rule_id: Any) -> str:
+    """The ValueError ``RuleSet.add`` raises for a rule whose rule_id the set already has."""
+    return (
+        f"RuleSet already contains a rule with rule_id={rule_id!r}. "
+        "Use a unique rule_id or remove the existing rule first."
+    )
 
 
 # ----------------------------------------------------------------------------- pydantic's texts
@@ -289,9 +294,6 @@ def _entry(embedded: Embedded, value: Any) -> str | None:
 def _fieldspec(embedded: Embedded, value: Any) -> str | None:
     """``FieldSpec(...)``: its keywords in the order written; its own check worded as
     lionagi words it (the name first, then the default)."""
-    from formscript.core.fields import FIELD_NAME_RE
-    from formscript.core.forms import FieldSpec
-
     fields = value.get("fields") if isinstance(value, dict) else None
     if not (isinstance(fields, dict) and len(fields) == 1) or embedded.node.args:
         return None
@@ -302,6 +304,17 @@ def _fieldspec(embedded: Embedded, value: Any) -> str | None:
     given = {k.arg: known[k.arg] for k in embedded.node.keywords if k.arg is not None and k.arg in known}
     if len(given) != len(embedded.node.keywords):
         return None
+    return fieldspec_refusal(given, name)
+
+
+def fieldspec_refusal(given: dict[str, Any], name: Any = None) -> str | None:
+    """``str()`` of the ValidationError ``FieldSpec(**given)`` raises, its own check worded as
+    lionagi words it (the name first, then the default); None when it builds or the text is
+    not known. *name* is the field's name where the document gives it apart from *given*."""
+    from formscript.core.fields import FIELD_NAME_RE
+    from formscript.core.forms import FieldSpec
+
+    name = given.get("name") if name is None else name
 
     def own(loc: tuple[Any, ...], _input: Any) -> str | None:
         if loc or not isinstance(name, str):
@@ -311,3 +324,9 @@ def _fieldspec(embedded: Embedded, value: Any) -> str | None:
         return _incompatible_default(name, given.get("default"), str(given.get("type", "str")))
 
     return _pydantic(FieldSpec, given, "FieldSpec", own)
+
+
+def model_refusal(model: type[BaseModel], given: Any, title: str) -> str | None:
+    """``str()`` of the ValidationError *model* (one of formscript's models of lionagi's, of
+    the same name) raises for *given*; None when it builds or the text is not known."""
+    return _pydantic(model, given, title)

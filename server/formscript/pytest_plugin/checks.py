@@ -24,7 +24,17 @@ from formscript.lint.diagnostics import Diagnostic
 from formscript.lint.formats import render_text
 from formscript.lint.report import FileReport
 
-__all__ = ["CallSite", "Checked", "check_file", "check_value", "clear_cache", "is_plain", "read_python", "written_at"]
+__all__ = [
+    "CallSite",
+    "Checked",
+    "check_file",
+    "check_spec_value",
+    "check_value",
+    "clear_cache",
+    "is_plain",
+    "read_python",
+    "written_at",
+]
 
 
 @dataclass(frozen=True)
@@ -156,6 +166,23 @@ def check_value(data: Any, site: CallSite, text: str | None, *, settings: Settin
 
         report.document = PythonText(text)
     return Checked(key, "runtime", site.shown, site.line, call, result.verdict, report)
+
+
+def check_spec_value(spec: Any, spec_path: str, site: CallSite) -> Checked:
+    """What formscript says about the form spec *spec* (already loaded) that ``li agent
+    --form``'s builder is handed with the name *spec_path* at *site*: its findings at the call."""
+    from formscript.core.gate import check_form_spec
+
+    key = f"{site.shown}:{site.line}#{_digest(spec)}"
+    if not is_plain(spec):
+        return Checked(key, "runtime", site.shown, site.line, None, None, None)
+    result = check_form_spec(spec, spec_path)
+    span = Span(Pos(site.line - 1, site.column), Pos(site.line - 1, site.column + 1))
+    diagnostics = [
+        Diagnostic(p.code, p.rule.severity, p.message, p.span if p.span is not None else span) for p in result.problems
+    ]
+    report = FileReport(site.shown, "form", result.verdict, diagnostics, gate=result)
+    return Checked(key, "runtime", site.shown, site.line, None, result.verdict, report)
 
 
 def written_at(file_text: str, site: CallSite, text: str, *, kind: str, settings: Settings) -> Checked | None:

@@ -42,6 +42,11 @@ class Coverage:
     predicted_responses: int = 0
     #: How many form specs ``li agent --form`` loaded and built formscript predicted.
     predicted_specs: int = 0
+    #: How many FieldSpec / WorkForm / Rule constructions, ``RuleSet.add`` and ``apply_all``
+    #: calls formscript predicted and compared.
+    predicted_constructs: int = 0
+    #: How many context blocks ``li agent --form`` rendered formscript predicted and compared.
+    predicted_blocks: int = 0
     #: Forms filled or validated: by key (title and declared fields), the site first seen, how
     #: often each declared field had a value, and how often each rule passed and failed.
     forms: dict[str, dict[str, Any]] = field(default_factory=dict)
@@ -82,6 +87,8 @@ class Coverage:
             "predicted_forms": self.predicted_forms,
             "predicted_responses": self.predicted_responses,
             "predicted_specs": self.predicted_specs,
+            "predicted_constructs": self.predicted_constructs,
+            "predicted_blocks": self.predicted_blocks,
             "forms": self.forms,
         }
 
@@ -99,6 +106,8 @@ class Coverage:
         self.predicted_forms += int(data.get("predicted_forms", 0))
         self.predicted_responses += int(data.get("predicted_responses", 0))
         self.predicted_specs += int(data.get("predicted_specs", 0))
+        self.predicted_constructs += int(data.get("predicted_constructs", 0))
+        self.predicted_blocks += int(data.get("predicted_blocks", 0))
         for key, form in data.get("forms", {}).items():
             kept: dict[str, Any] = self.forms.setdefault(key, {**form, "calls": 0, "fields": {}, "rules": {}})
             kept["calls"] += form["calls"]
@@ -168,6 +177,8 @@ class Coverage:
                 "form_calls_checked": self.predicted_forms,
                 "responses_checked": self.predicted_responses,
                 "form_specs_checked": self.predicted_specs,
+                "constructs_checked": self.predicted_constructs,
+                "context_blocks_checked": self.predicted_blocks,
             },
             "drift": sorted(self.drift, key=lambda d: (d["test"], d["source"], d["call"])),
             "forms": [self.forms[key] for key in sorted(self.forms)],

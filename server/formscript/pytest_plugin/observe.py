@@ -31,7 +31,16 @@ from typing import Any
 
 from formscript.core.verdict import Verdict
 from formscript.lint.config import Settings
-from formscript.pytest_plugin.checks import CallSite, Checked, check_file, check_value, read_python, written_at
+from formscript.pytest_plugin.checks import (
+    CallSite,
+    Checked,
+    check_file,
+    check_spec_value,
+    check_value,
+    read_python,
+    written_at,
+)
+from formscript.pytest_plugin.constructs import Repro
 from formscript.pytest_plugin.coverage import Coverage, call_item
 from formscript.pytest_plugin.warning import FormscriptDriftWarning, FormscriptWarning
 
@@ -41,8 +50,14 @@ __all__ = ["Observer"]
 #: ScriptModel's loaders: name -> where the runtime takes the script from.
 LOADERS = ("coerce", "from_yaml", "from_json", "from_responses", "model_validate")
 
+#: A default that no argument can be (None is a spec a test may pass).
+_ABSENT: Any = object()
+
 _DEPTH: contextvars.ContextVar[int] = contextvars.ContextVar("formscript_load_depth", default=0)
 _FILLING: contextvars.ContextVar[int] = contextvars.ContextVar("formscript_fill_depth", default=0)
+#: Inside a call of lionagi's the plugin watches: the FieldSpec, WorkForm, Rule and RuleSet calls
+#: lionagi makes there are its own, not the test's.
+_INSIDE: contextvars.ContextVar[int] = contextvars.ContextVar("formscript_inside_depth", default=0)
 
 
 @dataclass
@@ -83,6 +98,8 @@ class Observer:
         self._scripts: dict[str, tuple[list[Any], str]] = {}
         #: Where each drift's repro bundle is written (``--formscript-drift-dir``), or None.
         self.drift_dir: Path | None = None
+        #: Forms ``li agent --form`` built from a spec, until it renders their context block.
+        self._built: dict[int, tuple[Any, Checked, Any]] = {}
 
     # -- installing
 
@@ -128,6 +145,7 @@ class Observer:
             work = importlib.import_module("lionagi.work")
         except ImportError:  # pragma: no cover - part of lionagi 0.36.0
             pass
+        self._watch_constructs()
         for fill, name in ((True, "fill_form"), (False, "validate_form")):
             original = getattr(work_form, name, None) if work_form is not None else None
             if original is not None:
@@ -138,6 +156,8 @@ class Observer:
         if agent is not None and hasattr(agent, "_load_form_spec") and hasattr(agent, "_build_work_form"):
             self._patch_module(agent, "_load_form_spec", self._form_wrapper(agent._load_form_spec, "load"))
             self._patch_module(agent, "_build_work_form", self._form_wrapper(agent._build_work_form, "build"))
+            if callable(getattr(agent, "_form_to_context_block", None)):
+                self._patch_module(agent, "_form_to_context_block", self._block_wrapper(agent._form_to_context_block))
         return True
 
     def uninstall(self) -> None:
@@ -164,19 +184,59 @@ class Observer:
         def form_step(*args: Any, **kwargs: Any) -> Any:
             __tracebackhide__ = True
             path = args[-1] if args else kwargs.get("path", kwargs.get("spec_path"))
+            token = _INSIDE.set(_INSIDE.get() + 1)  # the FieldSpec, WorkForm it builds are its own
             try:
                 result = original(*args, **kwargs)
             except BaseException as exc:
                 if isinstance(exc, Exception):
                     self._guarded(self._form_after, path, exc, None)
                 raise
+            finally:
+                _INSIDE.reset(token)
             if step == "build":
-                self._guarded(self._form_after, path, None, result)
+                spec = args[0] if len(args) > 1 else kwargs.get("spec")
+                self._guarded(self._form_after, path, None, result, spec)
             return result
 
         form_step.__wrapped__ = original  # type: ignore[attr-defined]
         form_step.__name__ = getattr(original, "__name__", "form_step")
         return form_step
+
+    def _block_wrapper(self, original: Any) -> Any:
+        """``li agent --form``'s context block (the text put before the prompt) for a form it
+        built from a spec: set against the block formscript renders for the same spec."""
+
+        def block(form: Any, *args: Any, **kwargs: Any) -> Any:
+            __tracebackhide__ = True
+            text = original(form, *args, **kwargs)
+            self._guarded(self._block_drift, form, text)
+            return text
+
+        block.__wrapped__ = original  # type: ignore[attr-defined]
+        block.__name__ = getattr(original, "__name__", "block")
+        return block
+
+    def _block_drift(self, form: Any, text: Any) -> None:
+        found = self._built.pop(id(form), None)
+        if found is None or found[0] is not form:
+            return
+        checked, spec = found[1], found[2]
+        gate = checked.report.gate if checked.report is not None else None
+        if gate is None or gate.context_block is None:
+            return  # not rendered here (values past the alias limit)
+        self.coverage.predicted_blocks += 1
+        if text != gate.context_block:
+            site = CallSite(checked.path, checked.path, checked.line or 1, 0)
+            ours, theirs = gate.context_block, text if isinstance(text, str) else repr(text)
+            at = next((i for i, pair in enumerate(zip(ours, theirs, strict=False)) if pair[0] != pair[1]), None)
+            at = min(len(ours), len(theirs)) if at is None else at
+            self._drift(
+                "li agent --form context block",
+                site,
+                f"writes {theirs[max(0, at - 20) : at + 40]!r} at character {at}",
+                f"{ours[max(0, at - 20) : at + 40]!r} ({len(ours)} characters; lionagi's {len(theirs)})",
+                _spec_files(spec),
+            )
 
     def _record_wrapper(self, original: Any) -> Any:
         """``ScriptedEndpoint._record``: the endpoint has built its response for a served entry
@@ -249,6 +309,7 @@ class Observer:
             __tracebackhide__ = True
             outermost = _FILLING.get() == 0  # fill_form calls validate_form: one call, one check
             token = _FILLING.set(_FILLING.get() + 1)
+            inside = _INSIDE.set(_INSIDE.get() + 1)
             try:
                 result = original(*args, **kwargs)
             except BaseException as exc:
@@ -256,6 +317,7 @@ class Observer:
                     self._guarded(self._form_drift, fill, args, kwargs, None, exc)
                 raise
             finally:
+                _INSIDE.reset(inside)
                 _FILLING.reset(token)
             if outermost:
                 self._guarded(self._form_drift, fill, args, kwargs, result, None)
@@ -317,10 +379,22 @@ class Observer:
         else:
             errors = tuple(_error_field(str(e)) for e in getattr(result, "validation_errors", []) or [])
             observed = ("returns", str(getattr(result, "status", "")), errors, _shown_values(result.values))
-        if observed == predicted:
-            return
+        if observed != predicted:
+            from formscript.pytest_plugin.constructs import spec_repro
+
+            held = given.rules() if given is not None else None
+            repro = spec_repro(getattr(form, "title", None), fields, values, held)
+            self._drift(
+                "fill_form" if fill else "validate_form", site, _said_form(observed), _said_form(predicted), repro
+            )
+
+    def _drift(
+        self, api: str, site: CallSite | None, lionagi: str, formscript: str, repro: Repro | None = None
+    ) -> None:
+        """Record that lionagi's *api* did *lionagi* where formscript predicts *formscript*: a
+        drift record, a FormscriptDriftWarning at the test's call and, with
+        ``--formscript-drift-dir``, the bundle *repro* (its files and the command replaying it)."""
         path, line = (site.path, site.line) if site is not None else ("<unknown>", 1)
-        api = "fill_form" if fill else "validate_form"
         record = {
             "test": self.current_test,
             "source": f"{self._shown(Path(path))}:{line}" if site is not None else api,
@@ -328,14 +402,122 @@ class Observer:
             "line": line,
             "call": 0,
             "payload": {"api": api},
-            "lionagi": _said_form(observed),
-            "formscript": _said_form(predicted),
+            "lionagi": lionagi,
+            "formscript": formscript,
         }
+        if self.drift_dir is not None and repro is not None:
+            record["bundle"] = self._write_bundle(record, *repro)
         self.coverage.drift.append(record)
-        text = f"drift at {api}: lionagi {record['lionagi']}, formscript predicts {record['formscript']}"
+        text = f"drift at {api}: lionagi {lionagi}, formscript predicts {formscript}"
         warnings.warn_explicit(FormscriptDriftWarning(text), FormscriptDriftWarning, path, line)
 
-    def _form_after(self, path: Any, exc: BaseException | None, form: Any) -> None:
+    # -- the work-form building blocks a test calls (constructs.py predicts them)
+
+    def _watch_constructs(self) -> None:
+        """Wrap ``FieldSpec``, ``WorkForm`` and ``Rule``'s construction, ``RuleSet.add`` and
+        ``RuleSet.apply_all``; those lionagi calls itself (inside fill_form, li agent) are its own."""
+        try:
+            form_module = importlib.import_module("lionagi.work.form")
+            rules_module = importlib.import_module("lionagi.work.rules")
+            ruleset, rule = rules_module.RuleSet, rules_module.Rule
+            models = {"FieldSpec": form_module.FieldSpec, "WorkForm": form_module.WorkForm, "Rule": rule}
+        except (ImportError, AttributeError):  # pragma: no cover - part of lionagi 0.36.0
+            return
+        for api, model in models.items():
+            self._patch(model, "__init__", self._construct_wrapper(model, api, _lookup(model, "__init__")))
+        for name in ("add", "apply_all"):
+            self._patch(ruleset, name, self._ruleset_wrapper(name, _lookup(ruleset, name), rule))
+
+    def _construct_wrapper(self, model: type, api: str, original: Any) -> Any:
+        def init(instance: Any, /, *args: Any, **kwargs: Any) -> None:
+            __tracebackhide__ = True
+            if _INSIDE.get() or type(instance) is not model or args:  # lionagi's own, a subclass
+                original(instance, *args, **kwargs)
+                return
+            token = _INSIDE.set(1)
+            try:
+                original(instance, **kwargs)
+            except Exception as exc:
+                self._guarded(self._construct_drift, api, kwargs, model, None, exc)
+                raise
+            finally:
+                _INSIDE.reset(token)
+            self._guarded(self._construct_drift, api, kwargs, model, instance, None)
+
+        init.__wrapped__ = original  # type: ignore[attr-defined]
+        return init
+
+    def _construct_drift(
+        self, api: str, kwargs: dict[str, Any], model: type, built: Any, exc: BaseException | None
+    ) -> None:
+        from formscript.pytest_plugin.constructs import observed, predict_model, said
+
+        fields = getattr(model, "model_fields", None)
+        predicted = predict_model(api, kwargs, fields)
+        if predicted is None:
+            return
+        self.coverage.predicted_constructs += 1
+        seen = observed(built, exc, fields)
+        if seen != predicted:
+            from formscript.pytest_plugin.constructs import call_repro
+
+            repro = call_repro(api, kwargs)
+            self._drift(api, self._call_site(), said(seen, predicted), said(predicted, seen), repro)
+
+    def _ruleset_wrapper(self, name: str, original: Any, rule_class: type) -> Any:
+        from formscript.pytest_plugin.constructs import (
+            observed,
+            observed_failures,
+            predict_add,
+            predict_apply_all,
+            rules_repro,
+            said,
+            spec_repro,
+        )
+
+        def method(ruleset: Any, argument: Any, *rest: Any, **kwargs: Any) -> Any:
+            __tracebackhide__ = True
+            if _INSIDE.get() or rest or kwargs:
+                return original(ruleset, argument, *rest, **kwargs)
+            held = list(getattr(ruleset, "_rules", []))  # before the call changes it
+            token = _INSIDE.set(1)
+            try:
+                result = original(ruleset, argument)
+            except Exception as exc:
+                self._guarded(check, held, argument, None, exc)
+                raise
+            finally:
+                _INSIDE.reset(token)
+            self._guarded(check, held, argument, result, None)
+            return result
+
+        def check(held: list[Any], argument: Any, result: Any, exc: BaseException | None) -> None:
+            if name == "add":
+                predicted = predict_add(held, argument, rule_class)
+                seen = ("returns", "the rule added") if exc is None else observed(None, exc)
+            else:
+                predicted = predict_apply_all(held, argument)
+                seen = observed_failures(result, exc)
+            if predicted is None:
+                return
+            self.coverage.predicted_constructs += 1
+            if seen != predicted:
+                if name == "add":
+                    repro = rules_repro([*held, argument])
+                else:
+                    fields, values = getattr(argument, "fields", None), getattr(argument, "values", None)
+                    repro = spec_repro(getattr(argument, "title", None), fields, values, held)
+                site = self._call_site()
+                self._drift(f"RuleSet.{name}", site, said(seen, predicted), said(predicted, seen), repro)
+
+        method.__wrapped__ = original  # type: ignore[attr-defined]
+        method.__name__ = name
+        return method
+
+    def _form_after(self, path: Any, exc: BaseException | None, form: Any, spec: Any = _ABSENT) -> None:
+        """After li agent --form loaded (*exc* only) or built (*spec*, the loaded dict it was
+        given, and the *form* built) a spec: the spec file's report, or, where the builder was
+        handed a dict that is not the file's (a test calls it directly), the dict's at the call."""
         if not isinstance(path, str | os.PathLike):
             return
         resolved = Path(path).resolve()
@@ -349,10 +531,22 @@ class Observer:
             shown = self._shown(resolved)
             self._checked[key] = check_file(os.fspath(path), shown, as_yaml=None, settings=self.settings, kind="form")
         checked = self._checked[key]
-        if not self._inside(checked.path):
+        if spec is not _ABSENT and not _loaded_as(checked, spec):
+            site = self._call_site()
+            if site is None:
+                return
+            checked = check_spec_value(spec, os.fspath(path), site)
+        elif not self._inside(checked.path):
             checked = self._written(checked, "form") or checked
         refused = exc is not None or getattr(form, "status", None) == "error"
-        self._spec_drift(checked, refused, exc, form)
+        if spec is _ABSENT:  # the file's own, as loaded
+            document = checked.report.document if checked.report is not None else None
+            spec = document.value if document is not None else None
+        self._spec_drift(checked, refused, exc, form, spec)
+        if form is not None and not refused:
+            if len(self._built) >= 8:  # a form built and never rendered (no values): let it go
+                self._built.pop(next(iter(self._built)))
+            self._built[id(form)] = (form, checked, spec)
         if not refused:
             self._warn_findings(checked)
             return
@@ -370,7 +564,7 @@ class Observer:
             self._rejections[id(exc)] = (exc, text)
         self._pending.append(text)
 
-    def _spec_drift(self, checked: Checked, refused: bool, exc: BaseException | None, form: Any) -> None:
+    def _spec_drift(self, checked: Checked, refused: bool, exc: BaseException | None, form: Any, spec: Any) -> None:
         """``li agent --form`` loading and building the spec as formscript predicts: refused or
         not (the prompt cap, checked later by the command, aside)."""
         from formscript import rules as registry
@@ -392,21 +586,10 @@ class Observer:
             theirs = "builds the form with status 'error'"
         else:
             theirs = f"builds the form (status {getattr(form, 'status', None)!r})"
-        line = rejecting[0].span.start.line + 1 if rejecting else 1
-        mine = f"refuses it ({rejecting[0].code}: {rejecting[0].message})" if rejecting else "accepts it"
-        record = {
-            "test": self.current_test,
-            "source": checked.key,
-            "path": checked.path,
-            "line": line,
-            "call": 0,
-            "payload": {"api": "li agent --form"},
-            "lionagi": theirs,
-            "formscript": f"predicts it {mine}",
-        }
-        self.coverage.drift.append(record)
-        text = f"drift at li agent --form {checked.path}: lionagi {theirs}, formscript {record['formscript']}"
-        warnings.warn_explicit(FormscriptDriftWarning(text), FormscriptDriftWarning, checked.path, line)
+        line = rejecting[0].span.start.line + 1 if rejecting else checked.line or 1
+        mine = f"it refuses it ({rejecting[0].code}: {rejecting[0].message})" if rejecting else "it builds the form"
+        site = CallSite(checked.path, checked.path, line, 0)
+        self._drift("li agent --form", site, theirs, mine, _spec_files(spec))
 
     def _wrap_loader(self, model: type, name: str) -> None:
         func = _lookup(model, name).__func__
@@ -794,12 +977,16 @@ class Observer:
         warnings.warn_explicit(FormscriptDriftWarning(text), FormscriptDriftWarning, path, line or 1)
 
     def _bundle(self, instance: Any, calls: list[Any], record: dict[str, Any]) -> str:
-        """Write the drift's repro bundle: the script as lionagi holds it (data), the session's
-        calls up to this one as a calls transcript, and both answers with both versions;
-        ``formscript simulate script.yaml --calls calls.yaml`` replays it. Its folder's name."""
-        import json
+        """Write a served call's repro bundle: the script as lionagi holds it (data) and the
+        session's calls up to this one as a calls transcript. Its folder's name."""
+        script = instance.model_dump(mode="json", exclude_none=True)
+        files = {"script.yaml": _yaml(script), "calls.yaml": _yaml(calls)}
+        return self._write_bundle(record, files, "formscript simulate script.yaml --calls calls.yaml", len(calls) - 1)
 
-        import yaml
+    def _write_bundle(self, record: dict[str, Any], files: dict[str, str], replay: str, call: int = 0) -> str:
+        """Write a drift's bundle under ``--formscript-drift-dir``: *files*, and ``drift.json``
+        with both answers, both versions and the command (*replay*) that replays formscript's."""
+        import json
 
         from formscript import __version__
 
@@ -808,21 +995,33 @@ class Observer:
         name = f"drift-{len(self.coverage.drift) + 1:03d}" + (f"-{worker}" if worker else "")
         folder = self.drift_dir / name
         folder.mkdir(parents=True, exist_ok=True)
-        script = instance.model_dump(mode="json", exclude_none=True)
-        (folder / "script.yaml").write_text(yaml.safe_dump(script, sort_keys=False, allow_unicode=True), "utf-8")
-        (folder / "calls.yaml").write_text(yaml.safe_dump(calls, sort_keys=False, allow_unicode=True), "utf-8")
+        for file_name, text in files.items():
+            (folder / file_name).write_text(text, "utf-8")
         facts = {
-            "replay": "formscript simulate script.yaml --calls calls.yaml",
+            "replay": replay,
             "lionagi_version": self.coverage.lionagi_version,
             "formscript_version": __version__,
             "test": record["test"],
             "source": record["source"],
-            "call": len(calls) - 1,
+            "call": call,
             "lionagi": record["lionagi"],
             "formscript": record["formscript"],
         }
         (folder / "drift.json").write_text(json.dumps(facts, indent=2, ensure_ascii=True) + "\n", "utf-8")
         return name
+
+
+def _spec_files(spec: Any) -> Repro | None:
+    """The spec li agent --form was given, as the file ``formscript dry-run`` replays."""
+    from formscript.pytest_plugin.checks import is_plain
+
+    return ({"form.yaml": _yaml(spec)}, "formscript dry-run form.yaml") if is_plain(spec) else None
+
+
+def _yaml(data: Any) -> str:
+    import yaml
+
+    return str(yaml.safe_dump(data, sort_keys=False, allow_unicode=True))
 
 
 _COMPLETION_ID = r"^chatcmpl-scripted-[0-9a-f]{12}$"
@@ -904,7 +1103,13 @@ def _said(outcome: tuple[str, int | None, str | None]) -> str:
     return "raises" + (f" {kind}" if kind else "")
 
 
-_ABSENT = object()
+def _loaded_as(checked: Checked, spec: Any) -> bool:
+    """Whether the spec file *checked* loads to *spec* (the dict li agent's builder was given)."""
+    document = checked.report.document if checked.report is not None else None
+    try:
+        return document is not None and _same(document.value, spec)
+    except Exception:  # a value whose comparison raises: not the same
+        return False
 
 
 def _lookup(owner: type, name: str) -> Any:

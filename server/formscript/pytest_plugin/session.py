@@ -146,12 +146,14 @@ class FormscriptSession:
         for line in self.coverage.forms_table():
             write(line)
         drift = sorted(self.coverage.drift, key=lambda d: (d["test"], d["source"], d["call"]))
-        checked = self.coverage.predicted + self.coverage.predicted_forms
+        seen = self.coverage
+        checked = seen.predicted + seen.predicted_forms + seen.predicted_constructs + seen.predicted_specs
         if checked and not drift:
             write(
-                f"drift check: {self.coverage.predicted} call(s) served, {self.coverage.predicted_responses} "
-                f"response(s) built and {self.coverage.predicted_forms} fill_form / validate_form call(s) "
-                "as formscript predicts"
+                f"drift check: {seen.predicted} call(s) served, {seen.predicted_responses} response(s) built, "
+                f"{seen.predicted_forms} fill_form / validate_form call(s), {seen.predicted_constructs} "
+                f"FieldSpec / WorkForm / Rule / RuleSet call(s) and {seen.predicted_specs} li agent --form "
+                f"spec(s) ({seen.predicted_blocks} context block(s)) as formscript predicts"
             )
         if drift:
             strict = bool(self.config.getoption("formscript_strict"))
