@@ -950,14 +950,16 @@ def _from_module(exc: BaseException, *fragments: str) -> bool:
 
 @contextlib.contextmanager
 def _without_delays() -> Iterator[None]:
-    """lionagi's scripted endpoint with its ``delay_ms`` waits taken out (only the waits): an
-    entry may ask for days (``delay_ms: 1e9`` coerced), and the wait changes nothing else."""
+    """lionagi's scripted endpoint with its ``delay_ms`` waits cut to nothing: an entry may ask
+    for days (``delay_ms: 1e9`` coerced), and waiting changes nothing else. What the wait does
+    otherwise stays lionagi's (a negative one raises, NaN is passed on)."""
     from lionagi.testing import _endpoint
 
-    async def no_wait(_seconds: float) -> None:
-        return None
-
     original = _endpoint.sleep
+
+    async def no_wait(seconds: float) -> None:
+        await original(0 if seconds > 0 else seconds)
+
     _endpoint.sleep = no_wait
     try:
         yield
