@@ -38,419 +38,38 @@ each character. What each API does with its argument is lionagi's (``_branch.py`
 from __future__ import annotations
 
 import ast
-import bisect
 import itertools
 import re
-from collections.abc import Callable
-from dataclasses import dataclass, field
 from typing import Any
 
 from formscript import rules
 from formscript.core.verdict import KeyPath, Problem
 from formscript.document.model import Span
+from formscript.document.pyapi import (
+    AGENT_CLI,
+    ENTRY_MODELS,
+    ENV_HELPERS,
+    FIXTURES,
+    MAIN_ENTRIES,
+    MENTION,
+    MODELS,
+    MUTATORS,
+    SCRIPT_PATH_VARIABLE,
+    SCRIPT_PATH_VARIABLES,
+    SCRIPT_READERS,
+    SIGNATURES,
+    STANDALONE,
+    TARGETS,
+    Embedded,
+    ReadBy,
+    Written,
+    mentions_api,
+)
 from formscript.document.pyinline import bind_arguments, free_names, returned, substituted
-from formscript.document.pyliteral import LiteralReader, PyNode, SourceLines, TextPositions, text_positions
+from formscript.document.pyliteral import LiteralReader, PyNode, SourceLines, text_positions
+from formscript.document.pyscopes import Binding, Collector, Scope, candidate_lines, meaning_of
 
 __all__ = ["MENTION", "Embedded", "extract", "mentions_api"]
-
-#: The byte string a file must contain to be read at all.
-MENTION = "lionagi"
-
-#: Words one of which a file must contain for any call to be found (cheap to test): every
-#: call names its API (an alias is imported under the real name), and a text written to a file
-#: is written by one of the writers.
-_API_WORDS = (
-    "TestBranch",
-    "ScriptModel",
-    "scripted_imodel",
-    "ScriptedEndpoint",
-    "attach_script",
-    "TextResponse",
-    "ToolCallResponse",
-    "StructuredResponse",
-    "StreamResponse",
-    "ErrorResponse",
-    "WhenMatcher",
-    "StreamChunkSpec",
-    "FieldSpec",
-    "WorkForm",
-    "fill_form",
-    "validate_form",
-    "Rule",
-    "scripted_branch_factory",
-    "scripted_endpoint_for",
-    "write_text",
-    ".write(",
-    "json.dump(",
-    "import dump",
-)
-#: Words that name an API only when the file also says ``scripted`` (the provider).
-_SCRIPTED_WORDS = ("iModel", "match_endpoint")
-
-ENTRY_MODELS: dict[str, str] = {
-    "TextResponse": "text",
-    "ToolCallResponse": "tool_call",
-    "StructuredResponse": "structured",
-    "StreamResponse": "stream",
-    "ErrorResponse": "error",
-}
-
-#: lionagi's public names, by the modules that export or define them.
-_EXPORTS: dict[str, tuple[str, ...]] = {
-    "lionagi.testing": (
-        "TestBranch",
-        "scripted_imodel",
-        "ScriptModel",
-        "ScriptedEndpoint",
-        *ENTRY_MODELS,
-        "WhenMatcher",
-        "StreamChunkSpec",
-    ),
-    "lionagi.testing._branch": ("TestBranch", "scripted_imodel"),
-    "lionagi.testing._script": ("ScriptModel",),
-    "lionagi.testing._endpoint": ("ScriptedEndpoint",),
-    "lionagi.testing._types": (*ENTRY_MODELS, "WhenMatcher", "StreamChunkSpec"),
-    "lionagi.work": ("FieldSpec", "WorkForm", "fill_form", "validate_form", "Rule", "RuleSet"),
-    "lionagi.work.form": ("FieldSpec", "WorkForm", "fill_form", "validate_form"),
-    "lionagi.work.rules": ("Rule", "RuleSet"),
-    "lionagi": ("iModel",),
-    "lionagi.service": ("iModel",),
-    "lionagi.service.imodel": ("iModel",),
-    "lionagi.service.connections": ("match_endpoint",),
-    "lionagi.service.connections.match_endpoint": ("match_endpoint",),
-    "textwrap": ("dedent",),
-    "json": ("dumps", "dump"),
-}
-#: qualified name -> the API object it is.
-_TARGETS: dict[str, str] = {f"{module}.{name}": name for module, names in _EXPORTS.items() for name in names}
-#: The lionagi test plugin's fixtures that take a list of response dicts.
-_FIXTURES = ("scripted_branch_factory", "scripted_endpoint_for")
-#: Methods that change a list or dict in place: a name they are called on is not a literal.
-_MUTATORS = frozenset(
-    {"append", "extend", "insert", "update", "setdefault", "pop", "popitem", "clear", "remove", "sort", "reverse"}
-    | {"add", "discard", "__setitem__", "__delitem__"}
-)
-#: Entry models and the other models whose keyword calls are read as mappings inside a literal.
-_MODELS = (*ENTRY_MODELS, "WhenMatcher", "StreamChunkSpec", "FieldSpec", "Rule")
-#: Models that are documents of their own only when no other document reads them.
-_STANDALONE = frozenset({*ENTRY_MODELS, "WhenMatcher", "StreamChunkSpec"})
-
-
-#: The environment variable the scripted endpoint reads a script's path from
-#: (``lionagi.testing.ENV_SCRIPT_PATH``): the file is then read as ``ScriptModel.coerce`` reads a path.
-SCRIPT_PATH_VARIABLE = "LIONAGI_TEST_SCRIPT"
-_SCRIPT_PATH_VARIABLES = frozenset(f"lionagi.testing{module}.ENV_SCRIPT_PATH" for module in ("", "._endpoint", "._env"))
-#: ``scripted_env(path)`` and ``subprocess_env(path)`` put the path in that variable.
-_ENV_HELPERS = frozenset(
-    f"lionagi.testing{module}.{name}" for module in ("", "._env") for name in ("scripted_env", "subprocess_env")
-)
-_AGENT_CLI = "lionagi.cli.agent"
-#: How a call hands a written file to lionagi: (kind, syntax or None, whether the call reads
-#: it: a consumer; False where it only sets the environment the script is read from later).
-_Read = tuple[str, str | None, bool]
-#: ``li``'s entry points that hand ``agent ... --form SPEC`` to run_agent.
-_MAIN_ENTRIES = ("lionagi.cli.main.main", "lionagi.cli.main")
-#: API -> (position, keyword, syntax) of the argument read as a script file's path; syntax
-#: None where the file's suffix decides (``ScriptModel.coerce``).
-_SCRIPT_READERS: dict[tuple[str, str | None], tuple[int | None, str, str | None]] = {
-    ("ScriptModel", "from_yaml"): (0, "path", "yaml"),
-    ("ScriptModel", "from_json"): (0, "path", "json"),
-    ("TestBranch", "from_yaml"): (0, "path", "yaml"),
-    ("TestBranch", "from_json"): (0, "path", "json"),
-    ("ScriptModel", "coerce"): (0, "source", None),
-    ("TestBranch", "from_script"): (0, "script", None),
-    ("TestBranch", "attach_script"): (1, "script", None),
-    ("scripted_imodel", None): (0, "script", None),
-    ("ScriptedEndpoint", None): (None, "script", None),
-    ("iModel", None): (None, "script", None),
-    ("match_endpoint", None): (None, "script", None),
-}
-
-
-def mentions_api(text: str) -> bool:
-    """Whether *text* can hold a call of the API at all (every call names one of its words)."""
-    if MENTION not in text:
-        return False
-    if any(word in text for word in _API_WORDS):
-        return True
-    return "scripted" in text and any(word in text for word in _SCRIPTED_WORDS)
-
-
-@dataclass(eq=False)
-class Embedded:
-    """One script or form a Python file hands to lionagi.
-
-    ``semantic`` says how the runtime reads it: ``script`` (a script mapping), ``entry`` (one
-    model of a script, checked at ``scope``), ``fieldspec``, ``workform``, ``fill_form``,
-    ``validate_form``, ``rule``, ``ruleset``, or ``text`` (a YAML/JSON text written to a file,
-    in ``text`` with ``target`` its file name when known). ``root`` is the document for the
-    others; ``problems`` what the call itself gets wrong (located); ``decisive`` the parts
-    not literal that decide the outcome whatever else holds (a ruleset built at run time).
-    ``children`` are the documents of calls written inside this one, by their path here.
-    """
-
-    api: str
-    call: str
-    semantic: str
-    kind: str | None
-    range: Span
-    call_span: Span
-    node: ast.Call
-    root: PyNode | None = None
-    scope: KeyPath = ()
-    problems: list[Problem] = field(default_factory=list)
-    decisive: list[PyNode] = field(default_factory=list)
-    children: list[tuple[KeyPath, Embedded]] = field(default_factory=list)
-    text: TextPositions | None = None
-    target: str | None = None
-    #: The document this one is filled from (fill_form / validate_form: the WorkForm's).
-    source: Embedded | None = None
-    #: ``json.dumps``'s keyword arguments, for a value written as JSON text.
-    options: dict[Any, Any] = field(default_factory=dict)
-    #: For a text written to a file: the calls where lionagi reads that file, found by
-    #: following the path it is written to (``ScriptModel.from_yaml(p)``, ``run_agent(args)``,
-    #: ``main([...])``, ``_load_form_spec(str(p))``, or the call of one of the module's own
-    #: helpers that does one of these with its parameter). Empty where the path only reaches
-    #: lionagi through the environment (``LIONAGI_TEST_SCRIPT``): the reading call is not
-    #: known then, though ``kind`` is.
-    consumers: list[ast.Call] = field(default_factory=list)
-    #: The syntax the consumer reads the written file as (``yaml`` for ``from_yaml``, ``json``
-    #: for ``from_json``); None when the file's suffix decides (``coerce``, the environment,
-    #: a form spec, which is read as YAML); ``mapping`` for a form spec only loaded
-    #: (``_load_form_spec``: YAML, else JSON, and a mapping; the form is not built).
-    reads_as: str | None = None
-
-
-# ------------------------------------------------------------------------------ scopes
-
-Binding = tuple[str, Any]
-
-
-class _Scope:
-    __slots__ = ("bindings", "function", "is_class", "parent")
-
-    def __init__(self, parent: _Scope | None, is_class: bool = False) -> None:
-        self.parent = parent
-        self.is_class = is_class
-        self.bindings: dict[str, list[Binding]] = {}
-        #: The function whose body this scope is (None for a module, class or lambda).
-        self.function: ast.FunctionDef | ast.AsyncFunctionDef | None = None
-
-    def bind(self, name: str, binding: Binding) -> None:
-        self.bindings.setdefault(name, []).append(binding)
-
-    def lookup(self, name: str) -> list[Binding] | None:
-        scope: _Scope | None = self
-        first = True
-        while scope is not None:
-            if (first or not scope.is_class) and name in scope.bindings:
-                return scope.bindings[name]
-            first = False
-            scope = scope.parent
-        return None
-
-
-class _Collector:
-    """One pass over the tree: scopes and their bindings, and every call with its scope.
-
-    *wanted* (first line, last line) says whether a function or class written on those lines
-    may hold a call looked for; the body of one that may not is not entered (only its name is
-    bound): its own bindings concern nothing looked for."""
-
-    def __init__(self, wanted: Callable[[int, int], bool] | None = None) -> None:
-        self.module = _Scope(None)
-        self.calls: list[tuple[ast.Call, _Scope]] = []
-        #: Item assignments (``env[KEY] = value``) with their scope.
-        self.stores: list[tuple[ast.Assign, _Scope]] = []
-        self.wanted = wanted
-
-    def run(self, tree: ast.Module) -> None:
-        self._body(tree.body, self.module)
-
-    def _body(self, statements: list[ast.stmt], scope: _Scope) -> None:
-        for statement in statements:
-            self._node(statement, scope)
-
-    def _skipped(self, node: ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef) -> bool:
-        if self.wanted is None:
-            return False
-        first = min([node.lineno, *(d.lineno for d in node.decorator_list)])
-        return not self.wanted(first, node.end_lineno or node.lineno)
-
-    def _node(self, node: ast.AST, scope: _Scope) -> None:
-        kind = type(node)
-        if kind is ast.Name:
-            if type(node.ctx) is not ast.Load:  # type: ignore[attr-defined]
-                scope.bind(node.id, ("other", None))  # type: ignore[attr-defined]
-            return
-        if kind is ast.Constant:
-            return
-        if kind is ast.Attribute:
-            self._node(node.value, scope)  # type: ignore[attr-defined]
-            return
-        if kind is ast.Call:
-            assert isinstance(node, ast.Call)
-            self.calls.append((node, scope))
-            func = node.func
-            if type(func) is ast.Attribute and type(func.value) is ast.Name and func.attr in _MUTATORS:
-                # ``rs.add(Rule(...))`` as a statement of its own is how rule sets get built
-                binding = ("add", node) if func.attr == "add" else ("mutate", None)
-                scope.bind(func.value.id, binding)
-            self._node(func, scope)
-            for argument in node.args:
-                self._node(argument, scope)
-            for keyword in node.keywords:
-                self._node(keyword.value, scope)
-            return
-        handler = _SPECIAL.get(kind)
-        if handler is not None:
-            handler(self, node, scope)
-            return
-        if kind is ast.Subscript and type(node.ctx) is not ast.Load:  # type: ignore[attr-defined]
-            base = node.value  # type: ignore[attr-defined]
-            if type(base) is ast.Name:
-                scope.bind(base.id, ("mutate", None))
-        for child in ast.iter_child_nodes(node):
-            self._node(child, scope)
-
-    def _function(self, node: ast.FunctionDef | ast.AsyncFunctionDef, scope: _Scope) -> None:
-        scope.bind(node.name, ("def", node))
-        if self._skipped(node):
-            return
-        for item in (*node.decorator_list, *node.args.defaults, *node.args.kw_defaults):
-            if item is not None:
-                self._node(item, scope)
-        inner = _Scope(scope)
-        inner.function = node
-        self._params(node.args, inner)
-        self._body(node.body, inner)
-
-    def _lambda(self, node: ast.Lambda, scope: _Scope) -> None:
-        for item in (*node.args.defaults, *node.args.kw_defaults):
-            if item is not None:
-                self._node(item, scope)
-        inner = _Scope(scope)
-        self._params(node.args, inner)
-        self._node(node.body, inner)
-
-    def _class(self, node: ast.ClassDef, scope: _Scope) -> None:
-        scope.bind(node.name, ("other", None))
-        if self._skipped(node):
-            return
-        for item in (*node.decorator_list, *node.bases, *(k.value for k in node.keywords)):
-            self._node(item, scope)
-        self._body(node.body, _Scope(scope, is_class=True))
-
-    def _comprehension(self, node: ast.ListComp | ast.SetComp | ast.GeneratorExp | ast.DictComp, scope: _Scope) -> None:
-        inner = _Scope(scope)
-        for index, generator in enumerate(node.generators):
-            self._node(generator.iter, scope if index == 0 else inner)
-            self._store(generator.target, inner)
-            for condition in generator.ifs:
-                self._node(condition, inner)
-        if isinstance(node, ast.DictComp):
-            self._node(node.key, inner)
-            self._node(node.value, inner)
-        else:
-            self._node(node.elt, inner)
-
-    def _import(self, node: ast.Import, scope: _Scope) -> None:
-        for alias in node.names:
-            if alias.asname:
-                scope.bind(alias.asname, ("module", alias.name))
-            else:
-                head = alias.name.partition(".")[0]
-                scope.bind(head, ("module", head))
-
-    def _import_from(self, node: ast.ImportFrom, scope: _Scope) -> None:
-        module = node.module or ""
-        for alias in node.names:
-            if node.level:
-                scope.bind(alias.asname or alias.name, ("other", None))
-            elif alias.name == "*":
-                for name in _EXPORTS.get(module, ()):
-                    scope.bind(name, ("import", f"{module}.{name}"))
-            else:
-                scope.bind(alias.asname or alias.name, ("import", f"{module}.{alias.name}"))
-
-    def _assign(self, node: ast.Assign, scope: _Scope) -> None:
-        self._node(node.value, scope)
-        for target in node.targets:
-            if isinstance(target, ast.Name):
-                scope.bind(target.id, ("assign", node.value))
-            else:
-                if isinstance(target, ast.Subscript):
-                    self.stores.append((node, scope))
-                self._store(target, scope)
-
-    def _ann_assign(self, node: ast.AnnAssign, scope: _Scope) -> None:
-        if node.value is not None:
-            self._node(node.value, scope)
-            if isinstance(node.target, ast.Name):
-                scope.bind(node.target.id, ("assign", node.value))
-                return
-        self._store(node.target, scope)
-
-    def _aug_assign(self, node: ast.AugAssign, scope: _Scope) -> None:
-        self._node(node.value, scope)
-        self._store(node.target, scope)
-
-    def _with(self, node: ast.With | ast.AsyncWith, scope: _Scope) -> None:
-        for held in node.items:
-            self._node(held.context_expr, scope)
-            if isinstance(held.optional_vars, ast.Name):
-                scope.bind(held.optional_vars.id, ("with", held.context_expr))
-            elif held.optional_vars is not None:
-                self._store(held.optional_vars, scope)
-        self._body(node.body, scope)
-
-    def _global(self, node: ast.Global | ast.Nonlocal, scope: _Scope) -> None:
-        for name in node.names:
-            scope.bind(name, ("other", None))
-            if isinstance(node, ast.Global):
-                self.module.bind(name, ("other", None))
-
-    def _store(self, target: ast.AST, scope: _Scope) -> None:
-        """A target bound by something other than a plain assignment (loops, unpacking)."""
-        for node in ast.walk(target):
-            if isinstance(node, ast.Name):
-                scope.bind(node.id, ("other", None))
-            elif isinstance(node, ast.Subscript) and isinstance(node.value, ast.Name):
-                scope.bind(node.value.id, ("mutate", None))
-        for node in ast.walk(target):
-            if isinstance(node, ast.Subscript | ast.Attribute):
-                for child in ast.iter_child_nodes(node):
-                    if not isinstance(child, ast.expr_context):
-                        self._node(child, scope)
-
-    def _params(self, args: ast.arguments, scope: _Scope) -> None:
-        for arg in (*args.posonlyargs, *args.args, *args.kwonlyargs):
-            scope.bind(arg.arg, ("param", arg.arg))
-        for rest in (args.vararg, args.kwarg):
-            if rest is not None:
-                scope.bind(rest.arg, ("other", None))
-
-
-_SPECIAL: dict[type, Callable[[_Collector, Any, _Scope], None]] = {
-    ast.FunctionDef: _Collector._function,
-    ast.AsyncFunctionDef: _Collector._function,
-    ast.Lambda: _Collector._lambda,
-    ast.ClassDef: _Collector._class,
-    ast.ListComp: _Collector._comprehension,
-    ast.SetComp: _Collector._comprehension,
-    ast.GeneratorExp: _Collector._comprehension,
-    ast.DictComp: _Collector._comprehension,
-    ast.Import: _Collector._import,
-    ast.ImportFrom: _Collector._import_from,
-    ast.Assign: _Collector._assign,
-    ast.AnnAssign: _Collector._ann_assign,
-    ast.AugAssign: _Collector._aug_assign,
-    ast.With: _Collector._with,
-    ast.AsyncWith: _Collector._with,
-    ast.Global: _Collector._global,
-    ast.Nonlocal: _Collector._global,
-}
-
 
 #: How deep helpers returning an expression are followed into each other.
 _INLINED_DEPTH = 3
@@ -473,106 +92,22 @@ def _dumpable(root: PyNode) -> bool:
     return True
 
 
-def _meaning(bindings: list[Binding] | None) -> Binding | None:
-    """What a name stands for when its bindings agree on one thing."""
-    if not bindings:
-        return None
-    if any(kind in ("mutate", "add") for kind, _ in bindings):
-        return None
-    if len(bindings) == 1:
-        return bindings[0]
-    kinds = {(kind, value if kind in ("import", "module") else id(value)) for kind, value in bindings}
-    if len(kinds) == 1 and bindings[0][0] in ("import", "module"):
-        return bindings[0]
-    return None
-
-
-# --------------------------------------------------------------------------- extraction
-
-
-def _module_imports(tree: ast.Module) -> set[str]:
-    """The names module-level imports of lionagi (and ``json``, ``textwrap``) bind: the names a
-    call may reach the API through (an alias does not spell the API's own name)."""
-    names: set[str] = set()
-    pending: list[ast.stmt] = list(tree.body)
-    while pending:
-        statement = pending.pop()
-        if isinstance(statement, ast.Import):
-            for alias in statement.names:
-                if alias.name.partition(".")[0] in ("lionagi", "json", "textwrap"):
-                    names.add(alias.asname or alias.name.partition(".")[0])
-        elif isinstance(statement, ast.ImportFrom):
-            if (statement.module or "").partition(".")[0] in ("lionagi", "json", "textwrap"):
-                names.update(alias.asname or alias.name for alias in statement.names)
-        elif isinstance(statement, ast.If | ast.Try):
-            pending.extend(statement.body)
-            pending.extend(statement.orelse)
-            if isinstance(statement, ast.Try):
-                for handler in statement.handlers:
-                    pending.extend(handler.body)
-                pending.extend(statement.finalbody)
-    return names
-
-
-def _candidate_lines(text: str, tree: ast.Module) -> Callable[[int, int], bool] | None:
-    """Whether a block of lines (1-based, inclusive) mentions the API (one of its words, or a
-    name a module-level import binds to it); None when the text has ``global`` or
-    ``nonlocal`` (a skipped body could rebind an outer name)."""
-    if "global " in text or "nonlocal " in text:
-        return None
-    words = {*_API_WORDS, *_SCRIPTED_WORDS, *_module_imports(tree)} - {"*"}
-    wanted = _lines_with(text, words)
-    # one level of the module's own functions: a block that calls one that may hold a call
-    helpers = {
-        node.name
-        for node in tree.body
-        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef)
-        and wanted(node.lineno, node.end_lineno or node.lineno)
-    }
-    return _lines_with(text, words | {f"{name}(" for name in helpers}) if helpers else wanted
-
-
-def _lines_with(text: str, words: set[str]) -> Callable[[int, int], bool]:
-    """Whether a block of lines (1-based, inclusive) holds one of *words*."""
-    offsets: list[int] = []
-    for word in words:
-        at = text.find(word)
-        while at >= 0:
-            offsets.append(at)
-            at = text.find(word, at + 1)
-    if not offsets:
-        return lambda first, last: False
-    offsets.sort()
-    lines: list[int] = []
-    line, position = 1, 0
-    for offset in offsets:
-        line += text.count("\n", position, offset)
-        position = offset
-        lines.append(line)
-
-    def wanted(first: int, last: int) -> bool:
-        index = bisect.bisect_left(lines, first)
-        return index < len(lines) and lines[index] <= last
-
-    return wanted
-
-
 class _Extractor:
     def __init__(self, text: str, tree: ast.Module) -> None:
         self.text = text
         self.lines = SourceLines(text)
-        self.pruned = _candidate_lines(text, tree)
-        collector = _Collector(self.pruned)
+        self.pruned = candidate_lines(text, tree)
+        collector = Collector(self.pruned)
         collector.run(tree)
         self.module_scope = collector.module
         self.calls = collector.calls
         self.stores = collector.stores
         #: Texts written to a file whose path is a name: the name, as written at the writer.
-        self._written_to: list[tuple[Embedded, ast.Name, _Scope]] = []
-        self.scope_of: dict[int, _Scope] = {id(call): scope for call, scope in self.calls}
+        self._written_to: list[tuple[Embedded, ast.Name, Scope]] = []
+        self.scope_of: dict[int, Scope] = {id(call): scope for call, scope in self.calls}
         self.found: list[Embedded] = []
         self.by_call: dict[int, Embedded] = {}
-        self._scope: _Scope = collector.module
+        self._scope: Scope = collector.module
         self._problems: list[Problem] | None = None
         #: Model calls read as part of another document (not documents of their own).
         self._read_models: set[int] = set()
@@ -587,7 +122,7 @@ class _Extractor:
     # -- names
 
     def resolve(self, name: ast.Name) -> ast.expr | None:
-        meaning = _meaning(self._scope.lookup(name.id))
+        meaning = meaning_of(self._scope.lookup(name.id))
         if meaning is not None and meaning[0] == "assign":
             outer = name.id not in self._scope.bindings
             if outer and self.pruned is not None and self._mutated_somewhere(name.id):
@@ -602,7 +137,7 @@ class _Extractor:
         cached = self._mutations.get(name)
         if cached is None:
             pattern = re.compile(
-                rf"(?<![\w.]){re.escape(name)}\s*(?:\.\s*(?:{'|'.join(sorted(_MUTATORS - {'add'}))})\s*\("
+                rf"(?<![\w.]){re.escape(name)}\s*(?:\.\s*(?:{'|'.join(sorted(MUTATORS - {'add'}))})\s*\("
                 rf"|\[[^\]\n]*\]\s*(?:[-+*/|&]?=)(?!=)|[-+*/|&]=|\.__setitem__)"
             )
             cached = self._mutations[name] = pattern.search(self.text) is not None
@@ -610,7 +145,7 @@ class _Extractor:
 
     def qualify(self, expr: ast.expr) -> str | None:
         if isinstance(expr, ast.Name):
-            meaning = _meaning(self._scope.lookup(expr.id))
+            meaning = meaning_of(self._scope.lookup(expr.id))
             if meaning is None:
                 return None
             kind, value = meaning
@@ -629,13 +164,13 @@ class _Extractor:
         qualified = self.qualify(func)
         if qualified is None:
             return None
-        if qualified in _TARGETS:
-            return _TARGETS[qualified], None
-        if qualified.startswith("param:") and qualified[6:] in _FIXTURES:
+        if qualified in TARGETS:
+            return TARGETS[qualified], None
+        if qualified.startswith("param:") and qualified[6:] in FIXTURES:
             return qualified[6:], None
         head, _, method = qualified.rpartition(".")
-        if head in _TARGETS:
-            return _TARGETS[head], method
+        if head in TARGETS:
+            return TARGETS[head], method
         return None
 
     def peel(self, expr: ast.expr) -> ast.expr:
@@ -664,7 +199,7 @@ class _Extractor:
     def _model_call(self, call: ast.Call, reader: LiteralReader) -> PyNode | None:
         """A model's keyword call inside a literal, read as the mapping the model validates."""
         found = self.target(call.func)
-        if found is None or found[1] is not None or found[0] not in _MODELS:
+        if found is None or found[1] is not None or found[0] not in MODELS:
             return self._inlined(call, reader)
         name = found[0]
         self._read_models.add(id(call))
@@ -694,7 +229,7 @@ class _Extractor:
         if not isinstance(call.func, ast.Name) or self._inlining >= _INLINED_DEPTH:
             return None
         bindings = self._scope.lookup(call.func.id)
-        meaning = _meaning(bindings)
+        meaning = meaning_of(bindings)
         if meaning is None or meaning[0] != "def" or bindings is not self.module_scope.lookup(call.func.id):
             return None
         expression = returned(meaning[1])
@@ -736,7 +271,7 @@ class _Extractor:
             self._scope = scope
             if found is None and isinstance(call.func, ast.Attribute):
                 found = self.target(call.func)
-            if found is not None and found[1] is None and found[0] in _STANDALONE:
+            if found is not None and found[1] is None and found[0] in STANDALONE:
                 later.append((call, scope))
                 continue
             try:
@@ -1293,7 +828,7 @@ class _Extractor:
         if value is None:
             return []
         helper = self._scope.function
-        parameters = [n for n in free_names(value, []) if (_meaning(self._scope.lookup(n)) or ("", None))[0] == "param"]
+        parameters = [n for n in free_names(value, []) if (meaning_of(self._scope.lookup(n)) or ("",))[0] == "param"]
         if not parameters:
             root = self.read(value)
             return [self._yaml_document(call, api, value, root, target)] if _dumpable(root) else []
@@ -1303,7 +838,7 @@ class _Extractor:
         for site, site_scope in self.calls:
             if not (isinstance(site.func, ast.Name) and site.func.id == helper.name):
                 continue
-            meaning = _meaning(site_scope.lookup(helper.name))
+            meaning = meaning_of(site_scope.lookup(helper.name))
             if meaning is None or meaning[1] is not helper:
                 continue
             bound = bind_arguments(helper, site)
@@ -1347,7 +882,7 @@ class _Extractor:
         """The file name an ``open(path, "w")`` (or a name bound by ``with`` to one) writes;
         '' when it writes a file whose name is not known; None when it is not such a call."""
         if isinstance(expr, ast.Name):
-            meaning = _meaning(self._scope.lookup(expr.id))
+            meaning = meaning_of(self._scope.lookup(expr.id))
             if meaning is None or meaning[0] != "with":
                 return None
             expr = meaning[1]
@@ -1375,7 +910,7 @@ class _Extractor:
     def _opened_path(self, expr: ast.expr) -> ast.expr | None:
         """The path expression of the ``open(path, "w")`` *expr* is (or a name bound by ``with``)."""
         if isinstance(expr, ast.Name):
-            meaning = _meaning(self._scope.lookup(expr.id))
+            meaning = meaning_of(self._scope.lookup(expr.id))
             if meaning is None or meaning[0] != "with":
                 return None
             expr = meaning[1]
@@ -1470,7 +1005,7 @@ class _Extractor:
 
     def _env_key(self, expr: ast.expr) -> bool:
         """Whether *expr* names the variable the scripted endpoint reads its script path from."""
-        if self.qualify(expr) in _SCRIPT_PATH_VARIABLES:
+        if self.qualify(expr) in SCRIPT_PATH_VARIABLES:
             return True
         read = self.read(expr)
         return read.kind == "scalar" and read.value == SCRIPT_PATH_VARIABLE
@@ -1481,7 +1016,7 @@ class _Extractor:
             return False
         return any(isinstance(t, ast.Subscript) and self._env_key(t.slice) for t in store.targets)
 
-    def _reads(self, call: ast.Call, bindings: list[Binding], depth: int) -> _Read | None:
+    def _reads(self, call: ast.Call, bindings: list[Binding], depth: int) -> ReadBy | None:
         """How *call* has lionagi read the file at the path of *bindings*."""
         arguments = [*call.args, *(k.value for k in call.keywords)]
         if not any(self._mentions(a, bindings) or self._mentions(self.peel(a), bindings) for a in arguments):
@@ -1497,7 +1032,7 @@ class _Extractor:
             if found is not None:
                 return found
         if depth == 0 and isinstance(func, ast.Name):
-            meaning = _meaning(self._scope.lookup(func.id))
+            meaning = meaning_of(self._scope.lookup(func.id))
             if meaning is not None and meaning[0] == "def":
                 return self._helper_reads(call, meaning[1], bindings)
         return None
@@ -1505,10 +1040,10 @@ class _Extractor:
     def _mentions(self, expr: ast.expr, bindings: list[Binding]) -> bool:
         return any(isinstance(n, ast.Name) and self._scope.lookup(n.id) is bindings for n in ast.walk(expr))
 
-    def _lionagi_reads(self, call: ast.Call, qualified: str, bindings: list[Binding]) -> _Read | None:
+    def _lionagi_reads(self, call: ast.Call, qualified: str, bindings: list[Binding]) -> ReadBy | None:
         found = self.target(call.func)
         if found is not None:
-            read = _SCRIPT_READERS.get(found)
+            read = SCRIPT_READERS.get(found)
             if read is not None:
                 index, keyword, syntax = read
                 argument = _argument(call, index, keyword)
@@ -1518,13 +1053,13 @@ class _Extractor:
                     return "script", syntax, True
             return None
         name = qualified.rpartition(".")[2]
-        if qualified in _ENV_HELPERS:
+        if qualified in ENV_HELPERS:
             argument = _argument(call, 0, "script_path")
             return ("script", None, False) if argument is not None and self._is_path(argument, bindings) else None
-        if qualified == f"{_AGENT_CLI}._load_form_spec":
+        if qualified == f"{AGENT_CLI}._load_form_spec":
             argument = _argument(call, 0, "path")
             return ("form", "mapping", True) if argument is not None and self._is_path(argument, bindings) else None
-        if qualified in (f"{_AGENT_CLI}.run_agent", *_MAIN_ENTRIES) and name in ("run_agent", "main"):
+        if qualified in (f"{AGENT_CLI}.run_agent", *MAIN_ENTRIES) and name in ("run_agent", "main"):
             argument = _argument(call, 0, "args" if name == "run_agent" else "argv")
             if argument is not None and self._form_argument(self.peel(argument), bindings, name == "main"):
                 return "form", None, True
@@ -1558,7 +1093,7 @@ class _Extractor:
 
     def _helper_reads(
         self, call: ast.Call, helper: ast.FunctionDef | ast.AsyncFunctionDef, bindings: list[Binding]
-    ) -> _Read | None:
+    ) -> ReadBy | None:
         """One level into a function of this module: the parameter the path is given as, read
         by lionagi in the function's body (the call of the helper is the consumer)."""
         parameters = [a.arg for a in (*helper.args.posonlyargs, *helper.args.args)]
@@ -1573,8 +1108,8 @@ class _Extractor:
                 given = keyword.arg
         if given is None:
             return None
-        collector = _Collector()
-        inner = _Scope(self.module_scope)
+        collector = Collector()
+        inner = Scope(self.module_scope)
         collector._params(helper.args, inner)
         collector._body(helper.body, inner)
         parameter = inner.bindings.get(given)
@@ -1676,104 +1211,6 @@ def _argument(call: ast.Call, index: int | None, keyword: str) -> ast.expr | Non
             return None
         return call.args[index]
     return None
-
-
-@dataclass(frozen=True)
-class Written:
-    """A value written as a container where lionagi wants text (a field name), standing as
-    its source: hashable, and shown as written."""
-
-    source: str
-
-    def __repr__(self) -> str:
-        return self.source
-
-
-@dataclass(frozen=True)
-class Signature:
-    """How an API of lionagi 0.36.0 binds its arguments (``inspect.signature``, as written)."""
-
-    positional: tuple[str, ...]
-    required: int
-    keyword_only: tuple[str, ...] = ()
-    #: Whether it takes ``**kwargs`` (then *taken* are the names the kwargs may not repeat:
-    #: keywords it passes on itself, and *accepted* those the receiver takes).
-    var_keyword: bool = False
-    #: For ``**kwargs`` passed on to a receiver that takes only some names (a ``Branch``).
-    accepted: tuple[str, ...] | None = None
-    taken: tuple[str, ...] = ()
-
-    def refuses(self, positional: int, keywords: list[str]) -> str | None:
-        """Why binding *positional* arguments and *keywords* raises TypeError, or None."""
-        if positional > len(self.positional):
-            return f"it takes {len(self.positional)} positional argument(s), {positional} are given"
-        bound = set(self.positional[:positional])
-        for keyword in keywords:
-            if keyword in bound:
-                return f"{keyword!r} is given twice (by position and by name)"
-            bound.add(keyword)
-            named = keyword in self.positional or keyword in self.keyword_only
-            if named:
-                continue
-            if not self.var_keyword:
-                return f"it takes no argument {keyword!r}"
-            if keyword in self.taken:
-                return f"it passes {keyword!r} on itself, so giving it too raises"
-            if self.accepted is not None and keyword not in self.accepted:
-                return f"{keyword!r} is not one of its arguments, nor one of Branch(...), which gets the others"
-        missing = [p for p in self.positional[: self.required] if p not in bound]
-        if missing:
-            return f"its required argument {missing[0]!r} is not given"
-        return None
-
-
-#: What ``Branch(...)`` takes (its own arguments and its model's fields): what
-#: ``TestBranch.from_script``'s ``**branch_kwargs`` may name; it sets ``chat_model`` and
-#: ``parse_model`` itself.
-_BRANCH_ARGUMENTS = (
-    "user",
-    "name",
-    "messages",
-    "system",
-    "system_sender",
-    "tools",
-    "log_config",
-    "system_datetime",
-    "system_template",
-    "system_template_context",
-    "logs",
-    "use_lion_system_message",
-    "memory",
-    "id",
-    "created_at",
-    "metadata",
-)
-_FROM_SCRIPT = ("model", "name", "user", "tools", "system")
-_BRANCH = Signature(("script",), 1, _FROM_SCRIPT, True, _BRANCH_ARGUMENTS, ("chat_model", "parse_model"))
-#: The signatures whose binding is checked (the others take keywords a model validates).
-SIGNATURES: dict[tuple[str, str | None], Signature] = {
-    ("TestBranch", "from_script"): _BRANCH,
-    ("TestBranch", "from_responses"): Signature(
-        ("responses",), 1, (), True, (*_FROM_SCRIPT, *_BRANCH_ARGUMENTS), ("script", "chat_model", "parse_model")
-    ),
-    ("TestBranch", "from_text"): Signature(
-        ("text",),
-        1,
-        (),
-        True,
-        (*_FROM_SCRIPT, *_BRANCH_ARGUMENTS),
-        ("responses", "script", "chat_model", "parse_model"),
-    ),
-    ("TestBranch", "attach_script"): Signature(("branch", "script"), 2),
-    ("scripted_imodel", None): Signature(("script",), 1, ("model",), True, None, ("provider", "endpoint", "script")),
-    ("ScriptModel", "from_responses"): Signature(("responses",), 1, (), True, None, ()),
-    ("ScriptModel", "coerce"): Signature(("source",), 1),
-    ("ScriptModel", "model_validate"): Signature(
-        ("obj",), 1, ("strict", "extra", "from_attributes", "context", "by_alias", "by_name")
-    ),
-    ("fill_form", None): Signature(("form", "values"), 2, ("ruleset",)),
-    ("validate_form", None): Signature(("form",), 1, ("ruleset",)),
-}
 
 
 _HANDLERS: dict[tuple[str, str | None], Any] = {
