@@ -13,7 +13,7 @@ from typing import Any, get_args
 import pytest
 import yaml
 
-from formscript.core import keys
+from formscript.core import keyprose, keys
 from formscript.core.endpoint import raised_for
 from formscript.core.entries import ErrorEntry
 from formscript.core.rules import PATTERN_INPUT_CAP
@@ -247,11 +247,11 @@ def test_a_boolean_for_a_float_field_becomes_a_float() -> None:
 
 def test_yaml_booleans_in_three_spellings_only() -> None:
     assert yaml.safe_load("[yes, Yes, YES, yEs, off]") == [True, True, True, "yEs", False]
-    for text in (keys.YAML11, keys.table("rule")["enabled"].markdown):
+    for text in (keyprose.YAML11, keys.table("rule")["enabled"].markdown):
         assert "lower, Capitalized or UPPER case" in text and "any case" not in text
 
 
 def test_the_pattern_input_cap_is_lionagis() -> None:
     from lionagi.work.rules import REGEX_MAX_INPUT_LENGTH
 
-    assert int(keys.PATTERN_INPUT_CAP_TEXT) == REGEX_MAX_INPUT_LENGTH == PATTERN_INPUT_CAP
+    assert int(keyprose.PATTERN_INPUT_CAP_TEXT) == REGEX_MAX_INPUT_LENGTH == PATTERN_INPUT_CAP

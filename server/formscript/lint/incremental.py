@@ -62,7 +62,8 @@ class Incremental:
             self._entries.document(text)
         # The keys' table (the models' fields: pydantic's import, ~65 ms) that hover and
         # completion read, so that the first request costs what every later one does.
-        from formscript.core.keys import PROSE, table
+        from formscript.core.keyprose import PROSE
+        from formscript.core.keys import table
 
         for owner in PROSE:
             table(owner)
