@@ -8,7 +8,8 @@ import random
 
 import yaml
 
-from formscript.document.located import _Constructor, _fast_construct
+from formscript.document.located import _fast_construct
+from formscript.document.yamlread import Constructor
 
 TAGS = [
     "",
@@ -69,7 +70,7 @@ NODES = [
 
 def _slow(node: yaml.Node) -> tuple[bool, object]:
     try:
-        return True, _Constructor().construct_document(node)
+        return True, Constructor().construct_document(node)
     except Exception as exc:
         return False, type(exc)
 

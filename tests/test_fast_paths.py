@@ -473,7 +473,8 @@ def test_an_entry_is_found_as_the_children_maps_find_it() -> None:
     sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench"))
     from corpus import problem_form_text, problem_script_text, script_text
 
-    from formscript.document.located import _span, parse_document
+    from formscript.document.located import parse_document
+    from formscript.document.yamlread import node_span
 
     rng = random.Random(14)
     texts = [
@@ -508,7 +509,7 @@ def test_an_entry_is_found_as_the_children_maps_find_it() -> None:
                 assert fresh is None, (text, path)
                 continue
             assert fresh is not None, (text, path)
-            assert fresh.value == _span(node), (text, path)
-            assert fresh.key == (_span(key_node) if key_node is not None else None), (text, path)
+            assert fresh.value == node_span(node), (text, path)
+            assert fresh.key == (node_span(key_node) if key_node is not None else None), (text, path)
             found += 1
     assert found > 1000

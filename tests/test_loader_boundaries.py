@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from formscript.core.printable import printable, printable_repr, unprintable_int
-from formscript.document import MAX_DEPTH, located, parse_document
+from formscript.document import MAX_DEPTH, parse_document, yamlread
 from formscript.lint.engine import lint_text
 from formscript.runs import _plain, dry_run_text, json_safe
 
@@ -34,7 +34,7 @@ def _at_depth(frames: int, call: Callable[[], Any]) -> Any:
 def test_depth_limit_does_not_depend_on_the_callers_stack(frames: int) -> None:
     # a tab sends the text to the pure-Python composer, which recurses two frames per level
     within, past = _block_list(MAX_DEPTH) + "#\t\n", _block_list(MAX_DEPTH + 1) + "#\t\n"
-    assert located._loader_for(within) is located.yaml.SafeLoader
+    assert yamlread.loader_for(within) is yamlread.yaml.SafeLoader
     assert _at_depth(frames, lambda: parse_document(within)).ok
     refused = _at_depth(frames, lambda: parse_document(past))
     assert not refused.ok and [p.code for p in refused.problems] == ["YM001"]
@@ -52,7 +52,7 @@ def test_json_nested_past_libyaml_is_refused_without_the_quadratic_pure_scan(mon
     def refuse(text: str) -> None:
         raise AssertionError("the pure-Python loader was asked to scan a text libyaml found too deep")
 
-    monkeypatch.setattr(located, "_compose_pure", refuse)
+    monkeypatch.setattr(yamlread, "compose_pure", refuse)
     text = '{"responses": [{"type": "tool_call", "name": "x", "arguments": {"k": ' + "[" * 1300 + "]" * 1300 + "}}]}"
     report = lint_text(text, "deep.script.json")
     assert report.verdict is not None and report.verdict.value == "rejected"

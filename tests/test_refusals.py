@@ -26,9 +26,9 @@ from pathlib import Path
 import pytest
 import yaml
 
-from formscript.document import located, parse_document
-from formscript.document.located import _CLoader, _safe_loader_class
+from formscript.document import parse_document, yamlread
 from formscript.document.segments import split_entries, tolerate
+from formscript.document.yamlread import CLoader, safe_loader_class
 from formscript.lint.config import Settings
 from formscript.lint.engine import lint_text
 from formscript.lint.formats import render_json
@@ -143,8 +143,8 @@ def test_a_broken_entry_is_still_found_at_its_cause() -> None:
 
 
 def test_the_memoised_resolver_answers_as_pyyamls() -> None:
-    assert _CLoader is not None and _safe_loader_class() is _CLoader
-    reference, memoised = yaml.CSafeLoader(""), _CLoader("")
+    assert CLoader is not None and safe_loader_class() is CLoader
+    reference, memoised = yaml.CSafeLoader(""), CLoader("")
     rng = random.Random(7)
     alphabet = "0123456789.+-_:eExXoObB~nNyYtTfF<=abc !&*"
     values = ["", "yes", "No", "~", "null", "0x1F", "0o17", "1_000", "1:20:30", ".inf", "-.NaN", "2020-01-01", "<<"]
@@ -174,8 +174,8 @@ def _varied(rng: random.Random, text: str) -> str:
 def _pure_refusal(text: str) -> object:
     """The pure loader's problem for *text* (None where it loads)."""
     try:
-        located._compose_pure(text)
-    except located._Refused as refused:
+        yamlread.compose_pure(text)
+    except yamlread.Refused as refused:
         return refused.problem
     return None
 
@@ -186,20 +186,20 @@ def test_a_refusal_libyaml_makes_alike_is_the_runtimes_refusal(tmp_path: Path) -
     read: dict[object, int] = {}
     for _ in range(CASES):
         text = _varied(rng, _mutated(rng, rng.choice(OTHER_YAML) if rng.random() < 0.3 else rng.choice(seeds)))
-        if located._loader_for(text) is not _CLoader:
+        if yamlread.loader_for(text) is not CLoader:
             continue
         try:
-            yaml.compose(text, Loader=_CLoader)
+            yaml.compose(text, Loader=CLoader)
             continue
         except Exception as exc:  # libyaml's refusal
             refusal = exc
-        same = located.same_refusal(refusal, text)
+        same = yamlread.same_refusal(refusal, text)
         if same is None:
             continue
         assert same == _pure_refusal(text), text
         key = (getattr(refusal, "context", None), getattr(refusal, "problem", None))
         read[key] = read.get(key, 0) + 1
-    assert len(read) == len(located._SAME_REFUSALS)  # every kind was met
+    assert len(read) == len(yamlread.SAME_REFUSALS)  # every kind was met
     assert sum(read.values()) > CASES // 3
 
 
@@ -219,7 +219,7 @@ def test_a_tab_libyaml_shows_refused_is_the_runtimes_refusal(tmp_path: Path) -> 
             at = rng.randint(0, indent) if roll < 0.7 else rng.randint(0, len(line))
             lines[row] = line[:at] + "\t" * rng.randint(1, 2) + line[at:]
         text = "\n".join(lines)
-        tab = located.tab_refusal(text)
+        tab = yamlread.tab_refusal(text)
         if tab is None:
             continue
         assert tab == _pure_refusal(text), text
@@ -238,8 +238,8 @@ def test_lint_reads_the_same_with_and_without_libyamls_word(tmp_path: Path, monk
         cases.append(("x.script.yaml" if text.lstrip("\ufeff").startswith("version") else "x.form.yaml", text))
     settings = Settings()
     quick = [render_json([lint_text(text, path, settings=settings)]) for path, text in cases]
-    monkeypatch.setattr(located, "same_refusal", lambda exc, text: None)
-    monkeypatch.setattr(located, "tab_refusal", lambda text: None)
+    monkeypatch.setattr(yamlread, "same_refusal", lambda exc, text: None)
+    monkeypatch.setattr(yamlread, "tab_refusal", lambda text: None)
     slow = [render_json([lint_text(text, path, settings=settings)]) for path, text in cases]
     assert quick == slow
 
@@ -248,7 +248,7 @@ def test_libyamls_word_spares_the_pure_loader(monkeypatch: pytest.MonkeyPatch) -
     def never(text: str) -> None:
         raise AssertionError("the pure loader read the text")
 
-    monkeypatch.setattr(located, "_compose_pure", never)
+    monkeypatch.setattr(yamlread, "compose_pure", never)
     unclosed = 'title: T\nfields:\n  a: {type: str}\nvalues:\n  a: "open\n'
     tabbed = "fields:\n  a:\n\ttype: str\n"
     for text, line, words in ((unclosed, 4, "never closed"), (tabbed, 2, "a tab cannot start a token")):
@@ -269,18 +269,18 @@ SOUP = [
 
 
 def test_token_soup_reads_alike_in_both_loaders() -> None:
-    """Where formscript reads a text with libyaml (``_loader_for``), the pure loader composes
+    """Where formscript reads a text with libyaml (``yamlread.loader_for``), the pure loader composes
     the same graph, or refuses it as ``same_refusal`` says, on texts made of random pieces."""
     rng = random.Random(20261205)
     read = refused = 0
     for _ in range(CASES * 3):
         text = "".join(rng.choice(SOUP) for _ in range(rng.randint(1, 25)))
-        if located._loader_for(text) is not _CLoader:
+        if yamlread.loader_for(text) is not CLoader:
             continue
         try:
-            graph = yaml.serialize(yaml.compose(text, Loader=_CLoader))
+            graph = yaml.serialize(yaml.compose(text, Loader=CLoader))
         except Exception as exc:
-            same = located.same_refusal(exc, text)
+            same = yamlread.same_refusal(exc, text)
             if same is not None:
                 assert same == _pure_refusal(text), text
                 refused += 1
@@ -301,6 +301,6 @@ def test_token_soup_reads_alike_in_both_loaders() -> None:
     ],
 )
 def test_where_the_loaders_part_the_runtimes_reading_decides(text: str) -> None:
-    assert located._loader_for(text) is yaml.SafeLoader
+    assert yamlread.loader_for(text) is yaml.SafeLoader
     doc = parse_document(text)
     assert doc.problems == [_pure_refusal(text)]

@@ -5,7 +5,7 @@ parser's own problems and the comments out.
 value types); ``located`` implements it for YAML and JSON. Callers import from here.
 """
 
-from formscript.document.located import MAX_DEPTH, YamlDocument, loads_json, parse_document, position_of
+from formscript.document.located import YamlDocument, loads_json, parse_document
 from formscript.document.model import (
     ORIGIN,
     Collection,
@@ -20,6 +20,7 @@ from formscript.document.model import (
     TextDocument,
     locate,
 )
+from formscript.document.yamlread import MAX_DEPTH, position_of
 
 __all__ = [
     "MAX_DEPTH",

@@ -37,9 +37,10 @@ import yaml
 
 from formscript.core.ends import common_ends
 from formscript.core.verdict import KeyPath, Problem
-from formscript.document.located import YamlDocument, _comments, _loader_for, _safe_loader_class, _span, parse_document
+from formscript.document.located import YamlDocument, _comments, parse_document
 from formscript.document.model import Collection, Comment, Document, Edit, Location, Pos, Span, split_lines
 from formscript.document.writing import scalar_source
+from formscript.document.yamlread import depth_bound, loader_for, node_span, safe_loader_class
 
 __all__ = ["FormCache", "SplicedForm", "repeated_anchor"]
 
@@ -151,9 +152,8 @@ def _used(spliced: SplicedForm, where: Any, piece: Piece) -> bool:
 
 
 def _too_deep(piece: str) -> bool:
-    from formscript.document.located import _depth_bound
 
-    return _depth_bound(piece) > _DEEPEST
+    return depth_bound(piece) > _DEEPEST
 
 
 def _only_comments(gap: str) -> bool:
@@ -181,7 +181,7 @@ class FormCache:
             _UNMODELLED.search(text)
             or _MARKERS.search(text)
             or "<<" in text
-            or _loader_for(text) is not _safe_loader_class()
+            or loader_for(text) is not safe_loader_class()
             or repeated_anchor(text)
         ):
             return None
@@ -235,8 +235,8 @@ class FormCache:
             or _MARKERS.search(window)
             or "<<" in window
             or _TOP.search(window)
-            or _loader_for(window) is not _safe_loader_class()
-            or (any(c in window for c in "?{[") and _loader_for(text) is not _safe_loader_class())
+            or loader_for(window) is not safe_loader_class()
+            or (any(c in window for c in "?{[") and loader_for(text) is not safe_loader_class())
             or ("&" in window and repeated_anchor(text))
         ):
             return None
@@ -427,7 +427,7 @@ class SplicedForm(Document):
         """Where a cut mapping is written: from its first entry's key to its last entry's end."""
         last = member.entries[-1]
         assert last.doc.root is not None
-        end = _span(last.doc.root).end
+        end = node_span(last.doc.root).end
         shift = self._line(member.offsets[-1])
         return Span(Pos(self._line(member.offsets[0]), member.indent), Pos(end.line + shift, end.column))
 
@@ -442,11 +442,11 @@ class SplicedForm(Document):
     def entry(self, path: KeyPath) -> Location | None:
         """The located entry at *path*."""
         path = tuple(path)
-        if not path:  # where the whole parse ends it: inside its last member (``_span``)
+        if not path:  # where the whole parse ends it: inside its last member (``node_span``)
             last = self.members[-1]
             if last.piece is not None:
                 assert last.piece.doc.root is not None
-                own = _span(last.piece.doc.root).end
+                own = node_span(last.piece.doc.root).end
                 end = Pos(own.line + self._line(last.offset), own.column)
             else:
                 end = self._cut_span(last).end

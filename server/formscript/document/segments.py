@@ -32,16 +32,7 @@ import yaml
 from formscript.core.ends import common_ends
 from formscript.core.records import FrozenRecord, Record, replace
 from formscript.core.verdict import KeyPath, Problem
-from formscript.document.located import (
-    YamlDocument,
-    _comments,
-    _depth_bound,
-    _loader_for,
-    _safe_loader_class,
-    _span,
-    _start,
-    parse_document,
-)
+from formscript.document.located import YamlDocument, _comments, parse_document
 from formscript.document.model import (
     Collection,
     Comment,
@@ -55,6 +46,7 @@ from formscript.document.model import (
     split_lines,
 )
 from formscript.document.writing import scalar_source
+from formscript.document.yamlread import depth_bound, loader_for, node_span, node_start, safe_loader_class
 
 __all__ = ["EntryCache", "SplicedDocument", "Split", "split_entries", "tolerate"]
 
@@ -117,7 +109,7 @@ def _patterns(key: str, indent: int) -> tuple[re.Pattern[str], re.Pattern[str]]:
 def split_entries(text: str, key: str = "responses") -> Split | None:
     """The entries of the block sequence under the top-level *key*, when the text is a block
     mapping ending in that sequence and the split is known to parse as the whole does."""
-    if _unmodelled(text) or _markers(text) or _loader_for(text) is not _safe_loader_class():
+    if _unmodelled(text) or _markers(text) or loader_for(text) is not safe_loader_class():
         return None
     found = list(re.finditer(rf"^{re.escape(key)}:[ ]*(?:#.*)?$", text, re.MULTILINE))
     if len(found) != 1:
@@ -278,9 +270,9 @@ class EntryCache:
         window = text[start:stop]
         if _unmodelled(window) or _markers(window):
             return None
-        if _loader_for(window) is not _safe_loader_class():
+        if loader_for(window) is not safe_loader_class():
             return None
-        if any(c in window for c in "?{[") and _loader_for(text) is not _safe_loader_class():
+        if any(c in window for c in "?{[") and loader_for(text) is not safe_loader_class():
             return None
         if re.search(rf"^{re.escape(key)}:", window, re.MULTILINE):
             return None
@@ -356,7 +348,7 @@ class _EntryView:
         return Pos(0, self._indent)
 
     def end(self) -> Pos:
-        own = _span(self._node).end
+        own = node_span(self._node).end
         return Pos(own.line - self._line, own.column)
 
     def entry(self, path: KeyPath) -> Location | None:
@@ -367,16 +359,16 @@ class _EntryView:
     def collections(self) -> Iterator[Collection]:
         """As ``YamlDocument.collections`` walks the entry (below the sequence of one)."""
         up = -self._line
-        stack: list[tuple[yaml.Node, Pos]] = [(self._node, _start(self._node))]
+        stack: list[tuple[yaml.Node, Pos]] = [(self._node, node_start(self._node))]
         while stack:
             node, owner = stack.pop()
             if isinstance(node, yaml.MappingNode):
-                children = [(value, _start(key)) for key, value in node.value]
+                children = [(value, node_start(key)) for key, value in node.value]
             elif isinstance(node, yaml.SequenceNode):
-                children = [(item, _start(item)) for item in node.value]
+                children = [(item, node_start(item)) for item in node.value]
             else:
                 continue
-            yield Collection(Pos(owner.line + up, owner.column), _move(_span(node), up))
+            yield Collection(Pos(owner.line + up, owner.column), _move(node_span(node), up))
             stack.extend(children)
 
     def replacement(self, path: KeyPath, text: str, *, on_key: bool = False, quoted: bool = False) -> Edit | None:
@@ -399,15 +391,15 @@ def _root_start(part: Part) -> Pos:
     if isinstance(part, _EntryView):
         return part.start()
     assert part.root is not None
-    return _start(part.root)
+    return node_start(part.root)
 
 
 def _root_end(part: Part) -> Pos:
-    """Where the entry's sequence (of it alone) ends (``_span``), in the entry's own lines."""
+    """Where the entry's sequence (of it alone) ends (``node_span``), in the entry's own lines."""
     if isinstance(part, _EntryView):
         return part.end()
     assert part.root is not None
-    return _span(part.root).end
+    return node_span(part.root).end
 
 
 def _adopted(whole: YamlDocument, key: str) -> SplicedDocument | None:
@@ -433,9 +425,8 @@ def _adopted(whole: YamlDocument, key: str) -> SplicedDocument | None:
 
 
 def _too_deep(piece: str) -> bool:
-    from formscript.document.located import _depth_bound
 
-    return _depth_bound(piece) > _DEEPEST
+    return depth_bound(piece) > _DEEPEST
 
 
 def _move(span: Span, lines: int) -> Span:
@@ -526,7 +517,7 @@ class SplicedDocument(Record, Document):
             start = Pos(own_start.line + self.starts[0], own_start.column)
         else:
             start = Pos(self.starts[0], len(self.lines[self.starts[0]]) - len(self.lines[self.starts[0]].lstrip(" ")))
-        if last is not None:  # where the whole parse ends it (``_span``)
+        if last is not None:  # where the whole parse ends it (``node_span``)
             own = _root_end(last)
             end = Pos(own.line + self.starts[-1], own.column)
         else:
@@ -774,7 +765,7 @@ def _views_except(
         and len(value[key]) == len(kept)
     ):
         return None
-    deep = _depth_bound(text) > _DEEPEST
+    deep = depth_bound(text) > _DEEPEST
     sign = " " * indent + "-"
     parts: list[Part | None] = [None] * count
     for position, index in enumerate(kept):
