@@ -16,7 +16,7 @@ LIMITS = RuleSet().add(Rule(rule_id="max_refund", field="amount", check="range",
 
 
 def test_a_refund_within_the_limit():
-    filled = fill_form(REFUND, {"order": "7", "amount": 120}, ruleset=LIMITS)
+    filled = fill_form(REFUND, {"order": 7, "amount": 120}, ruleset=LIMITS)
     assert filled.status == "validated" and filled.values["order"] == 7
 
 
