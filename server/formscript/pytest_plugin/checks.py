@@ -156,11 +156,7 @@ def check_value(data: Any, site: CallSite, text: str | None, *, settings: Settin
     from formscript.core.script import check_script
 
     result = check_script(data)
-    span = Span(Pos(site.line - 1, site.column), Pos(site.line - 1, site.column + 1))
-    diagnostics = [
-        Diagnostic(p.code, p.rule.severity, p.message, p.span if p.span is not None else span) for p in result.problems
-    ]
-    report = FileReport(site.shown, "script", result.verdict, diagnostics)
+    report = FileReport(site.shown, "script", result.verdict, _at_call(result.problems, site))
     if text is not None:
         from formscript.lint.python_lint import PythonText
 
@@ -177,12 +173,15 @@ def check_spec_value(spec: Any, spec_path: str, site: CallSite) -> Checked:
     if not is_plain(spec):
         return Checked(key, "runtime", site.shown, site.line, None, None, None)
     result = check_form_spec(spec, spec_path)
-    span = Span(Pos(site.line - 1, site.column), Pos(site.line - 1, site.column + 1))
-    diagnostics = [
-        Diagnostic(p.code, p.rule.severity, p.message, p.span if p.span is not None else span) for p in result.problems
-    ]
-    report = FileReport(site.shown, "form", result.verdict, diagnostics, gate=result)
+    report = FileReport(site.shown, "form", result.verdict, _at_call(result.problems, site), gate=result)
     return Checked(key, "runtime", site.shown, site.line, None, result.verdict, report)
+
+
+def _at_call(problems: list[Any], site: CallSite) -> list[Diagnostic]:
+    """The core's findings on a value, placed at the call that handed it to lionagi (where a
+    finding carries no span of its own)."""
+    span = Span(Pos(site.line - 1, site.column), Pos(site.line - 1, site.column + 1))
+    return [Diagnostic(p.code, p.rule.severity, p.message, p.span if p.span is not None else span) for p in problems]
 
 
 def written_at(file_text: str, site: CallSite, text: str, *, kind: str, settings: Settings) -> Checked | None:

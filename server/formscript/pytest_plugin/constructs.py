@@ -28,7 +28,9 @@ __all__ = [
     "predict_model",
     "rules_repro",
     "said",
+    "spec_file_repro",
     "spec_repro",
+    "yaml_text",
 ]
 
 Outcome = tuple[str, ...]
@@ -218,10 +220,10 @@ def spec_repro(title: Any, fields: Any, values: Any, rules: list[Any] | None = N
     listed = [{key: getattr(rule, key) for key in _RULE_KEYS} for rule in rules or []]
     if not is_plain(spec_data) or not is_plain(listed):
         return None
-    files = {"form.yaml": _yaml(spec_data)}
+    files = {"form.yaml": yaml_text(spec_data)}
     if not listed:
         return files, "formscript dry-run form.yaml"
-    files["rules.yaml"] = _yaml({"rules": listed})
+    files["rules.yaml"] = yaml_text({"rules": listed})
     return files, "formscript dry-run form.yaml --rules rules.yaml"
 
 
@@ -232,7 +234,7 @@ def rules_repro(rules: list[Any]) -> Repro | None:
     listed = [{key: getattr(rule, key, None) for key in _RULE_KEYS} for rule in rules]
     if not is_plain(listed):
         return None
-    return {"rules.yaml": _yaml({"rules": listed})}, "formscript lint rules.yaml"
+    return {"rules.yaml": yaml_text({"rules": listed})}, "formscript lint rules.yaml"
 
 
 def call_repro(api: str, kwargs: dict[str, Any]) -> Repro | None:
@@ -252,7 +254,15 @@ def call_repro(api: str, kwargs: dict[str, Any]) -> Repro | None:
     return {"repro.py": text}, "formscript lint repro.py"
 
 
-def _yaml(data: Any) -> str:
+def spec_file_repro(spec: Any) -> Repro | None:
+    """The spec li agent --form was given, as the file ``formscript dry-run`` replays."""
+    from formscript.pytest_plugin.checks import is_plain
+
+    return ({"form.yaml": yaml_text(spec)}, "formscript dry-run form.yaml") if is_plain(spec) else None
+
+
+def yaml_text(data: Any) -> str:
+    """*data* as a YAML file of a bundle (keys in their order, text as written)."""
     import yaml
 
     return str(yaml.safe_dump(data, sort_keys=False, allow_unicode=True))

@@ -19,9 +19,9 @@ from formscript.pytest_plugin.checks import (
     Checked,
     check_spec_value,
 )
-from formscript.pytest_plugin.constructs import Repro
+from formscript.pytest_plugin.constructs import spec_file_repro
 from formscript.pytest_plugin.coverage import Coverage
-from formscript.pytest_plugin.watching import _ABSENT, Watcher, _lookup, _same, _yaml
+from formscript.pytest_plugin.watching import _ABSENT, Watcher, _lookup, _same
 
 __all__ = ["FormWatcher"]
 
@@ -116,7 +116,7 @@ class FormWatcher(Watcher):
                 site,
                 f"writes {theirs[max(0, at - 20) : at + 40]!r} at character {at}",
                 f"{ours[max(0, at - 20) : at + 40]!r} ({len(ours)} characters; lionagi's {len(theirs)})",
-                _spec_files(spec),
+                spec_file_repro(spec),
             )
 
     def _fill_wrapper(self, original: Any, fill: bool) -> Any:
@@ -370,14 +370,7 @@ class FormWatcher(Watcher):
         line = rejecting[0].span.start.line + 1 if rejecting else checked.line or 1
         mine = f"it refuses it ({rejecting[0].code}: {rejecting[0].message})" if rejecting else "it builds the form"
         site = CallSite(checked.path, checked.path, line, 0)
-        self._drift("li agent --form", site, theirs, mine, _spec_files(spec))
-
-
-def _spec_files(spec: Any) -> Repro | None:
-    """The spec li agent --form was given, as the file ``formscript dry-run`` replays."""
-    from formscript.pytest_plugin.checks import is_plain
-
-    return ({"form.yaml": _yaml(spec)}, "formscript dry-run form.yaml") if is_plain(spec) else None
+        self._drift("li agent --form", site, theirs, mine, spec_file_repro(spec))
 
 
 def _error_field(message: str) -> str:

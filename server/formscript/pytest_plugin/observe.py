@@ -34,10 +34,11 @@ from formscript.pytest_plugin.checks import (
     check_value,
     read_python,
 )
+from formscript.pytest_plugin.constructs import yaml_text
 from formscript.pytest_plugin.coverage import Coverage, call_item
 from formscript.pytest_plugin.forms import FormWatcher
 from formscript.pytest_plugin.warning import FormscriptDriftWarning
-from formscript.pytest_plugin.watching import _lookup, _same, _short, _yaml
+from formscript.pytest_plugin.watching import _lookup, _same, _short
 
 __all__ = ["Observer"]
 
@@ -474,7 +475,7 @@ class Observer(FormWatcher):
         """Write a served call's repro bundle: the script as lionagi holds it (data) and the
         session's calls up to this one as a calls transcript. Its folder's name."""
         script = instance.model_dump(mode="json", exclude_none=True)
-        files = {"script.yaml": _yaml(script), "calls.yaml": _yaml(calls)}
+        files = {"script.yaml": yaml_text(script), "calls.yaml": yaml_text(calls)}
         return self._write_bundle(record, files, "formscript simulate script.yaml --calls calls.yaml", len(calls) - 1)
 
 

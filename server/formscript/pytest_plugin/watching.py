@@ -226,12 +226,6 @@ class Watcher:
         self._pending.clear()
 
 
-def _yaml(data: Any) -> str:
-    import yaml
-
-    return str(yaml.safe_dump(data, sort_keys=False, allow_unicode=True))
-
-
 def _same(a: Any, b: Any) -> bool:
     """Equal, and of the same types all the way down (1 is not True, 1.0 is not 1)."""
     try:
