@@ -7,7 +7,6 @@ value types); ``located`` implements it for YAML and JSON. Callers import from h
 
 from formscript.document.located import YamlDocument, loads_json, parse_document
 from formscript.document.model import (
-    ORIGIN,
     Collection,
     Comment,
     Document,
@@ -18,13 +17,11 @@ from formscript.document.model import (
     Span,
     Syntax,
     TextDocument,
-    locate,
 )
 from formscript.document.yamlread import MAX_DEPTH, position_of
 
 __all__ = [
     "MAX_DEPTH",
-    "ORIGIN",
     "Collection",
     "Comment",
     "Document",
@@ -37,7 +34,6 @@ __all__ = [
     "TextDocument",
     "YamlDocument",
     "loads_json",
-    "locate",
     "parse_document",
     "position_of",
 ]

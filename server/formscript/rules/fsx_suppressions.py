@@ -61,20 +61,20 @@ class SuppressionWithoutReason(Rule):
 
     ```yaml
     fields:
-      age: {type: int}
+      retries: {type: int}
     values:
       # formscript: ignore[FS016]
-      age: '7'
+      retries: '3'
     ```
 
     ## Passes
 
     ```yaml
     fields:
-      age: {type: int}
+      retries: {type: int}
     values:
       # formscript: ignore[FS016] the legacy agent sends strings
-      age: '7'
+      retries: '3'
     ```
     """
 

@@ -26,14 +26,14 @@ class AliasBombInResponse(Rule):
     responses:
       - type: structured
         data:
-          items:
-            - &a [x, x, x, x, x, x, x, x, x, x]
-            - &b [*a, *a, *a, *a, *a, *a, *a, *a, *a, *a]
-            - &c [*b, *b, *b, *b, *b, *b, *b, *b, *b, *b]
-            - &d [*c, *c, *c, *c, *c, *c, *c, *c, *c, *c]
-            - &e [*d, *d, *d, *d, *d, *d, *d, *d, *d, *d]
-            - &f [*e, *e, *e, *e, *e, *e, *e, *e, *e, *e]
-            - *f
+          rows:
+            - &r1 [ok, ok, ok, ok, ok, ok, ok, ok, ok, ok]
+            - &r2 [*r1, *r1, *r1, *r1, *r1, *r1, *r1, *r1, *r1, *r1]
+            - &r3 [*r2, *r2, *r2, *r2, *r2, *r2, *r2, *r2, *r2, *r2]
+            - &r4 [*r3, *r3, *r3, *r3, *r3, *r3, *r3, *r3, *r3, *r3]
+            - &r5 [*r4, *r4, *r4, *r4, *r4, *r4, *r4, *r4, *r4, *r4]
+            - &r6 [*r5, *r5, *r5, *r5, *r5, *r5, *r5, *r5, *r5, *r5]
+            - *r6
     ```
 
     ## Passes
