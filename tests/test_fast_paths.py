@@ -19,6 +19,7 @@ import math
 import random
 import subprocess
 import sys
+import typing
 import uuid
 from pathlib import Path
 from typing import Any
@@ -268,6 +269,21 @@ def test_a_plain_entry_is_the_entry_the_model_builds(raw: dict[Any, Any]) -> Non
     assert type(fast) is type(built)
     assert same(fast, built)
     assert fast.conditional == built.conditional
+
+
+def test_each_record_names_the_fields_of_its_shape() -> None:
+    """entries.SHAPES is the one definition; a record's annotations only name its fields for
+    the type checker, so a key added to a shape and not to its record fails here."""
+    from formscript.core import entries
+
+    records = [entries.Matcher, entries.Chunk, *typing.get_args(entries.Entry)]
+    assert {record._shape.name for record in records} == {entries.MATCHER.name, entries.CHUNK.name} | {
+        shape.name for shape in entries.ENTRIES.values()
+    }
+    for record in records:
+        named = {name for cls in record.__mro__ for name in getattr(cls, "__annotations__", {})}
+        assert {name for name in named if not name.startswith("_")} == set(record._shape.keys()), record
+        assert record._fields == record._shape.keys()
 
 
 def _script_view(result: script.ScriptResult) -> tuple[Any, ...]:

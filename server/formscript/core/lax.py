@@ -20,7 +20,7 @@ import datetime as dt
 import re
 from typing import Any, TypeAlias
 
-from formscript.core.entries import CHUNK_TYPES, ERROR_KINDS, MODES
+from formscript.core.entries import ENTRIES, HEADER, REQUIRED, Shape
 from formscript.core.lax_common import Unsure, literal_message
 
 __all__ = ["entry_errors", "header_errors"]
@@ -28,51 +28,6 @@ __all__ = ["entry_errors", "header_errors"]
 #: An error as pydantic's ``ValidationError.errors()`` gives it (the keys formscript reads).
 Error: TypeAlias = "dict[str, Any]"
 
-
-#: Field kinds: ("str" | "int" | "bool" | "dict" | "any", optional), ("literal", choices),
-#: ("pattern", choices): text matching one of them whole,
-#: ("model", fields, class name, optional), ("models", fields, class name): a list of models.
-#: A model's fields: (name, kind, required) each.
-_Fields: TypeAlias = "tuple[tuple[str, tuple[Any, ...], bool], ...]"
-_MATCHER: _Fields = (
-    ("prompt_contains", ("str", True), False),
-    ("prompt_regex", ("str", True), False),
-    ("has_tool", ("str", True), False),
-    ("after_calls", ("int", True), False),
-    ("call_index", ("int", True), False),
-)
-_CHUNK = (
-    ("type", ("literal", CHUNK_TYPES), True),
-    ("content", ("str", True), False),
-    ("tool_name", ("str", True), False),
-    ("tool_id", ("str", True), False),
-    ("tool_input", ("dict", True), False),
-    ("tool_output", ("any", True), False),
-    ("is_error", ("bool", False), False),
-    ("is_delta", ("bool", False), False),
-    ("metadata", ("dict", False), False),
-)
-_WHEN = ("when", ("model", _MATCHER, "WhenMatcher", True), False)
-#: Each entry model's fields in pydantic's order (the base class's ``when`` first); the
-#: ``type`` field is left out: the entry's type chose the model, so it always matches.
-_ENTRIES: dict[str, _Fields] = {
-    "text": (_WHEN, ("content", ("str", False), True)),
-    "tool_call": (
-        _WHEN,
-        ("name", ("str", False), True),
-        ("arguments", ("dict", False), False),
-        ("id", ("str", True), False),
-    ),
-    "structured": (_WHEN, ("data", ("dict", False), True)),
-    "stream": (_WHEN, ("chunks", ("models", _CHUNK, "StreamChunkSpec"), True)),
-    "error": (
-        _WHEN,
-        ("kind", ("literal", ERROR_KINDS), False),
-        ("message", ("str", False), False),
-        ("delay_ms", ("int", False), False),
-    ),
-}
-_HEADER = (("version", ("int", False), False), ("mode", ("pattern", MODES), False))
 #: The value types whose treatment below is certain; any other type is left to pydantic.
 _PLAIN = (str, int, float, bool, type(None), list, dict, dt.date, dt.datetime)
 _SCALAR_MESSAGES = {
@@ -97,7 +52,7 @@ def entry_errors(raw: dict[Any, Any], response_type: str) -> list[Error] | None:
     """pydantic's errors for *raw* as an entry of *response_type*, or None where lax mode
     might accept or coerce some value (and when there is no error: the fast path builds
     every entry that needs no coercion)."""
-    return _errors(raw, _ENTRIES[response_type])
+    return _errors(raw, ENTRIES[response_type])
 
 
 def header_errors(header: dict[Any, Any]) -> list[Error] | None:
@@ -107,32 +62,30 @@ def header_errors(header: dict[Any, Any]) -> list[Error] | None:
     (a Rust regex, ``$`` only at the very end) only the three modes themselves match."""
     errors: list[Error] = []
     try:
-        _model(header, _HEADER, (), errors)
+        _model(header, HEADER, (), errors)
     except Unsure:
         return None
     return errors
 
 
-def _errors(raw: dict[Any, Any], fields: _Fields) -> list[Error] | None:
+def _errors(raw: dict[Any, Any], shape: Shape) -> list[Error] | None:
     errors: list[Error] = []
     try:
-        _model(raw, fields, (), errors)
+        _model(raw, shape, (), errors)
     except Unsure:
         return None
     return errors or None
 
 
-def _model(raw: dict[Any, Any], fields: _Fields, loc: tuple[Any, ...], errors: list[Error]) -> None:
+def _model(raw: dict[Any, Any], shape: Shape, loc: tuple[Any, ...], errors: list[Error]) -> None:
     if any(type(key) is not str for key in raw):
         raise Unsure
-    for name, kind, required in fields:
+    for name, kind, default in shape.slots:
         if name in raw:
             _value(raw[name], kind, (*loc, name), errors)
-        elif required:
+        elif default is REQUIRED:
             errors.append({"type": "missing", "loc": (*loc, name), "msg": "Field required"})
-    known = {name for name, _, _ in fields}
-    if loc == ():
-        known.add("type")
+    known = shape.keys()
     for key in raw:
         if key not in known:
             errors.append({"type": "extra_forbidden", "loc": (*loc, key), "msg": "Extra inputs are not permitted"})
@@ -142,7 +95,7 @@ def _value(value: Any, kind: tuple[Any, ...], loc: tuple[Any, ...], errors: list
     if type(value) not in _PLAIN:
         raise Unsure
     shape = kind[0]
-    if shape == "any":
+    if shape in ("any", "tag"):  # an entry's type chose its model: it always matches
         return
     if shape == "literal":
         choices = kind[1]
@@ -162,26 +115,27 @@ def _value(value: Any, kind: tuple[Any, ...], loc: tuple[Any, ...], errors: list
         kind = ("str", False)
         shape = "str"
     if shape == "model":
-        _, fields, name, optional = kind
+        _, model, optional = kind
         if value is None and optional:
             return
         if type(value) is dict:
-            _model(value, fields, loc, errors)
+            _model(value, model, loc, errors)
             return
         errors.append(
-            {"type": "model_type", "loc": loc, "msg": f"Input should be a valid dictionary or instance of {name}"}
+            {"type": "model_type", "loc": loc, "msg": f"Input should be a valid dictionary or instance of {model.name}"}
         )
         return
     if shape == "models":
-        _, fields, name = kind
         if type(value) is not list:
             if type(value) is dict:
                 raise Unsure
             errors.append({"type": "list_type", "loc": loc, "msg": "Input should be a valid list"})
             return
         for index, item in enumerate(value):
-            _value(item, ("model", fields, name, False), (*loc, index), errors)
+            _value(item, ("model", kind[1], False), (*loc, index), errors)
         return
+    if shape not in _SCALAR_MESSAGES:
+        raise Unsure  # a header's responses: checked entry by entry, never here
     optional = kind[1]
     if value is None:
         if not optional:

@@ -199,8 +199,8 @@ def _check_header(data: dict[Any, Any], problems: list[Problem]) -> tuple[str, i
         from formscript.core.script_models import ScriptHeader
 
         try:
-            header = ScriptHeader.model_validate(header_input)
-            return header.mode, header.version
+            header = ScriptHeader.model_validate(header_input).model_dump()
+            return header["mode"], header["version"]
         except ValidationError as exc:
             errors = exc.errors()
     for error in errors:

@@ -1,21 +1,29 @@
-"""Response-script models (ADR-0052 D4): entries, matchers and stream chunks.
+"""Response-script models (ADR-0052 D4): the pydantic models of ``entries.SHAPES``' shapes.
 
-Field types mirror the runtime's so pydantic's lax coercions agree with it.
+Field types mirror the runtime's so pydantic's lax coercions agree with it. Each model is made
+from its shape (``entries.py`` is the one definition): the same class names, descriptions,
+field order, types and defaults as the runtime's models.
 """
 
 from __future__ import annotations
 
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, create_model
 
 from formscript.core.entries import (
+    CHUNK,
     CHUNK_TYPES,
     CONTENT_PREDICATES,
+    ENTRIES,
     ERROR_KINDS,
     GATES,
+    HEADER,
+    MATCHER,
     MODES,
+    REQUIRED,
     RESPONSE_TYPES,
+    Shape,
 )
 
 __all__ = [
@@ -37,114 +45,72 @@ __all__ = [
     "entry_keys",
 ]
 
-ErrorKind = Literal["rate_limit", "timeout", "server_error", "bad_request", "value_error"]
-ChunkType = Literal["system", "thinking", "text", "tool_use", "tool_result", "result", "error"]
 
-#: defer_build: a model builds its validator the first time it validates (most runs need few).
-_CLOSED = ConfigDict(extra="forbid", defer_build=True)
+class _Closed(BaseModel):
+    #: defer_build: a model builds its validator the first time it validates (most runs need few).
+    model_config = ConfigDict(extra="forbid", defer_build=True)
 
 
-class WhenMatcher(BaseModel):
-    """When an entry may be served: gates (call_index, after_calls) then one content predicate."""
-
-    model_config = _CLOSED
-
-    prompt_contains: str | None = None
-    prompt_regex: str | None = None
-    has_tool: str | None = None
-    after_calls: int | None = None
-    call_index: int | None = None
-
+class _Matcher(_Closed):
     def is_empty(self) -> bool:
         """No condition set: the entry is positional."""
         return all(getattr(self, name) is None for name in type(self).model_fields)
 
 
-class _Entry(BaseModel):
-    model_config = _CLOSED
-
-    when: WhenMatcher | None = None
-
+class _Entry(_Closed):
     @property
     def conditional(self) -> bool:
         """Reserved for matching (a non-empty ``when:``)."""
-        return self.when is not None and not self.when.is_empty()
+        when = getattr(self, "when", None)
+        return when is not None and not when.is_empty()
 
 
-class TextResponse(_Entry):
-    """Plain assistant text."""
-
-    type: Literal["text"] = "text"
-    content: str
+_SCALARS: dict[str, Any] = {"str": str, "int": int, "bool": bool, "dict": dict[str, Any]}
 
 
-class ToolCallResponse(_Entry):
-    """One function tool call."""
-
-    type: Literal["tool_call"] = "tool_call"
-    name: str
-    arguments: dict[str, Any] = Field(default_factory=dict)
-    id: str | None = None
-
-
-class StructuredResponse(_Entry):
-    """Structured data, sent as JSON text."""
-
-    type: Literal["structured"] = "structured"
-    data: dict[str, Any]
-
-
-class StreamChunkSpec(BaseModel):
-    """One chunk of a streamed response."""
-
-    model_config = _CLOSED
-
-    type: ChunkType
-    content: str | None = None
-    tool_name: str | None = None
-    tool_id: str | None = None
-    tool_input: dict[str, Any] | None = None
-    tool_output: Any = None
-    is_error: bool = False
-    is_delta: bool = False
-    metadata: dict[str, Any] = Field(default_factory=dict)
+def _annotation(kind: tuple[Any, ...]) -> Any:
+    shape = kind[0]
+    if shape in _SCALARS:
+        return _SCALARS[shape] | None if kind[1] else _SCALARS[shape]
+    if shape in ("literal", "tag"):
+        return Literal[kind[1]]
+    if shape == "pattern":
+        return str
+    if shape == "model":
+        return _MODELS[kind[1].name] | None if kind[2] else _MODELS[kind[1].name]
+    if shape == "models":
+        return list[_MODELS[kind[1].name]]  # type: ignore[misc]
+    return list[Any] if shape == "list" else Any
 
 
-class StreamResponse(_Entry):
-    """A sequence of stream chunks."""
+def _model(shape: Shape, base: type[BaseModel]) -> type[BaseModel]:
+    fields: dict[str, Any] = {}
+    for name, kind, default in shape.slots:
+        if kind[0] == "pattern":
+            field = Field(default=default, pattern=f"^({'|'.join(kind[1])})$")
+        elif isinstance(default, dict | list):
+            field = Field(default_factory=type(default))
+        else:
+            field = ... if default is REQUIRED else default
+        fields[name] = (_annotation(kind), field)
+    model = create_model(shape.name, __base__=base, __doc__=shape.doc, __module__=__name__, **fields)
+    _MODELS[shape.name] = model
+    return model
 
-    type: Literal["stream"] = "stream"
-    chunks: list[StreamChunkSpec]
 
+_MODELS: dict[str, type[BaseModel]] = {}
+WhenMatcher = _model(MATCHER, _Matcher)
+StreamChunkSpec = _model(CHUNK, _Closed)
+TextResponse = _model(ENTRIES["text"], _Entry)
+ToolCallResponse = _model(ENTRIES["tool_call"], _Entry)
+StructuredResponse = _model(ENTRIES["structured"], _Entry)
+StreamResponse = _model(ENTRIES["stream"], _Entry)
+ErrorResponse = _model(ENTRIES["error"], _Entry)
+ScriptHeader = _model(HEADER, _Closed)
 
-class ErrorResponse(_Entry):
-    """An exception raised at this call."""
-
-    type: Literal["error"] = "error"
-    kind: ErrorKind = "value_error"
-    message: str = "scripted error"
-    delay_ms: int = 0
-
-
-ENTRY_MODELS: dict[str, type[_Entry]] = {
-    "text": TextResponse,
-    "tool_call": ToolCallResponse,
-    "structured": StructuredResponse,
-    "stream": StreamResponse,
-    "error": ErrorResponse,
-}
+ENTRY_MODELS: dict[str, type[BaseModel]] = {kind: _MODELS[shape.name] for kind, shape in ENTRIES.items()}
 
 
 def entry_keys(response_type: str) -> tuple[str, ...]:
     """The keys an entry of *response_type* accepts."""
-    return tuple(ENTRY_MODELS[response_type].model_fields)
-
-
-class ScriptHeader(BaseModel):
-    """The script's top level without its entries (they are validated one by one)."""
-
-    model_config = _CLOSED
-
-    version: int = 1
-    mode: str = Field(default="auto", pattern="^(auto|positional|when_only)$")
-    responses: list[Any] = Field(default_factory=list)
+    return ENTRIES[response_type].keys()
