@@ -14,6 +14,7 @@ arguments, and ``{"fields", "values", "ruleset"}`` for a filled form.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Collection
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -167,15 +168,14 @@ def _check_field(key: Any, declaration: Any, problems: list[Problem]) -> None:
 
 def _moved(problem: Problem, old: KeyPath, new: KeyPath) -> Problem:
     """*problem* with its path under *old* moved under *new* (the name itself: to ``name``)."""
-    from formscript.core.records import replace
 
     path = tuple(problem.path)
     if path[: len(old)] != tuple(old):
         return problem
     rest = path[len(old) :]
     if not rest:
-        return replace(problem, path=(*new, "name"), on_key=False)
-    return replace(problem, path=(*new, *rest))
+        return dataclasses.replace(problem, path=(*new, "name"), on_key=False)
+    return dataclasses.replace(problem, path=(*new, *rest))
 
 
 def field_declarations(fields: Any, problems: list[Problem]) -> dict[Any, Declared]:

@@ -1,23 +1,26 @@
-"""Response-script shapes, written once, and the plain records a script's entries become.
+"""Response-script shapes, written once, and the records a script's entries become.
 
-``SHAPES`` is the one definition of what a script holds: each model's fields in pydantic's
-order, with their kind and default. From it come the keys each owner accepts (below), the
-records the rest of formscript reads (``Matcher``, ``Chunk`` and the five entries), the fast
-path that builds an entry whose values already have their declared types (``plain_entry``),
-the pydantic models that validate everything else (``script_models``, lax coercions included)
-and the pydantic errors given without pydantic for the usual mistakes (``lax``).
+The shapes (``MATCHER``, ``CHUNK``, ``ENTRIES``, ``HEADER``) are the one definition of what a
+script holds: each model's fields in pydantic's order, with their kind and default. From them
+come the keys each owner accepts (below); the records the rest of formscript reads
+(``Matcher``, ``Chunk`` and the five entries: frozen dataclasses with the shapes' defaults); the
+fast path that builds an entry whose values already have their declared types
+(``plain_entry``); the pydantic models that validate everything else (``script_models``, lax
+coercions included); and the pydantic errors given without pydantic for the usual mistakes
+(``lax``).
 
-Records, not pydantic models, for a figure (bench/run.py): importing the pydantic models takes
-120 ms, which would take a one-file lint of a script from 0.6x to about 1.5x yamllint (target
-1.2x); checking an ordinary script, or one with the usual mistakes, imports no model machinery.
+Dataclasses, not the pydantic models, for a figure (bench/run.py): importing the pydantic
+models takes 120 ms, which would take a one-file lint of a script from 0.6x to about 1.5x
+yamllint (target 1.2x); checking an ordinary script, or one with the usual mistakes, imports
+no model machinery.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any, Literal, NamedTuple
-
-from formscript.core.records import FrozenRecord
+import dataclasses
+import inspect
+from collections.abc import Callable, Mapping
+from typing import Any, ClassVar, Literal, NamedTuple, TypeVar
 
 RESPONSE_TYPES: tuple[str, ...] = ("text", "tool_call", "structured", "stream", "error")
 ERROR_KINDS: tuple[str, ...] = ("rate_limit", "timeout", "server_error", "bad_request", "value_error")
@@ -129,51 +132,48 @@ ENTRY_KEYS: dict[str, tuple[str, ...]] = {kind: shape.keys() for kind, shape in 
 # ------------------------------------------------------------------------- records
 
 
-class _Shaped(FrozenRecord):
-    """A record whose fields are its shape's (``_shape``), set by keyword; a field not given
-    takes the shape's default."""
-
-    __slots__ = ()
-    _shape: Shape
-
-    def __init__(self, *args: Any, **values: Any) -> None:
-        slots = self._shape.slots
-        values.update(zip((slot.name for slot in slots), args, strict=False))
-        for slot in slots:
-            value = values.pop(slot.name, slot.default)
-            if value is REQUIRED:
-                raise TypeError(f"{type(self).__name__} needs {slot.name!r}")
-            if value is slot.default and isinstance(value, dict | list):
-                value = type(value)()  # a fresh empty one
-            object.__setattr__(self, slot.name, value)
-        if values or len(args) > len(slots):
-            raise TypeError(f"{type(self).__name__} takes the fields {self._fields}")
-
-    def __init_subclass__(cls, **kwargs: Any) -> None:
-        if "_shape" in cls.__dict__:
-            cls._fields = cls._shape.keys()
-        super().__init_subclass__(**kwargs)
+R = TypeVar("R")
 
 
-class Matcher(_Shaped):
+def _made_from(shape: Shape) -> Callable[[type[R]], type[R]]:
+    """The class as a frozen dataclass of *shape*: its fields are the class's annotations (in the
+    shape's order: tests/test_fast_paths.py), their defaults the shape's."""
+
+    def make(cls: type[R]) -> type[R]:
+        for slot in shape.slots:
+            if slot.name in inspect.get_annotations(cls) and slot.default is not REQUIRED:
+                default = slot.default
+                if isinstance(default, dict | list):
+                    default = dataclasses.field(default_factory=type(default))
+                setattr(cls, slot.name, default)
+        made = dataclasses.dataclass(frozen=True, slots=True, kw_only=True)(cls)
+        made._shape = shape  # type: ignore[attr-defined]
+        return made
+
+    return make
+
+
+@_made_from(MATCHER)
+class Matcher:
     """When an entry may be served: gates (call_index, after_calls) then one content predicate."""
 
+    _shape: ClassVar[Shape]
     prompt_contains: str | None
     prompt_regex: str | None
     has_tool: str | None
     after_calls: int | None
     call_index: int | None
-    __slots__ = MATCHER.keys()
-    _shape = MATCHER
 
     def is_empty(self) -> bool:
         """No condition set: the entry is positional."""
-        return all(getattr(self, name) is None for name in self._fields)
+        return all(getattr(self, name) is None for name in MATCHER_KEYS)
 
 
-class Chunk(_Shaped):
+@_made_from(CHUNK)
+class Chunk:
     """One chunk of a streamed response."""
 
+    _shape: ClassVar[Shape]
     type: str
     content: str | None
     tool_name: str | None
@@ -183,14 +183,13 @@ class Chunk(_Shaped):
     is_error: bool
     is_delta: bool
     metadata: dict[str, Any]
-    __slots__ = CHUNK.keys()
-    _shape = CHUNK
 
 
-class _Servable(_Shaped):
+@_made_from(ENTRIES["text"])  # for ``when``, the field every entry's shape starts with
+class _Servable:
     """What every entry shares: an optional matcher, and whether it is reserved for matching."""
 
-    __slots__ = ()
+    _shape: ClassVar[Shape]
     when: Matcher | None
 
     @property
@@ -199,15 +198,15 @@ class _Servable(_Shaped):
         return self.when is not None and not self.when.is_empty()
 
 
+@_made_from(ENTRIES["text"])
 class TextEntry(_Servable):
     """Plain assistant text."""
 
     type: Literal["text"]
     content: str
-    __slots__ = ENTRIES["text"].keys()
-    _shape = ENTRIES["text"]
 
 
+@_made_from(ENTRIES["tool_call"])
 class ToolCallEntry(_Servable):
     """One function tool call."""
 
@@ -215,28 +214,25 @@ class ToolCallEntry(_Servable):
     name: str
     arguments: dict[str, Any]
     id: str | None
-    __slots__ = ENTRIES["tool_call"].keys()
-    _shape = ENTRIES["tool_call"]
 
 
+@_made_from(ENTRIES["structured"])
 class StructuredEntry(_Servable):
     """Structured data, sent as JSON text."""
 
     type: Literal["structured"]
     data: dict[str, Any]
-    __slots__ = ENTRIES["structured"].keys()
-    _shape = ENTRIES["structured"]
 
 
+@_made_from(ENTRIES["stream"])
 class StreamEntry(_Servable):
     """A sequence of stream chunks."""
 
     type: Literal["stream"]
     chunks: tuple[Chunk, ...]
-    __slots__ = ENTRIES["stream"].keys()
-    _shape = ENTRIES["stream"]
 
 
+@_made_from(ENTRIES["error"])
 class ErrorEntry(_Servable):
     """An exception raised at this call."""
 
@@ -244,12 +240,10 @@ class ErrorEntry(_Servable):
     kind: str
     message: str
     delay_ms: int
-    __slots__ = ENTRIES["error"].keys()
-    _shape = ENTRIES["error"]
 
 
 Entry = TextEntry | ToolCallEntry | StructuredEntry | StreamEntry | ErrorEntry
-_RECORDS: dict[str, type[_Shaped]] = {
+_RECORDS: dict[str, type[Any]] = {
     cls._shape.name: cls for cls in (Matcher, Chunk, TextEntry, ToolCallEntry, StructuredEntry, StreamEntry, ErrorEntry)
 }
 
@@ -311,10 +305,10 @@ def _plain(value: Any, kind: tuple[Any, ...]) -> Any:
 
 def from_model(model: Any) -> Entry:
     """The plain entry for a validated pydantic entry model."""
-    return _record_of(model, ENTRIES[model.type])  # type: ignore[return-value]
+    return _record_of(model, ENTRIES[model.type])  # type: ignore[no-any-return]
 
 
-def _record_of(model: Any, shape: Shape) -> _Shaped:
+def _record_of(model: Any, shape: Shape) -> Any:
     values = {}
     for slot in shape.slots:
         value = getattr(model, slot.name)

@@ -13,28 +13,21 @@ most once per path: met again inside itself, it counts as one value.
 from __future__ import annotations
 
 import json
+from dataclasses import dataclass
 from typing import Any
-
-from formscript.core.records import FrozenRecord
 
 #: Beyond this many expanded values formscript refuses to walk a value (documented limit).
 EXPANSION_LIMIT = 1_000_000
 
 
-class Expansion(FrozenRecord):
+@dataclass(frozen=True, slots=True)
+class Expansion:
     """What a walk of a value with aliases expanded meets."""
 
     #: Values visited as repr visits them, counted up to just past the limit.
     size: int
     #: Whether some container is met again inside itself (repr prints ``[...]`` / ``{...}``).
     cyclic: bool
-
-    __slots__ = _fields = ("size", "cyclic")
-
-    def __init__(self, size: int, cyclic: bool) -> None:
-        setter = object.__setattr__
-        setter(self, "size", size)
-        setter(self, "cyclic", cyclic)
 
 
 class Exhausts(Exception):

@@ -9,15 +9,11 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from typing import TYPE_CHECKING
-
-from formscript.core.records import FrozenRecord
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Literal, Protocol, TypeAlias
 
 if TYPE_CHECKING:
     import uuid
-    from typing import Any, Literal, Protocol, TypeAlias
-else:
-    Protocol = object  # the protocols below are plain classes at run time (no ``typing`` import)
 
 #: The field types and form statuses; ``core.forms`` gives pydantic the same as ``Literal`` types.
 FieldType: TypeAlias = 'Literal["str", "int", "float", "bool", "list", "dict"]'
@@ -203,31 +199,15 @@ def coerce_value(field: str, field_type: str, value: Any) -> Any:
     raise CoercionError(field, field_type, value)
 
 
-class Failure(FrozenRecord):
+@dataclass(frozen=True, slots=True)
+class Failure:
     """A structured validation failure: the field (or rule) and what went wrong."""
 
     source: Literal["field", "rule"]
     kind: str
     field: str
-    rule_id: str | None
-    message: str
-
-    __slots__ = _fields = ("source", "kind", "field", "rule_id", "message")
-
-    def __init__(
-        self,
-        source: Literal["field", "rule"],
-        kind: str,
-        field: str,
-        rule_id: str | None = None,
-        message: str = "",
-    ) -> None:
-        setter = object.__setattr__
-        setter(self, "source", source)
-        setter(self, "kind", kind)
-        setter(self, "field", field)
-        setter(self, "rule_id", rule_id)
-        setter(self, "message", message)
+    rule_id: str | None = None
+    message: str = ""
 
 
 class Declared(Protocol):
@@ -245,32 +225,16 @@ class Declared(Protocol):
     def description(self) -> str: ...
 
 
-class PlainField(FrozenRecord):
+@dataclass(frozen=True, slots=True)
+class PlainField:
     """A declaration whose values were already of their exact types, so no model validation
     could change them (the fast path; anything else goes through the pydantic FieldSpec)."""
 
     name: str
-    type: str
-    required: bool
-    default: Any
-    description: str
-
-    __slots__ = _fields = ("name", "type", "required", "default", "description")
-
-    def __init__(
-        self,
-        name: str,
-        type: str = "str",
-        required: bool = True,
-        default: Any = None,
-        description: str = "",
-    ) -> None:
-        setter = object.__setattr__
-        setter(self, "name", name)
-        setter(self, "type", type)
-        setter(self, "required", required)
-        setter(self, "default", default)
-        setter(self, "description", description)
+    type: str = "str"
+    required: bool = True
+    default: Any = None
+    description: str = ""
 
     def coerce(self, value: Any) -> Any:
         """The value the runtime stores for this field, or CoercionError."""
@@ -314,16 +278,11 @@ class ChecksValues(Protocol):
     def failures(self, form: HasValues) -> list[Failure]: ...
 
 
-class ValuesView(FrozenRecord):
+@dataclass(frozen=True, slots=True)
+class ValuesView:
     """Values for rules to read, without building a WorkForm."""
 
     values: Mapping[Any, Any]
-
-    __slots__ = _fields = ("values",)
-
-    def __init__(self, values: Mapping[Any, Any]) -> None:
-        setter = object.__setattr__
-        setter(self, "values", values)
 
 
 def merge_values(fields: Mapping[Any, Declared], values: Mapping[Any, Any]) -> dict[Any, Any]:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import uuid
 from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+from pydantic import BaseModel, ConfigDict, Field, InstanceOf, field_validator, model_validator
 from pydantic.json_schema import SkipJsonSchema
 
 from formscript.core.fields import (
@@ -133,8 +133,8 @@ class WorkForm(_ElementBase):
     status: FormStatus = "draft"
     validation_errors: list[str] = Field(default_factory=list)
     #: Structured twins of validation_errors, same order: (field, kind) per failure (runtime
-    #: state, so in no JSON Schema; a Failure is a plain record, checked as an instance).
-    failures: SkipJsonSchema[list[Failure]] = Field(default_factory=list)
+    #: state, so in no JSON Schema; a Failure is a dataclass, accepted only as an instance).
+    failures: SkipJsonSchema[list[InstanceOf[Failure]]] = Field(default_factory=list)
 
 
 def fill_form(form: WorkForm, values: dict[Any, Any], *, ruleset: RuleSet | None = None) -> WorkForm:

@@ -6,7 +6,9 @@ in the order the runtime would meet them, while its verdict stays the runtime's.
 
 from __future__ import annotations
 
+import dataclasses
 import json
+from dataclasses import dataclass
 from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
@@ -16,7 +18,6 @@ from formscript.core.expansion import EXPANSION_LIMIT, expanded_size
 from formscript.core.fields import Declared, Failure, FillCrash, FormStatus, check_values, merge_values
 from formscript.core.lax_common import Unsure
 from formscript.core.lax_fields import Invalid, lax_str
-from formscript.core.records import Record
 from formscript.core.suggest import closest
 from formscript.core.verdict import KeyPath, Problem, Verdict, verdict_from
 
@@ -33,57 +34,24 @@ _SCALARS = frozenset({str, int, float, bool, type(None)})
 PROMPT_CAP = 256 * 1024
 
 
-class GateResult(Record):
+@dataclass
+class GateResult:
     """The runtime's verdict on a form spec, with every problem found and the rendered block."""
 
     verdict: Verdict
     problems: list[Problem]
     #: What ``li agent --form`` renders (None when the form is refused or has no values).
-    context_block: str | None
+    context_block: str | None = None
     #: Declarations that built, by key; they exist even when the form as a whole is refused.
-    declarations: dict[Any, Declared]
-    title: str
+    declarations: dict[Any, Declared] = dataclasses.field(default_factory=dict)
+    title: str = ""
     #: The form's values after filling and coercion, and its status (None: never built).
-    values: dict[Any, Any]
-    status: FormStatus | None
-    failures: list[Failure]
+    values: dict[Any, Any] = dataclasses.field(default_factory=dict)
+    status: FormStatus | None = None
+    failures: list[Failure] = dataclasses.field(default_factory=list)
     #: Whether the runtime gets as far as ``fill_form`` (its gate passed and the form has
     #: fields or values): only then does a ruleset run.
-    filled: bool
-
-    _fields = (
-        "verdict",
-        "problems",
-        "context_block",
-        "declarations",
-        "title",
-        "values",
-        "status",
-        "failures",
-        "filled",
-    )
-
-    def __init__(
-        self,
-        verdict: Verdict,
-        problems: list[Problem],
-        context_block: str | None = None,
-        declarations: dict[Any, Declared] | None = None,
-        title: str = "",
-        values: dict[Any, Any] | None = None,
-        status: FormStatus | None = None,
-        failures: list[Failure] | None = None,
-        filled: bool = False,
-    ) -> None:
-        self.verdict = verdict
-        self.problems = problems
-        self.context_block = context_block
-        self.declarations = {} if declarations is None else declarations
-        self.title = title
-        self.values = {} if values is None else values
-        self.status = status
-        self.failures = [] if failures is None else failures
-        self.filled = filled
+    filled: bool = False
 
     @property
     def prompt_prefix(self) -> str:

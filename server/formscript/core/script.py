@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import re
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 from formscript import rules
@@ -21,7 +23,6 @@ from formscript.core.entries import (
     from_model,
     plain_entry,
 )
-from formscript.core.records import FrozenRecord, Record
 from formscript.core.suggest import closest
 from formscript.core.verdict import Problem, Verdict, verdict_from
 
@@ -44,34 +45,20 @@ def load_script_text(text: str, path: str) -> Any:
     return json.loads(text)
 
 
-class ScriptResult(Record):
+@dataclass
+class ScriptResult:
     """The runtime's verdict on a script, with every problem and the entries that built."""
 
     verdict: Verdict
     problems: list[Problem]
-    mode: str
-    version: int
+    mode: str = "auto"
+    version: int = 1
     #: One slot per raw entry: the built entry, or None where the entry is invalid.
-    entries: list[Entry | None]
-
-    _fields = ("verdict", "problems", "mode", "version", "entries")
-
-    def __init__(
-        self,
-        verdict: Verdict,
-        problems: list[Problem],
-        mode: str = "auto",
-        version: int = 1,
-        entries: list[Entry | None] | None = None,
-    ) -> None:
-        self.verdict = verdict
-        self.problems = problems
-        self.mode = mode
-        self.version = version
-        self.entries = [] if entries is None else entries
+    entries: list[Entry | None] = dataclasses.field(default_factory=list)
 
 
-class EntryMemo(Record):
+@dataclass
+class EntryMemo:
     """What building a script's entries found, kept by an incremental caller across versions
     of one text.
 
@@ -82,24 +69,10 @@ class EntryMemo(Record):
     shares with them at its start and its end (the same objects: ``core.ends.identical``)
     keep their entries without a look-up each, and their problems where they keep their index."""
 
-    built: dict[int, tuple[Any, Entry]]
-    raws: list[Any]
-    entries: list[Entry | None]
-    problems: dict[int, list[Problem]]
-
-    _fields = ("built", "raws", "entries", "problems")
-
-    def __init__(
-        self,
-        built: dict[int, tuple[Any, Entry]] | None = None,
-        raws: list[Any] | None = None,
-        entries: list[Entry | None] | None = None,
-        problems: dict[int, list[Problem]] | None = None,
-    ) -> None:
-        self.built = {} if built is None else built
-        self.raws = [] if raws is None else raws
-        self.entries = [] if entries is None else entries
-        self.problems = {} if problems is None else problems
+    built: dict[int, tuple[Any, Entry]] = dataclasses.field(default_factory=dict)
+    raws: list[Any] = dataclasses.field(default_factory=list)
+    entries: list[Entry | None] = dataclasses.field(default_factory=list)
+    problems: dict[int, list[Problem]] = dataclasses.field(default_factory=dict)
 
 
 def check_script(data: Any, memo: EntryMemo | None = None) -> ScriptResult:
@@ -335,21 +308,14 @@ class RegexFailure(RuntimeError):
         super().__init__(reason)
 
 
-class Match(FrozenRecord):
+@dataclass(frozen=True, slots=True)
+class Match:
     """Which entry serves a call and why."""
 
     entry: int
     #: positional | prompt_contains | prompt_regex | has_tool | call_index | after_calls
     kind: str
-    value: Any
-
-    __slots__ = _fields = ("entry", "kind", "value")
-
-    def __init__(self, entry: int, kind: str, value: Any = None) -> None:
-        setter = object.__setattr__
-        setter(self, "entry", entry)
-        setter(self, "kind", kind)
-        setter(self, "value", value)
+    value: Any = None
 
 
 Searcher = Callable[[str, str], bool]

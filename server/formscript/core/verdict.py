@@ -4,12 +4,12 @@ up to. Verdicts are statuses with their evidence (seed 001), not booleans."""
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable
+from dataclasses import dataclass
 from enum import StrEnum
 from functools import partial
 from typing import TYPE_CHECKING, Literal, NamedTuple, TypeAlias
-
-from formscript.core.records import FrozenRecord
 
 if TYPE_CHECKING:
     from typing import Protocol
@@ -53,48 +53,29 @@ Severity: TypeAlias = 'Literal["error", "warning", "info", "hint"]'
 # ------------------------------------------------------------------------------- fixes
 
 
-class QuoteScalar(FrozenRecord):
+@dataclass(frozen=True, slots=True)
+class QuoteScalar:
     """Quote the plain scalar at *path* so YAML reads it as the text *text*."""
 
     path: KeyPath
     text: str
     safe: bool
 
-    __slots__ = _fields = ("path", "text", "safe")
 
-    def __init__(self, path: KeyPath, text: str, safe: bool) -> None:
-        setter = object.__setattr__
-        setter(self, "path", path)
-        setter(self, "text", text)
-        setter(self, "safe", safe)
-
-
-class RemoveKey(FrozenRecord):
+@dataclass(frozen=True, slots=True)
+class RemoveKey:
     """Delete the mapping entry at *path* (exact text edits, checked before they are written)."""
 
     path: KeyPath
     description: str
     safe: bool
 
-    __slots__ = _fields = ("path", "description", "safe")
 
-    def __init__(self, path: KeyPath, description: str, safe: bool) -> None:
-        setter = object.__setattr__
-        setter(self, "path", path)
-        setter(self, "description", description)
-        setter(self, "safe", safe)
-
-
-class ReplaceWith(FrozenRecord):
+@dataclass(frozen=True, slots=True)
+class ReplaceWith:
     """Replace the finding's key (or scalar value) with *text*: a did-you-mean, never safe."""
 
     text: str
-
-    __slots__ = _fields = ("text",)
-
-    def __init__(self, text: str) -> None:
-        setter = object.__setattr__
-        setter(self, "text", text)
 
 
 #: A fix as a finding describes it; lint realizes it into text edits on the located document.
@@ -113,7 +94,8 @@ class Verdict(StrEnum):
         return self.value
 
 
-class Problem(FrozenRecord):
+@dataclass(frozen=True, slots=True)
+class Problem:
     """One finding: the rule it breaks, its message and where it sits.
 
     ``path`` points into the loaded document; ``on_key`` says whether the key itself
@@ -124,42 +106,16 @@ class Problem(FrozenRecord):
 
     rule: Rule
     message: str
-    path: KeyPath
-    on_key: bool
-    field: str | None
+    path: KeyPath = ()
+    on_key: bool = False
+    field: str | None = None
     #: How to fix it, described on the document; lint turns it into text edits on demand.
-    fix: FixPlan | None
+    fix: FixPlan | None = dataclasses.field(default=None, compare=False)
     #: Rules whose finding at the same path this one explains better (those are dropped).
-    replaces: tuple[Rule, ...]
+    replaces: tuple[Rule, ...] = dataclasses.field(default=(), compare=False)
     #: The ruleset rule that failed (RS100).
-    rule_id: str | None
-    span: Span | None
-
-    __slots__ = _fields = ("rule", "message", "path", "on_key", "field", "fix", "replaces", "rule_id", "span")
-    _compared = ("rule", "message", "path", "on_key", "field", "span")
-
-    def __init__(
-        self,
-        rule: Rule,
-        message: str,
-        path: KeyPath = (),
-        on_key: bool = False,
-        field: str | None = None,
-        fix: FixPlan | None = None,
-        replaces: tuple[Rule, ...] = (),
-        rule_id: str | None = None,
-        span: Span | None = None,
-    ) -> None:
-        setter = object.__setattr__
-        setter(self, "rule", rule)
-        setter(self, "message", message)
-        setter(self, "path", path)
-        setter(self, "on_key", on_key)
-        setter(self, "field", field)
-        setter(self, "fix", fix)
-        setter(self, "replaces", replaces)
-        setter(self, "rule_id", rule_id)
-        setter(self, "span", span)
+    rule_id: str | None = dataclasses.field(default=None, compare=False)
+    span: Span | None = None
 
     @property
     def code(self) -> str:

@@ -10,15 +10,16 @@ difference between the two parsers. Parsing never raises: problems come back as 
 from __future__ import annotations
 
 import bisect
+import dataclasses
 import json
 import re
 from collections.abc import Iterator
+from dataclasses import dataclass
 from typing import Any
 
 import yaml
 
 from formscript import rules
-from formscript.core.records import Record
 from formscript.core.verdict import KeyPath, Problem
 from formscript.document.model import (
     ORIGIN,
@@ -64,97 +65,37 @@ __all__ = ["YamlDocument", "loads_json", "parse_document"]
 Hop = tuple[yaml.Node, yaml.Node | None, yaml.Node]
 
 
-class YamlDocument(Record, Document):
+@dataclass
+class YamlDocument(Document):
     """A YAML or JSON text: its value (None when unparsable), parse problems, and the node
     graph libyaml composed, from which every key path is located on demand."""
 
     text: str
-    value: Any
-    ok: bool
+    value: Any = None
+    ok: bool = True
     #: Problems found while parsing (syntax, duplicate keys, unsafe tags), located by span.
-    problems: list[Problem]
-    syntax: Syntax
+    problems: list[Problem] = dataclasses.field(default_factory=list)
+    syntax: Syntax = "yaml"
     #: Earlier occurrences of duplicated keys: path -> key spans of the overridden copies.
-    duplicates: dict[KeyPath, list[Span]]
-    root: yaml.Node | None
+    duplicates: dict[KeyPath, list[Span]] = dataclasses.field(default_factory=dict)
+    root: yaml.Node | None = None
     #: libyaml refused the text and the pure-Python loader was not asked (``parse_document``).
-    unconfirmed: bool
+    unconfirmed: bool = False
     #: Where libyaml refused it (the lines of its problem and context marks), when unconfirmed.
-    refused_lines: tuple[int, ...]
-    _lines: list[str] | None
-    _children: dict[int, dict[Any, tuple[yaml.Node | None, yaml.Node]]]
-    _index: LineIndex | None
-    _shared: set[int] | None
-    _comment_starts: list[int] | None
+    refused_lines: tuple[int, ...] = ()
+    _lines: list[str] | None = None
+    _children: dict[int, dict[Any, tuple[yaml.Node | None, yaml.Node]]] = dataclasses.field(default_factory=dict)
+    _index: LineIndex | None = None
+    _shared: set[int] | None = None
+    _comment_starts: list[int] | None = None
     #: Located entries by path, and the written hops to a path (``_written``), kept because
     #: a finding's span, its fix and a later finding at the same place walk the same path.
-    _located: dict[KeyPath, Location | None] | None
-    _chains: dict[KeyPath, tuple[Hop, ...] | None] | None
+    _located: dict[KeyPath, Location | None] | None = None
+    _chains: dict[KeyPath, tuple[Hop, ...] | None] | None = None
     #: Whether the text may hold an alias or a merge key (``_hop``); None until asked.
-    _linked: bool | None
+    _linked: bool | None = None
     #: Whether the text may hold an anchor or a tag (``_scalar_span``); None until asked.
-    _marked: bool | None
-
-    _fields = (
-        "text",
-        "value",
-        "ok",
-        "problems",
-        "syntax",
-        "duplicates",
-        "root",
-        "unconfirmed",
-        "refused_lines",
-        "_lines",
-        "_children",
-        "_index",
-        "_shared",
-        "_comment_starts",
-        "_located",
-        "_chains",
-        "_linked",
-        "_marked",
-    )
-
-    def __init__(
-        self,
-        text: str,
-        value: Any = None,
-        ok: bool = True,
-        problems: list[Problem] | None = None,
-        syntax: Syntax = "yaml",
-        duplicates: dict[KeyPath, list[Span]] | None = None,
-        root: yaml.Node | None = None,
-        unconfirmed: bool = False,
-        refused_lines: tuple[int, ...] = (),
-        _lines: list[str] | None = None,
-        _children: dict[int, dict[Any, tuple[yaml.Node | None, yaml.Node]]] | None = None,
-        _index: LineIndex | None = None,
-        _shared: set[int] | None = None,
-        _comment_starts: list[int] | None = None,
-        _located: dict[KeyPath, Location | None] | None = None,
-        _chains: dict[KeyPath, tuple[Hop, ...] | None] | None = None,
-        _linked: bool | None = None,
-        _marked: bool | None = None,
-    ) -> None:
-        self.text = text
-        self.value = value
-        self.ok = ok
-        self.problems = [] if problems is None else problems
-        self.syntax = syntax
-        self.duplicates = {} if duplicates is None else duplicates
-        self.root = root
-        self.unconfirmed = unconfirmed
-        self.refused_lines = refused_lines
-        self._lines = _lines
-        self._children = {} if _children is None else _children
-        self._index = _index
-        self._shared = _shared
-        self._comment_starts = _comment_starts
-        self._located = _located
-        self._chains = _chains
-        self._linked = _linked
-        self._marked = _marked
+    _marked: bool | None = None
 
     def entry(self, path: KeyPath) -> Location | None:
         """The located entry at *path*, walking only the mappings on the way."""

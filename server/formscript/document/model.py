@@ -10,10 +10,11 @@ own nodes or marks.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Iterable
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, NamedTuple, Protocol
 
-from formscript.core.records import FrozenRecord, Record
 from formscript.core.verdict import KeyPath, Problem
 from formscript.core.verdict import Pos as Pos
 from formscript.core.verdict import Span as Span
@@ -37,7 +38,8 @@ Syntax: TypeAlias = 'Literal["yaml", "json"]'
 ORIGIN = Span(Pos(0, 0), Pos(0, 0))
 
 
-class Scalar(FrozenRecord):
+@dataclass(frozen=True, slots=True)
+class Scalar:
     """How a scalar was written.
 
     ``style`` is ``''`` for a plain scalar, whose type the syntax resolved from its text (the
@@ -50,16 +52,8 @@ class Scalar(FrozenRecord):
     text: str
     tag: str
 
-    __slots__ = _fields = ("style", "text", "tag")
 
-    def __init__(self, style: str, text: str, tag: str) -> None:
-        setter = object.__setattr__
-        setter(self, "style", style)
-        setter(self, "text", text)
-        setter(self, "tag", tag)
-
-
-class Location(FrozenRecord):
+class Location:
     """Where one key path lives: the value's span, the key's span (mapping members only) and,
     for a scalar value, how it was written (None for a mapping or a sequence)."""
 
@@ -69,14 +63,20 @@ class Location(FrozenRecord):
     _scalar: Any
 
     __slots__ = ("_key", "_scalar", "_source", "_value")
-    _fields = ("value", "key", "scalar")
 
     def __init__(self, value: Span, key: Span | None = None, scalar: Scalar | None = None) -> None:
-        setter = object.__setattr__
-        setter(self, "_source", None)
-        setter(self, "_value", value)
-        setter(self, "_key", key)
-        setter(self, "_scalar", scalar)
+        self._source, self._value, self._key, self._scalar = None, value, key, scalar
+
+    def __repr__(self) -> str:
+        return f"Location(value={self.value!r}, key={self.key!r}, scalar={self.scalar!r})"
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Location):
+            return NotImplemented
+        return (self.value, self.key, self.scalar) == (other.value, other.key, other.scalar)
+
+    def __hash__(self) -> int:
+        return hash((self.value, self.key, self.scalar))
 
     @classmethod
     def found(cls, source: tuple[Any, ...]) -> Location:
@@ -84,11 +84,7 @@ class Location(FrozenRecord):
         span, the scalar, of a node; the node; its key's node or None), so that finding an
         entry costs only what its user reads (a diagnostic reads one span)."""
         made = object.__new__(cls)
-        setter = object.__setattr__
-        setter(made, "_source", source)
-        setter(made, "_value", _LATER)
-        setter(made, "_key", _LATER)
-        setter(made, "_scalar", _LATER)
+        made._source, made._value, made._key, made._scalar = source, _LATER, _LATER, _LATER
         return made
 
     @property
@@ -98,7 +94,7 @@ class Location(FrozenRecord):
         if found is _LATER:
             span_of_node, _, node, _ = self._source
             found = span_of_node(node)
-            object.__setattr__(self, "_value", found)
+            self._value = found
         return found  # type: ignore[no-any-return]
 
     @property
@@ -108,7 +104,7 @@ class Location(FrozenRecord):
         if found is _LATER:
             span_of_node, _, _, key_node = self._source
             found = span_of_node(key_node) if key_node is not None else None
-            object.__setattr__(self, "_key", found)
+            self._key = found
         return found  # type: ignore[no-any-return]
 
     @property
@@ -118,7 +114,7 @@ class Location(FrozenRecord):
         if found is _LATER:
             _, scalar_of_node, node, _ = self._source
             found = scalar_of_node(node)
-            object.__setattr__(self, "_scalar", found)
+            self._scalar = found
         return found  # type: ignore[no-any-return]
 
 
@@ -126,33 +122,21 @@ class Location(FrozenRecord):
 _LATER: Any = object()
 
 
-class Comment(FrozenRecord):
+@dataclass(frozen=True, slots=True)
+class Comment:
     """One comment: its text from the comment sign to the end of the line, and its span."""
 
     span: Span
     text: str
 
-    __slots__ = _fields = ("span", "text")
 
-    def __init__(self, span: Span, text: str) -> None:
-        setter = object.__setattr__
-        setter(self, "span", span)
-        setter(self, "text", text)
-
-
-class Collection(FrozenRecord):
+@dataclass(frozen=True, slots=True)
+class Collection:
     """A mapping or sequence below the top: where the member holding it starts (its key, or
     the item itself) and the collection's own span."""
 
     owner: Pos
     span: Span
-
-    __slots__ = _fields = ("owner", "span")
-
-    def __init__(self, owner: Pos, span: Span) -> None:
-        setter = object.__setattr__
-        setter(self, "owner", owner)
-        setter(self, "span", span)
 
 
 class Document(Protocol):
@@ -243,32 +227,16 @@ def split_lines(text: str) -> list[str]:
     return text.splitlines() or [""]
 
 
-class TextDocument(Record, Document):
+@dataclass
+class TextDocument(Document):
     """A text kept without its structure (a report read back from the cache, or from a
     worker process): lines for showing source, nothing located."""
 
     text: str
-    value: Any
-    ok: bool
-    problems: list[Problem]
-    _lines: list[str] | None
-
-    _fields = ("text", "value", "ok", "problems", "_lines")
-    _shown = _compared = ("text", "value", "ok", "problems")
-
-    def __init__(
-        self,
-        text: str,
-        value: Any = None,
-        ok: bool = True,
-        problems: list[Problem] | None = None,
-        _lines: list[str] | None = None,
-    ) -> None:
-        self.text = text
-        self.value = value
-        self.ok = ok
-        self.problems = [] if problems is None else problems
-        self._lines = _lines
+    value: Any = None
+    ok: bool = True
+    problems: list[Problem] = dataclasses.field(default_factory=list)
+    _lines: list[str] | None = dataclasses.field(default=None, repr=False, compare=False)
 
     @property
     def lines(self) -> list[str]:

@@ -38,6 +38,7 @@ each character. What each API does with its argument is lionagi's (``_branch.py`
 from __future__ import annotations
 
 import ast
+import dataclasses
 import itertools
 import re
 from typing import Any
@@ -1196,9 +1197,8 @@ def _synthetic(value: Any, span: Span) -> PyNode:
 
 
 def _at(problem: Problem, span: Span) -> Problem:
-    from formscript.core.records import replace
 
-    return replace(problem, span=span)
+    return dataclasses.replace(problem, span=span)
 
 
 def _argument(call: ast.Call, index: int | None, keyword: str) -> ast.expr | None:

@@ -12,6 +12,7 @@ since that is where their spans point.
 
 from __future__ import annotations
 
+import dataclasses
 import io
 import itertools
 import tokenize
@@ -19,7 +20,6 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from formscript.core.records import replace
 from formscript.core.verdict import KeyPath, Problem
 from formscript.document.model import Collection, Comment, Document, Edit, Location, Pos, Scalar, Span
 from formscript.document.positions import LineIndex
@@ -182,7 +182,7 @@ class EmbeddedDocument(Document):
         self.value = self.inner.value
         self.ok = self.inner.ok
         self.problems = [
-            replace(p, span=self.map_span(p.span)) if p.span is not None else p for p in self.inner.problems
+            dataclasses.replace(p, span=self.map_span(p.span)) if p.span is not None else p for p in self.inner.problems
         ]
 
     @property

@@ -22,15 +22,16 @@ entry fail alone, since an entry is cut at a line that starts a new item).
 from __future__ import annotations
 
 import bisect
+import dataclasses
 import re
 from collections.abc import Iterator
+from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
 import yaml
 
 from formscript.core.ends import common_ends
-from formscript.core.records import FrozenRecord, Record, replace
 from formscript.core.verdict import KeyPath, Problem
 from formscript.document.located import YamlDocument, _comments, parse_document
 from formscript.document.model import (
@@ -74,7 +75,8 @@ def _markers(text: str) -> bool:
 _DEEPEST = 100
 
 
-class Split(FrozenRecord):
+@dataclass(frozen=True, slots=True)
+class Split:
     """Where the entries of a sequence under a top-level key start."""
 
     key: str
@@ -85,16 +87,6 @@ class Split(FrozenRecord):
     lines: list[int]
     #: The column of the entries' item signs.
     indent: int
-
-    __slots__ = _fields = ("key", "head", "offsets", "lines", "indent")
-
-    def __init__(self, key: str, head: str, offsets: list[int], lines: list[int], indent: int) -> None:
-        setter = object.__setattr__
-        setter(self, "key", key)
-        setter(self, "head", head)
-        setter(self, "offsets", offsets)
-        setter(self, "lines", lines)
-        setter(self, "indent", indent)
 
 
 @lru_cache(maxsize=64)
@@ -441,7 +433,8 @@ def _moved(found: Location | None, lines: int) -> Location | None:
     return Location(_move(found.value, lines), key, found.scalar)
 
 
-class SplicedDocument(Record, Document):
+@dataclass
+class SplicedDocument(Document):
     """A script's text answered from its head and its entries, each parsed alone."""
 
     text: str
@@ -453,39 +446,20 @@ class SplicedDocument(Record, Document):
     starts: list[int]
     #: The character offset each entry starts at.
     offsets: list[int]
-    value: Any
-    ok: bool
-    problems: list[Problem]
-    syntax: str
-    _lines: list[str] | None
-    _whole: YamlDocument | None
-    _comments: list[Comment] | None
+    #: Given when spliced from an earlier version's (``EntryCache``), else made from the parts.
+    value: Any = None
+    ok: bool = True
+    problems: list[Problem] = dataclasses.field(default_factory=list)
+    syntax: str = "yaml"
+    _lines: list[str] | None = dataclasses.field(default=None, init=False, repr=False, compare=False)
+    _whole: YamlDocument | None = dataclasses.field(default=None, init=False, repr=False, compare=False)
+    _comments: list[Comment] | None = dataclasses.field(default=None, init=False, repr=False, compare=False)
 
-    _fields = ("text", "head", "key", "parts", "starts", "offsets", "value", "ok", "problems", "syntax")
-
-    def __init__(
-        self,
-        text: str,
-        head: YamlDocument,
-        key: str,
-        parts: list[Part | None],
-        starts: list[int],
-        offsets: list[int],
-        value: Any = None,
-        ok: bool = True,
-        problems: list[Problem] | None = None,
-        syntax: str = "yaml",
-    ) -> None:
-        self.text, self.head, self.key, self.parts = text, head, key, parts
-        self.starts, self.offsets = starts, offsets
-        self.ok = ok
-        self.problems = [] if problems is None else problems
-        self.syntax = syntax
-        self._lines, self._whole, self._comments = None, None, None
-        if value is None:  # else given: spliced from an earlier version's (``EntryCache``)
-            value = dict(head.value)
-            value[key] = [part.value[0] if part is not None else None for part in parts]
-        self.value = value
+    def __post_init__(self) -> None:
+        if self.value is None:
+            value = dict(self.head.value)
+            value[self.key] = [part.value[0] if part is not None else None for part in self.parts]
+            self.value = value
 
     @property
     def unshared(self) -> bool:
@@ -650,7 +624,7 @@ def tolerate(text: str, key: str = "responses", refused: tuple[int, ...] = ()) -
                 return None  # it parses, as something other than one entry: not tolerated
             for problem in found:
                 assert problem.span is not None
-                problems.append(replace(problem, span=_move(problem.span, line)))
+                problems.append(dataclasses.replace(problem, span=_move(problem.span, line)))
         parts.append(doc)
     if len(problems) == 0:
         return None
@@ -693,7 +667,9 @@ def _tolerate_around(
             found = [p for p in alone.problems if p.span is not None]
             if alone.ok or not found:
                 return None
-            broken[index] = [replace(p, span=_move(p.span, lines[index])) for p in found if p.span is not None]
+            broken[index] = [
+                dataclasses.replace(p, span=_move(p.span, lines[index])) for p in found if p.span is not None
+            ]
             found_more = True
         if not found_more:
             return None

@@ -9,11 +9,12 @@ language server's layer and the check of the VS Code manifest all read them from
 
 from __future__ import annotations
 
+import dataclasses
 import fnmatch
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal, TypeAlias
 
-from formscript.core.records import FrozenRecord, replace
 from formscript.core.verdict import Severity
 
 Kind: TypeAlias = 'Literal["form", "script", "rules", "calls"]'
@@ -56,7 +57,8 @@ SETTINGS: tuple[str, ...] = (
 )
 
 
-class Settings(FrozenRecord):
+@dataclass(frozen=True, slots=True)
+class Settings:
     """Which codes run, at which severity, and how files map to kinds.
 
     The fields named in ``SETTINGS`` are what a configuration (or an editor) can set; a
@@ -64,63 +66,32 @@ class Settings(FrozenRecord):
     """
 
     #: Codes or prefixes to report; empty: every rule.
-    select: tuple[str, ...]
+    select: tuple[str, ...] = ()
     #: Codes or prefixes reported in addition to ``select``.
-    extend_select: tuple[str, ...]
+    extend_select: tuple[str, ...] = ()
     #: Codes or prefixes not reported.
-    ignore: tuple[str, ...]
+    ignore: tuple[str, ...] = ()
     #: A severity per code (``off`` disables it).
-    severity: dict[str, Level]
+    severity: dict[str, Level] = dataclasses.field(default_factory=dict)
     #: Codes or prefixes not reported in files matching a glob.
-    per_file_ignores: dict[str, tuple[str, ...]]
+    per_file_ignores: dict[str, tuple[str, ...]] = dataclasses.field(default_factory=dict)
     #: Extra globs per file kind.
-    kinds: dict[Kind, tuple[str, ...]]
+    kinds: dict[Kind, tuple[str, ...]] = dataclasses.field(default_factory=dict)
     #: Calls transcripts for scripts without a sibling ``<name>.calls.yaml``: glob -> path
     #: (both relative to the configuration's folder). Used by simulation in the editor.
-    calls: dict[str, str]
+    calls: dict[str, str] = dataclasses.field(default_factory=dict)
     #: Whether a Python test's stated outcome (``pytest.raises``, an asserted status) is set
     #: against the prediction (PY003), its expected rejections not reported as problems.
-    expected_outcomes: bool
+    expected_outcomes: bool = True
     #: Paths left out of folder walks (the CLI's, the editor's workspace listing), as
     #: .gitignore lines relative to the configuration's folder; a file named on the command
     #: line or opened in the editor is still checked (``--force-exclude`` leaves it out too).
-    exclude: tuple[str, ...]
+    exclude: tuple[str, ...] = ()
     #: Whether folder walks also leave out what the repository's .gitignore files ignore.
-    respect_gitignore: bool
+    respect_gitignore: bool = True
     #: Directory the configuration came from; per-file globs are relative to it.
-    root: str
-    source: str
-
-    __slots__ = _fields = (*SETTINGS, "root", "source")
-
-    def __init__(
-        self,
-        select: tuple[str, ...] = (),
-        extend_select: tuple[str, ...] = (),
-        ignore: tuple[str, ...] = (),
-        severity: dict[str, Level] | None = None,
-        per_file_ignores: dict[str, tuple[str, ...]] | None = None,
-        kinds: dict[Kind, tuple[str, ...]] | None = None,
-        calls: dict[str, str] | None = None,
-        expected_outcomes: bool = True,
-        exclude: tuple[str, ...] = (),
-        respect_gitignore: bool = True,
-        root: str = "",
-        source: str = "",
-    ) -> None:
-        setter = object.__setattr__
-        setter(self, "select", select)
-        setter(self, "extend_select", extend_select)
-        setter(self, "ignore", ignore)
-        setter(self, "severity", {} if severity is None else severity)
-        setter(self, "per_file_ignores", {} if per_file_ignores is None else per_file_ignores)
-        setter(self, "kinds", {} if kinds is None else kinds)
-        setter(self, "calls", {} if calls is None else calls)
-        setter(self, "expected_outcomes", expected_outcomes)
-        setter(self, "exclude", exclude)
-        setter(self, "respect_gitignore", respect_gitignore)
-        setter(self, "root", root)
-        setter(self, "source", source)
+    root: str = ""
+    source: str = ""
 
     def enabled(self, code: str, path: str = "") -> bool:
         """Whether *code* is reported for *path*."""
@@ -149,7 +120,7 @@ class Settings(FrozenRecord):
 
     def merged(self, overrides: dict[str, Any], source: str = "settings") -> Settings:
         """These settings with *overrides* (same keys as the TOML table, from *source*) applied."""
-        return replace(self, **_merge(self, overrides, source))
+        return dataclasses.replace(self, **_merge(self, overrides, source))
 
 
 def toml_name(name: str) -> str:
@@ -304,7 +275,7 @@ def _patterns(value: Any, where: str) -> list[str]:
 
 def settings_from_mapping(table: dict[str, Any], source: str = "settings", root: str = "") -> Settings:
     """Settings from a mapping shaped like the TOML table (LSP settings use the same keys)."""
-    return replace(_parse_table(table, source), root=root, source=source)
+    return dataclasses.replace(_parse_table(table, source), root=root, source=source)
 
 
 #: A configuration file larger than this is refused (no configuration is near it).

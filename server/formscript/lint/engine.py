@@ -3,11 +3,12 @@ then apply configuration and suppressions. Never raises for any input."""
 
 from __future__ import annotations
 
+import dataclasses
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from formscript import rules
 from formscript.core.gate import GateResult, check_form_spec
-from formscript.core.records import FrozenRecord, replace
 from formscript.core.verdict import Problem, Verdict
 from formscript.document import Document, Pos, Span, loads_json, parse_document
 from formscript.lint.config import Settings
@@ -35,18 +36,12 @@ __all__ = [
 ]
 
 
-class PairedForm(FrozenRecord):
+@dataclass(frozen=True, slots=True)
+class PairedForm:
     """A form spec to check a ruleset against (``--form``)."""
 
     text: str
     path: str
-
-    __slots__ = _fields = ("text", "path")
-
-    def __init__(self, text: str, path: str) -> None:
-        setter = object.__setattr__
-        setter(self, "text", text)
-        setter(self, "path", path)
 
 
 def lint_text(
@@ -195,7 +190,7 @@ def realize_fixes(diagnostics: list[Diagnostic], doc: Document, fixes: bool | No
     for diagnostic in diagnostics:
         if diagnostic.pending is not None:
             fix = _fix(doc, diagnostic.pending) if fixes else None
-            d = diagnostic  # what ``replace(d, fix=fix, pending=None)`` gives, without its field walk
+            d = diagnostic  # what ``dataclasses.replace(d, fix=fix, pending=None)`` gives, without its field walk
             diagnostic = Diagnostic(d.code, d.severity, d.message, d.span, fix, d.related)
         realized.append(diagnostic)
     return realized
@@ -261,7 +256,7 @@ def _rules(doc: Document, paired: PairedForm | None) -> list[Problem]:
                 for problem in ruled.gate.problems:
                     if problem.rule is rules.RS100:
                         where = ("rules", index_of.get(str(problem.rule_id), 0))
-                        problems.append(replace(problem, path=where))
+                        problems.append(dataclasses.replace(problem, path=where))
     return problems
 
 
@@ -386,7 +381,7 @@ def finish(
                 continue
         severity = settings.severity_of(code, diagnostic.severity)
         if severity != diagnostic.severity:
-            diagnostic = replace(diagnostic, severity=severity)
+            diagnostic = dataclasses.replace(diagnostic, severity=severity)
         kept.append(diagnostic)
     kept.extend(suppression_findings(suppressions, settings, path))
     return in_order(kept)

@@ -16,11 +16,11 @@ status it asserts); here each document's report is compared with it:
 from __future__ import annotations
 
 import ast
+import dataclasses
 import re
 from typing import TYPE_CHECKING, NamedTuple
 
 from formscript import rules
-from formscript.core.records import replace
 from formscript.core.verdict import Verdict
 from formscript.document.model import Span
 from formscript.document.pyexpect import Expectation, applications, catches, expectations, shown
@@ -229,7 +229,7 @@ def _discarded(report: FileReport, call: _Call) -> None:
     looks at it, so nothing fails; its errors are reported as warnings, saying so."""
     note = f" (a warning here: {call.name}(...) returns the form with status 'error', and its result is not used)"
     report.diagnostics = [
-        replace(d, severity="warning", message=d.message + note) if d.severity == "error" else d
+        dataclasses.replace(d, severity="warning", message=d.message + note) if d.severity == "error" else d
         for d in report.diagnostics
     ]
 

@@ -3,7 +3,9 @@ booleans given to numbers. Light on purpose: linting a form imports no model mac
 
 from __future__ import annotations
 
+import dataclasses
 import re
+from dataclasses import dataclass
 from typing import Any
 
 from formscript import rules
@@ -11,7 +13,6 @@ from formscript.core.declarations import DeclarationMemo
 from formscript.core.fields import CoercionError, Declared, coerce_value, type_label
 from formscript.core.gate import GateResult
 from formscript.core.printable import printable
-from formscript.core.records import Record
 from formscript.core.verdict import Problem
 from formscript.document import Document
 
@@ -28,22 +29,13 @@ _OCTAL = re.compile(r"^[-+]?0[0-7_]+$")
 ValueItems = tuple[str, str] | Problem | None
 
 
-class FormMemo(Record):
+@dataclass
+class FormMemo:
     """What checking a form's fields and values found, kept across versions of its text."""
 
-    declarations: DeclarationMemo
+    declarations: DeclarationMemo = dataclasses.field(default_factory=dict)
     #: Each value's findings, by its key: (where it was written, its declaration, items).
-    values: dict[Any, tuple[object, Declared, ValueItems]]
-
-    _fields = ("declarations", "values")
-
-    def __init__(
-        self,
-        declarations: DeclarationMemo | None = None,
-        values: dict[Any, tuple[object, Declared, ValueItems]] | None = None,
-    ) -> None:
-        self.declarations = {} if declarations is None else declarations
-        self.values = {} if values is None else values
+    values: dict[Any, tuple[object, Declared, ValueItems]] = dataclasses.field(default_factory=dict)
 
     def keep_only(self, fields: dict[Any, Any], values: dict[Any, Any]) -> None:
         """Forget what the declarations and values no longer in the text left."""

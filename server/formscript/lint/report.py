@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+import dataclasses
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from formscript.core.records import FrozenRecord, Record
 from formscript.core.verdict import Verdict
 from formscript.document import Document, Span
 from formscript.lint.diagnostics import Diagnostic
@@ -14,28 +15,22 @@ if TYPE_CHECKING:
     from formscript.core.script import ScriptResult
 
 
-class Embedding(FrozenRecord):
+@dataclass(frozen=True, slots=True)
+class Embedding:
     """Where a document written inside another file sits: the API call as written
     (``ScriptModel.from_responses``), the literal argument's span, and the call's."""
 
     call: str
     span: Span
-    call_span: Span | None
-
-    __slots__ = _fields = ("call", "span", "call_span")
-
-    def __init__(self, call: str, span: Span, call_span: Span | None = None) -> None:
-        setter = object.__setattr__
-        setter(self, "call", call)
-        setter(self, "span", span)
-        setter(self, "call_span", call_span)
+    call_span: Span | None = None
 
     def on_line(self, line: int) -> bool:
         """Whether the document starts on the 0-based *line*, or its call does."""
         return self.span.start.line == line or (self.call_span is not None and self.call_span.start.line == line)
 
 
-class Expected(FrozenRecord):
+@dataclass(frozen=True, slots=True)
+class Expected:
     """An outcome a test states and lionagi gives: ``by`` the statement as written (at
     ``span``), ``outcome`` what it states (``raises``, ``error_status``, ``rule_fails``,
     ``exit_1``) and ``raises`` the exception lionagi raises, when one does."""
@@ -43,19 +38,11 @@ class Expected(FrozenRecord):
     by: str
     outcome: str
     span: Span
-    raises: str | None
-
-    __slots__ = _fields = ("by", "outcome", "span", "raises")
-
-    def __init__(self, by: str, outcome: str, span: Span, raises: str | None = None) -> None:
-        setter = object.__setattr__
-        setter(self, "by", by)
-        setter(self, "outcome", outcome)
-        setter(self, "span", span)
-        setter(self, "raises", raises)
+    raises: str | None = None
 
 
-class FileReport(Record):
+@dataclass
+class FileReport:
     """The outcome for one file: its kind, the runtime verdict and located diagnostics.
 
     A document embedded in a Python file is a report of its own with ``embedded`` set; the
@@ -66,56 +53,16 @@ class FileReport(Record):
     path: str
     kind: str | None
     verdict: Verdict | None
-    diagnostics: list[Diagnostic]
-    note: str
-    document: Document | None
-    gate: GateResult | None
-    script: ScriptResult | None
-    embedded: Embedding | None
-    parts: list[FileReport] | None
+    diagnostics: list[Diagnostic] = dataclasses.field(default_factory=list)
+    note: str = ""
+    document: Document | None = None
+    gate: GateResult | None = None
+    script: ScriptResult | None = None
+    embedded: Embedding | None = None
+    parts: list[FileReport] | None = None
     #: What the test that holds this document states about its outcome, when that is the
     #: outcome lionagi gives (an expected rejection: its findings are not reported).
-    expected: Expected | None
-
-    _fields = (
-        "path",
-        "kind",
-        "verdict",
-        "diagnostics",
-        "note",
-        "document",
-        "gate",
-        "script",
-        "embedded",
-        "parts",
-        "expected",
-    )
-
-    def __init__(
-        self,
-        path: str,
-        kind: str | None,
-        verdict: Verdict | None,
-        diagnostics: list[Diagnostic] | None = None,
-        note: str = "",
-        document: Document | None = None,
-        gate: GateResult | None = None,
-        script: ScriptResult | None = None,
-        embedded: Embedding | None = None,
-        parts: list[FileReport] | None = None,
-        expected: Expected | None = None,
-    ) -> None:
-        self.path = path
-        self.kind = kind
-        self.verdict = verdict
-        self.diagnostics = [] if diagnostics is None else diagnostics
-        self.note = note
-        self.document = document
-        self.gate = gate
-        self.script = script
-        self.embedded = embedded
-        self.parts = parts
-        self.expected = expected
+    expected: Expected | None = None
 
     @property
     def skipped(self) -> bool:

@@ -4,7 +4,9 @@ entries, stream shape and serving faults. Light on purpose: no model machinery i
 from __future__ import annotations
 
 import bisect
+import dataclasses
 from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, TypeAlias
 
@@ -12,7 +14,6 @@ from formscript import rules
 from formscript.core.ends import common_ends, identical
 from formscript.core.entries import CONTENT_PREDICATES, Entry, Matcher, StreamEntry
 from formscript.core.expansion import EXPANSION_LIMIT, SERVABLE_CHARACTERS, Exhausts, encoded_length, json_error
-from formscript.core.records import Record
 from formscript.core.regex_risk import COMPILE_ERRORS, backtracking_risk, compile_user_regex
 from formscript.core.script import EntryMemo, ScriptResult
 from formscript.core.verdict import Problem
@@ -64,38 +65,21 @@ def _value_at(value: object, path: tuple[object, ...]) -> object:
 PayloadMemo = dict[int, tuple[object, Exception | None]]
 
 
-class ScriptMemo(Record):
+@dataclass
+class ScriptMemo:
     """What checking a script's entries found, kept across versions of its text."""
 
-    entries: EntryMemo
-    payloads: PayloadMemo
+    entries: EntryMemo = dataclasses.field(default_factory=EntryMemo)
+    payloads: PayloadMemo = dataclasses.field(default_factory=dict)
     #: Each entry's own findings, by its identity: (entry, index, mode, items); the index is
     #: -1 where the items are only markers, which hold for the entry at any place.
-    checks: dict[int, tuple[object, int, str, Items]]
+    checks: dict[int, tuple[object, int, str, Items]] = dataclasses.field(default_factory=dict)
     #: The previous call's entries and mode, and the items of those of its entries that have
     #: any, in order: (index, items). The entries the next call shares with them at its start
     #: and its end (the same objects) keep their items without a look-up each.
-    last_entries: list[object]
-    last_mode: str
-    last_items: list[tuple[int, Items]]
-
-    _fields = ("entries", "payloads", "checks", "last_entries", "last_mode", "last_items")
-
-    def __init__(
-        self,
-        entries: EntryMemo | None = None,
-        payloads: PayloadMemo | None = None,
-        checks: dict[int, tuple[object, int, str, Items]] | None = None,
-        last_entries: list[object] | None = None,
-        last_mode: str = "",
-        last_items: list[tuple[int, Items]] | None = None,
-    ) -> None:
-        self.entries = EntryMemo() if entries is None else entries
-        self.payloads = {} if payloads is None else payloads
-        self.checks = {} if checks is None else checks
-        self.last_entries = [] if last_entries is None else last_entries
-        self.last_mode = last_mode
-        self.last_items = [] if last_items is None else last_items
+    last_entries: list[object] = dataclasses.field(default_factory=list)
+    last_mode: str = ""
+    last_items: list[tuple[int, Items]] = dataclasses.field(default_factory=list)
 
     def keep_only(self, raws: Sequence[object], built: Sequence[object]) -> None:
         """Forget what the entries no longer in the text left (*raws* and their *built*)."""

@@ -3,6 +3,7 @@ the dry run of a form or the simulation of a script for clients that show no cod
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 from typing import Any
 
@@ -11,7 +12,6 @@ from formscript.document import Pos, Span
 from formscript.lint.diagnostics import Diagnostic, TextEdit
 from formscript.lint.suppress import Suppression, find_suppressions
 from formscript.lsp.analysis import Analysis
-from formscript.lsp.facade import replace
 
 QUICK_FIX = "quickfix"
 FIX_ALL = "source.fixAll.formscript"
@@ -114,7 +114,7 @@ def fix_all(analysis: Analysis) -> Action | None:
         fix = analysis.fix_of(diagnostic)
         if fix is not None and fix.safe:
             fixes[id(fix)] = diagnostic
-            realized.append(replace(diagnostic, fix=fix, pending=None))
+            realized.append(dataclasses.replace(diagnostic, fix=fix, pending=None))
     chosen = applicable(realized, unsafe=False)
     if chosen and analysis.check(chosen) is not None:
         chosen = chosen[:1]  # each passed alone; together they do not

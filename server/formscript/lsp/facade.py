@@ -9,7 +9,6 @@ from formscript.core.ends import common_ends
 from formscript.core.fields import ELEMENT_KEYS, Declared, type_label
 from formscript.core.forms import FIELD_NAME_RE
 from formscript.core.keys import OWNERS, Key, Snippet, doc_for, keys_of, owner_of, snippets
-from formscript.core.records import replace
 from formscript.core.verdict import KeyPath
 
 __all__ = [
@@ -24,7 +23,6 @@ __all__ = [
     "doc_for",
     "keys_of",
     "owner_of",
-    "replace",
     "snippets",
     "type_label",
 ]

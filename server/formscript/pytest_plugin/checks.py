@@ -10,13 +10,13 @@ received is checked by the core and its findings are placed at the call.
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import json
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from formscript.core.records import replace
 from formscript.core.verdict import Verdict
 from formscript.document import Pos, Span
 from formscript.lint.config import Settings
@@ -245,7 +245,7 @@ def _cached_python(text: str, shown: str, settings: Settings, lint: Any) -> File
         # the plugin sees what lionagi does with each document: what the test states about it
         # (pytest.raises, ...) is pytest's business here, and judging it cost a third of the
         # plugin's time on form-heavy suites (bench/pytest_plugin.py: 1.31x -> see the bench)
-        quiet = replace(settings, expected_outcomes=False)
+        quiet = dataclasses.replace(settings, expected_outcomes=False)
         _PYTHON_CACHE[key] = lint(text, shown, settings=quiet, fixes=True)
     return _PYTHON_CACHE[key]
 
