@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from formscript.lint.config import Settings, settings_from_mapping
-from formscript.lint.discovery import SKIPPED_DIRS, candidates, named, walk
+from formscript.lint.discovery import SKIPPED_DIRS, candidates, listed, walk
 from formscript.lint.kinds import kind_from_name
 
 
@@ -54,16 +54,29 @@ def test_relative_roots_give_normalised_paths(tmp_path: Path, monkeypatch: pytes
     assert list(walk("./sub/")) == [os.path.join("sub", "two.script.yaml")]
 
 
-def test_candidates_and_named(tmp_path: Path) -> None:
+def test_candidates_and_listed(tmp_path: Path) -> None:
     touch(tmp_path, "a.form.yaml", "b.yaml", "c.json", "d.txt", "data/e.yml", "f.script.yml")
     plain = Settings()
     everything = [Path(p).relative_to(tmp_path).as_posix() for p in candidates(str(tmp_path), lambda _: plain)]
     assert everything == ["a.form.yaml", "b.yaml", "c.json", "data/e.yml", "f.script.yml"]
-    by_name = [Path(p).relative_to(tmp_path).as_posix() for p in named(str(tmp_path), lambda _: plain)]
+    by_name = [Path(p).relative_to(tmp_path).as_posix() for p in listed(str(tmp_path), lambda _: plain)]
     assert by_name == ["a.form.yaml", "f.script.yml"]
     globbed = settings_from_mapping({"kinds": {"rules": ["data/*.yml"]}}, root=str(tmp_path))
-    by_glob = [Path(p).relative_to(tmp_path).as_posix() for p in named(str(tmp_path), lambda _: globbed)]
+    by_glob = [Path(p).relative_to(tmp_path).as_posix() for p in listed(str(tmp_path), lambda _: globbed)]
     assert by_glob == ["a.form.yaml", "data/e.yml", "f.script.yml"]
+
+
+def test_the_editor_lists_the_python_files_that_can_hand_lionagi_a_document(tmp_path: Path) -> None:
+    """As ``formscript lint DIR`` reports them: a test that names lionagi's API is listed; one
+    that only imports lionagi, or never mentions it, holds nothing formscript reads."""
+    (tmp_path / "tests").mkdir()
+    (tmp_path / "tests" / "test_api.py").write_text("from lionagi.testing import TestBranch\n", encoding="utf-8")
+    (tmp_path / "tests" / "test_import.py").write_text("import lionagi\n", encoding="utf-8")
+    (tmp_path / "tests" / "test_plain.py").write_text("def test_x():\n    pass\n", encoding="utf-8")
+    latin1 = "# caf\xe9\nfrom lionagi.testing import ScriptModel\n".encode("latin-1")
+    (tmp_path / "tests" / "test_latin1.py").write_bytes(latin1)
+    found = [Path(p).relative_to(tmp_path).as_posix() for p in listed(str(tmp_path), lambda _: Settings())]
+    assert found == ["tests/test_api.py", "tests/test_latin1.py"]
 
 
 def test_kinds_globs_are_relative_to_the_configuration(tmp_path: Path) -> None:

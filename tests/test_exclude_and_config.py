@@ -155,7 +155,7 @@ def test_the_workspace_listing_of_the_server_leaves_out_the_same_files(tmp_path:
     )
     (tmp_path / ".git").mkdir()
     store = SettingsStore()
-    listed = [Path(p).relative_to(tmp_path).as_posix() for p in discovery.named(str(tmp_path), store.for_path)]
+    listed = [Path(p).relative_to(tmp_path).as_posix() for p in discovery.listed(str(tmp_path), store.for_path)]
     assert listed == ["specs/new.form.yaml"]
 
 

@@ -3,8 +3,9 @@
 A workspace with the awkward entries: folders skipped by name, links to folders that loop,
 links to files (one dangling, one pointing at itself), YAML that is not formscript's, and a
 ``kinds`` glob relative to the configuration file (the server sees absolute paths). The CLI's
-``lint DIR`` and the server's workspace diagnostics list the same documents, in the same order;
-the CLI also opens unnamed YAML to judge it by content, which the server does not.
+``lint DIR`` and the server's workspace diagnostics list the same documents, in the same order
+(a Python test that hands lionagi a script included); the CLI also opens unnamed YAML to judge
+it by content, which the server does not.
 """
 
 from __future__ import annotations
@@ -25,6 +26,11 @@ FORM = "fields:\n  age: {type: int}\nvalues:\n  age: seven\n"
 SCRIPT = "responses:\n  - type: text\n    content: hi\n"
 RULES = "rules: {}\n"
 CALLS = "- prompt: hello\n"
+PYTHON_TEST = (
+    "from lionagi.testing import TestBranch\n\n\n"
+    "def test_reply():\n"
+    '    TestBranch.from_responses([{"type": "text", "content": 5}])\n'
+)
 
 #: Listed by both, in this order (the sorted paths).
 NAMED = [
@@ -38,6 +44,7 @@ NAMED = [
     "sub.form.yaml",
     "sub/c.script.json",
     "sub/deeper/d.calls.yaml",
+    "tests/test_replies.py",
 ]
 #: Opened by the CLI only: no kind in the name, the content decides.
 BY_CONTENT = ["other.yaml", "plain.yaml"]
@@ -57,6 +64,8 @@ def tricky_tree(root: Path) -> None:
     write(root, "other.yaml", "name: ci\non: push\n")
     write(root, "plain.yaml", FORM)
     write(root, "notes.txt", "not ours\n")
+    write(root, "tests/test_replies.py", PYTHON_TEST)
+    write(root, "tests/test_other.py", "def test_sum():\n    assert sum([1, 2]) == 3\n")
     write(root, "sub/README.md", "# not ours\n")
     for folder in SKIPPED_FOLDERS:
         write(root, f"{folder}/x.form.yaml", FORM)
@@ -119,3 +128,4 @@ async def test_cli_and_server_list_the_same_files(
     codes = {item.uri: [d.code for d in item.items] for item in report.items}  # type: ignore[union-attr]
     assert codes[path_to_uri(tree / "fixtures" / "replies.yaml")] == []  # linted as the script it is
     assert codes[path_to_uri(tree / "a.form.yaml")] == ["FS014"]
+    assert codes[path_to_uri(tree / "tests" / "test_replies.py")] == ["SC005"]  # as the CLI reports it

@@ -1,7 +1,8 @@
 """The workspace: its folders, the files in them, and the configuration files to watch.
 
 Files are found by ``formscript.lint.discovery`` (the walk ``formscript lint DIR`` does too),
-selecting those whose name or a ``kinds`` glob gives their kind.
+selecting those whose name or a ``kinds`` glob gives their kind, and the Python files that
+mention lionagi's API.
 """
 
 from __future__ import annotations
@@ -31,11 +32,11 @@ class WorkspaceFiles:
         self._listing: tuple[float, int, list[str]] | None = None
 
     def files(self) -> Iterator[str]:
-        """Every file of a known kind under the workspace folders, each document once (a
-        link to a listed file has the same URI)."""
+        """Every file of a known kind, and every Python file that mentions lionagi's API, under
+        the workspace folders, each document once (a link to a listed file has the same URI)."""
         seen: set[str] = set()
         for root in self._roots():
-            for path in discovery.named(root, self._settings.for_path):
+            for path in discovery.listed(root, self._settings.for_path):
                 uri = path_to_uri(path)
                 if uri in seen:
                     continue
