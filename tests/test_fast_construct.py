@@ -8,7 +8,7 @@ import random
 
 import yaml
 
-from formscript.document.located import _fast_construct
+from formscript.document.construct import fast_construct
 from formscript.document.yamlread import Constructor
 
 TAGS = [
@@ -83,7 +83,7 @@ def _check(text: str) -> bool:
         return False
     if node is None:
         return False
-    fast = _fast_construct(node)
+    fast = fast_construct(node)
     ok, slow = _slow(node)
     if fast is not None:
         assert ok, f"fast path built a value where SafeConstructor raises {slow}: {text!r}"
@@ -117,6 +117,6 @@ def test_random_documents() -> None:
 
 def test_duplicates_are_noticed() -> None:
     node = yaml.compose("a: 1\nb: {x: 1, x: 2}\n", Loader=yaml.SafeLoader)
-    assert _fast_construct(node) == ({"a": 1, "b": {"x": 2}}, True)
+    assert fast_construct(node) == ({"a": 1, "b": {"x": 2}}, True)
     node = yaml.compose("a: 1\nb: {x: 1, y: 2}\n", Loader=yaml.SafeLoader)
-    assert _fast_construct(node) == ({"a": 1, "b": {"x": 1, "y": 2}}, False)
+    assert fast_construct(node) == ({"a": 1, "b": {"x": 1, "y": 2}}, False)

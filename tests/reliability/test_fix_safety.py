@@ -194,7 +194,7 @@ def test_empty_matchers_cost_no_round_trip(monkeypatch: pytest.MonkeyPatch) -> N
     text = "responses:\n" + entries
     scans: list[int] = []
     removals: list[int] = []
-    real_comments, real_removal = located._comments, located.YamlDocument.removal
+    real_comments, real_removal = located.comments_of, located.YamlDocument.removal
 
     def comments(text: str) -> object:
         scans.append(1)
@@ -204,7 +204,7 @@ def test_empty_matchers_cost_no_round_trip(monkeypatch: pytest.MonkeyPatch) -> N
         removals.append(1)
         return real_removal(self, path)
 
-    monkeypatch.setattr(located, "_comments", comments)
+    monkeypatch.setattr(located, "comments_of", comments)
     monkeypatch.setattr(located.YamlDocument, "removal", removal)
     report = lint_text(text, "s.script.yaml")
     assert sum(1 for d in report.diagnostics if d.fix is not None) == 400

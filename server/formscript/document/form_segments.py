@@ -37,7 +37,8 @@ import yaml
 
 from formscript.core.ends import common_ends
 from formscript.core.verdict import KeyPath, Problem
-from formscript.document.located import YamlDocument, _comments, parse_document
+from formscript.document.comments import comments_of
+from formscript.document.located import YamlDocument, parse_document
 from formscript.document.model import Collection, Comment, Document, Edit, Location, Pos, Span, split_lines
 from formscript.document.writing import scalar_source
 from formscript.document.yamlread import depth_bound, loader_for, node_span, safe_loader_class
@@ -485,7 +486,7 @@ class SplicedForm(Document):
     def comments(self) -> list[Comment]:
         """The comments of the whole text."""
         if self._comments is None:
-            self._comments = _comments(self.text) if "#" in self.text else []
+            self._comments = comments_of(self.text) if "#" in self.text else []
         return self._comments
 
     def collections(self) -> Iterator[Collection]:

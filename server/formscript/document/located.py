@@ -21,6 +21,14 @@ import yaml
 
 from formscript import rules
 from formscript.core.verdict import KeyPath, Problem
+from formscript.document.comments import comments_of, line_end
+from formscript.document.construct import (
+    STR_TAG,
+    UNHASHABLE,
+    fast_construct,
+    key_value,
+    scalar_of,
+)
 from formscript.document.model import (
     ORIGIN,
     Collection,
@@ -29,7 +37,6 @@ from formscript.document.model import (
     Edit,
     Location,
     Pos,
-    Scalar,
     Span,
     Syntax,
     split_lines,
@@ -47,7 +54,6 @@ from formscript.document.yamlread import (
     compose,
     depth_bound,
     failed_node,
-    loader_for,
     node_end,
     node_span,
     node_start,
@@ -129,7 +135,7 @@ class YamlDocument(Document):
                 # a string is the key of the last member whose key is that string, written
                 # plain or quoted (``_children_of``'s map, without making it for a few members)
                 for member_key, member in reversed(node.value):
-                    if member_key.value == part and member_key.tag == _STR and type(member_key) is yaml.ScalarNode:
+                    if member_key.value == part and member_key.tag == STR_TAG and type(member_key) is yaml.ScalarNode:
                         key_node, node = member_key, member
                         break
                 else:
@@ -145,7 +151,7 @@ class YamlDocument(Document):
             if found is None:
                 return None
             key_node, node = found
-        return Location.found((node_span, _scalar, node, key_node))
+        return Location.found((node_span, scalar_of, node, key_node))
 
     def _children_of(self, node: yaml.Node) -> dict[Any, tuple[yaml.Node | None, yaml.Node]] | None:
         cached = self._children.get(id(node))
@@ -155,9 +161,9 @@ class YamlDocument(Document):
         if isinstance(node, yaml.MappingNode):
             scalar = yaml.ScalarNode
             for key_node, value_node in node.value:
-                # a string key is its text (``_key_value``, without the call)
-                key = key_node.value if key_node.tag == _STR and type(key_node) is scalar else _key_value(key_node)
-                if key is not _UNHASHABLE:
+                # a string key is its text (``key_value``, without the call)
+                key = key_node.value if key_node.tag == STR_TAG and type(key_node) is scalar else key_value(key_node)
+                if key is not UNHASHABLE:
                     children[key] = (key_node, value_node)
         elif isinstance(node, yaml.SequenceNode):
             for index, item in enumerate(node.value):
@@ -199,7 +205,7 @@ class YamlDocument(Document):
                 low = middle + 1
             else:
                 high = middle
-        return [_key_value(key) for key, _ in pairs[max(low - 2, 0) : low]]
+        return [key_value(key) for key, _ in pairs[max(low - 2, 0) : low]]
 
     @property
     def unshared(self) -> bool:
@@ -220,7 +226,7 @@ class YamlDocument(Document):
         block or plain scalar is not one); JSON has none."""
         if self.syntax == "json" or "#" not in self.text:
             return []
-        return _comments(self.text)
+        return comments_of(self.text)
 
     # -- editing: every edit is exact or not offered ------------------------------------
 
@@ -465,7 +471,7 @@ class YamlDocument(Document):
         if match is None or match.end() == begin:
             return span
         after = match.end()
-        if after >= len(self.text) or self.text[after] in _BREAKS or self.text[after] == "#":
+        if after >= len(self.text) or self.text[after] in YAML_BREAKS or self.text[after] == "#":
             return None  # the scalar starts on a later line: not worth the risk
         return Span(self.index.pos(after), span.end)
 
@@ -490,7 +496,7 @@ class YamlDocument(Document):
         if before.strip(" ") == "":
             if value_node.end_mark.column == 0 and value_node.end_mark.line > line:
                 return line_start, end  # a block scalar ends at the start of the next line
-            rest_end = _line_end(text, end)
+            rest_end = line_end(text, end)
             rest = text[end:rest_end].lstrip(" \t")
             if rest == "":
                 following = value_node.end_mark.line + 1
@@ -508,7 +514,7 @@ class YamlDocument(Document):
             if not self._has_comment(end, following) and text[end:following].strip(" \n\r\x85\u2028\u2029") == "":
                 return key, following
             # comments in between stay: the item's mapping then starts on a later line
-            rest_end = _line_end(text, end)
+            rest_end = line_end(text, end)
             rest = text[end:rest_end].lstrip(" \t")
             if rest == "" or rest.startswith("#"):
                 return key, rest_end - len(rest)
@@ -584,7 +590,7 @@ def parse_document(text: str, syntax: Syntax = "yaml", *, confirm: bool = True) 
         return doc
     merges = "<<" in text
     # a walk that builds the value also bounds the depth (a value built is not too deep)
-    fast = _fast_construct(node) if not merges and "*" not in text else None
+    fast = fast_construct(node) if not merges and "*" not in text else None
     if fast is None and depth_bound(text) > MAX_DEPTH:
         deep = too_deep_node(node)
         if deep is not None:
@@ -645,8 +651,8 @@ def _find_duplicates(doc: YamlDocument, root: yaml.Node) -> None:
                 if isinstance(key_node, yaml.ScalarNode) and key_node.tag == _STR_TAG:
                     key: Any = key_node.value
                 else:
-                    key = _key_value(key_node)
-                    if key is _UNHASHABLE or key_node.tag == "tag:yaml.org,2002:merge":
+                    key = key_value(key_node)
+                    if key is UNHASHABLE or key_node.tag == "tag:yaml.org,2002:merge":
                         stack.append((value_node, path, depth + 1))
                         continue
                 if key in first:
@@ -664,136 +670,9 @@ def _find_duplicates(doc: YamlDocument, root: yaml.Node) -> None:
             doc.problems.append(rules.YM002.problem(key=path[-1], span=span, kept=final.key if final else None))
 
 
-_UNHASHABLE = object()
-
 #: Mappings of at most this many members are scanned for a string key (``_locate_entry``);
 #: a larger one gets its children map, so locating all of its members stays linear.
 _SCANNED = 16
-
-
-def _key_value(node: yaml.Node) -> Any:
-    if node.tag == _STR and isinstance(node, yaml.ScalarNode):
-        return node.value  # what SafeConstructor makes of it, without making one
-    if isinstance(node, yaml.ScalarNode):
-        try:
-            value = _construct_scalar(node)
-            hash(value)
-            return value
-        except Exception:
-            return _UNHASHABLE
-    return _UNHASHABLE
-
-
-_STR = "tag:yaml.org,2002:str"
-_NULL = "tag:yaml.org,2002:null"
-_MAP = "tag:yaml.org,2002:map"
-_SEQ = "tag:yaml.org,2002:seq"
-#: The scalar tags whose values SafeConstructor's own functions build (everything else, e.g.
-#: a set or an omap, takes the slow path).
-_SCALAR_TAGS = frozenset("tag:yaml.org,2002:" + name for name in ("bool", "int", "float", "timestamp", "binary"))
-
-
-def _fast_construct(root: yaml.Node) -> tuple[Any, bool] | None:
-    """The value SafeConstructor builds from *root* and whether a mapping lost a key to a
-    later duplicate, built in one recursive walk, or None (then SafeConstructor decides).
-
-    Only for a graph without aliases (each node reached once; the caller checks the text
-    has no ``*``) and without merge keys: then SafeConstructor's deferred filling of
-    mappings and lists gives exactly what a direct walk gives. Scalars other than strings
-    and nulls are built by SafeConstructor's own functions. Any failure (an unhashable key,
-    a bad timestamp, an unknown tag, a collection with items at ``MAX_DEPTH``, as
-    ``too_deep_node`` counts) returns None, so the slow path raises exactly what the
-    runtime raises: a value built is one no deeper than that."""
-    walk = _FastWalk()
-    try:
-        return walk.build(root, 1), walk.lost
-    except Exception:  # _Slow, or whatever a scalar's construction raised
-        return None
-
-
-class _FastWalk:
-    """``_fast_construct``'s walk (a class, not a closure that calls itself: that would be a
-    cycle of a function and its cell, left to the collector after every parse)."""
-
-    __slots__ = ("constructor", "lost")
-
-    def __init__(self) -> None:
-        self.constructor = Constructor()
-        self.lost = False
-
-    def build(self, node: yaml.Node, depth: int) -> Any:
-        tag = node.tag
-        kind = type(node)
-        if tag == _STR and kind is yaml.ScalarNode:  # `!!str [a]` is SafeConstructor's error
-            return node.value
-        if tag == _MAP and kind is yaml.MappingNode:
-            items = node.value
-            if depth >= MAX_DEPTH and items:
-                raise _Slow
-            built = {}
-            depth += 1
-            build = self.build
-            scalar = yaml.ScalarNode
-            for key_node, value_node in items:
-                # a string key or value is taken in place (most nodes are: no call for them)
-                if key_node.tag == _STR and type(key_node) is scalar:
-                    key = key_node.value
-                else:
-                    key = build(key_node, depth)
-                    if type(key) in (dict, list):
-                        raise _Slow
-                if value_node.tag == _STR and type(value_node) is scalar:
-                    built[key] = value_node.value
-                else:
-                    built[key] = build(value_node, depth)
-            if len(built) < len(items):
-                self.lost = True
-            return built
-        if tag == _SEQ and kind is yaml.SequenceNode:
-            if depth >= MAX_DEPTH and node.value:
-                raise _Slow
-            depth += 1
-            build = self.build
-            scalar = yaml.ScalarNode
-            return [
-                item.value if item.tag == _STR and type(item) is scalar else build(item, depth) for item in node.value
-            ]
-        if kind is yaml.ScalarNode:
-            if tag == _NULL:
-                return None
-            # what SafeConstructor's bool and int constructors make of the commonest texts
-            # (a boolean word; decimal digits without a sign, a leading zero or a '_'),
-            # without their calls; any other text, and any failure, is theirs
-            if tag == _BOOL:
-                return _BOOL_VALUES[node.value.lower()]
-            if tag == _INT:
-                text = node.value
-                if text.isdigit() and text[0] != "0":
-                    return int(text)
-            if tag in _SCALAR_TAGS:
-                return _SAFE_TABLE[tag](self.constructor, node)
-        raise _Slow
-
-
-_SAFE_TABLE = yaml.constructor.SafeConstructor.yaml_constructors
-_BOOL_VALUES = yaml.constructor.SafeConstructor.bool_values
-_BOOL = "tag:yaml.org,2002:bool"
-_INT = "tag:yaml.org,2002:int"
-
-
-class _Slow(Exception):
-    """The fast construction does not apply: SafeConstructor decides."""
-
-
-def _construct_scalar(node: yaml.ScalarNode) -> Any:
-    constructor = Constructor()
-    return constructor.construct_object(node, deep=True)
-
-
-def _scalar(node: yaml.Node) -> Scalar | None:
-    if isinstance(node, yaml.ScalarNode):
-        return Scalar(node.style or "", node.value, node.tag)
-    return None
 
 
 def loads_json(text: str) -> Any:
@@ -846,86 +725,3 @@ def _huge_int_span(text: str) -> Span:
             positions = LineIndex(text)
             return Span(positions.pos(match.start(1)), positions.pos(match.end(1)))
     return ORIGIN
-
-
-# ------------------------------------------------------------------------------ comments
-
-_BREAKS = YAML_BREAKS
-_BLOCK_HEADER = re.compile(r"[|>][-+0-9]*[ \t]*")
-
-
-def _comments(text: str) -> list[Comment]:
-    """The comments of a YAML text: each ``#`` outside every token the scanner produced.
-
-    The scanner skips only white space, line breaks and comments between tokens, so any
-    ``#`` outside a scalar, tag, anchor, alias or directive token starts a comment. A block
-    scalar's token also covers its header line, whose comment is split off here. Where the
-    scanner stops at an error, comments after the last token it delivered are unknown and
-    not reported.
-    """
-    covered, known = _token_ranges(text)
-    found: list[Comment] = []
-    position = LineIndex(text)
-    index = text.find("#", 0, known)
-    block = 0
-    while index >= 0:
-        while block < len(covered) and covered[block][1] <= index:
-            block += 1
-        if block < len(covered) and covered[block][0] <= index:
-            index = text.find("#", covered[block][1], known)
-            continue
-        end = _line_end(text, index)
-        found.append(Comment(Span(position.pos(index), position.pos(end)), text[index:end]))
-        index = text.find("#", end, known)
-    return found
-
-
-def _token_ranges(text: str) -> tuple[list[tuple[int, int]], int]:
-    """Sorted, disjoint [start, end) character ranges of the tokens that may hold a ``#``,
-    and how far the text was scanned (all of it, unless the scanner fails). As in parsing,
-    the runtime's pure-Python scanner decides where libyaml refuses the text."""
-    loader_class = yaml.SafeLoader if text.startswith("\ufeff") else loader_for(text)
-    ranges, known = _scan(text, loader_class)
-    if known < len(text) and loader_class is not yaml.SafeLoader:
-        ranges, known = _scan(text, yaml.SafeLoader)
-    return ranges, known
-
-
-def _scan(text: str, loader_class: type[Any]) -> tuple[list[tuple[int, int]], int]:
-    ranges: list[tuple[int, int]] = []
-    try:
-        loader = loader_class(text)
-    except yaml.YAMLError:
-        return ranges, 0
-    known = 0
-    try:
-        while True:
-            token = loader.get_token()
-            if token is None or isinstance(token, yaml.StreamEndToken):
-                known = len(text)
-                break
-            start, end = token.start_mark.index, token.end_mark.index
-            known = end
-            if isinstance(token, yaml.ScalarToken) and token.style in ("|", ">"):
-                header = _BLOCK_HEADER.match(text, start)
-                header_end = header.end() if header is not None else start + 1
-                if header_end < len(text) and text[header_end] == "#":
-                    ranges.append((start, header_end))
-                    start = _line_end(text, header_end)
-                ranges.append((start, end))
-            elif isinstance(token, yaml.DirectiveToken):
-                # an unknown directive's parameters run to the end of its line
-                ranges.append((start, end if token.name in ("YAML", "TAG") else _line_end(text, end)))
-            elif isinstance(token, yaml.ScalarToken | yaml.TagToken | yaml.AnchorToken | yaml.AliasToken):
-                ranges.append((start, end))
-    except (yaml.YAMLError, RecursionError):
-        pass
-    finally:
-        loader.dispose()
-    return ranges, known
-
-
-def _line_end(text: str, index: int) -> int:
-    while index < len(text) and text[index] not in _BREAKS:
-        index += 1
-    return index

@@ -11,7 +11,7 @@ entries, shifting each entry's positions by the line it starts on: what it answe
 The split is used only where it cannot differ from the whole parse; anything else is None
 (the caller parses the whole text): a character the scan does not model (tabs, carriage
 returns and other line breaks, a byte order mark), document markers or directives, a text
-libyaml is known to read differently from the runtime's loader (``located._loader_for``), a
+libyaml is known to read differently from the runtime's loader (``yamlread.loader_for``), a
 line outside every entry after ``responses:`` (another key, a dedent), a head that is not a
 plain block mapping ending in ``responses:``, and any entry that does not parse alone as
 exactly one item without problems (an alias to another entry's anchor, a quote or a flow
@@ -33,7 +33,8 @@ import yaml
 
 from formscript.core.ends import common_ends
 from formscript.core.verdict import KeyPath, Problem
-from formscript.document.located import YamlDocument, _comments, parse_document
+from formscript.document.comments import comments_of
+from formscript.document.located import YamlDocument, parse_document
 from formscript.document.model import (
     Collection,
     Comment,
@@ -545,7 +546,7 @@ class SplicedDocument(Document):
     def comments(self) -> list[Comment]:
         """The comments of the whole text."""
         if self._comments is None:
-            self._comments = _comments(self.text) if "#" in self.text else []
+            self._comments = comments_of(self.text) if "#" in self.text else []
         return self._comments
 
     def collections(self) -> Iterator[Collection]:
