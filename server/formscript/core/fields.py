@@ -7,6 +7,7 @@ models in ``forms`` wrap the same functions, so both give the same answers.
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -241,8 +242,9 @@ class PlainField:
         return coerce_value(self.name, self.type, value)
 
 
-#: Declaration keys the fast path understands; anything else needs the full model.
-PLAIN_KEYS = frozenset({"type", "required", "default", "description"})
+#: Declaration keys the fast path understands (PlainField's fields but its name, which is the
+#: declaration's key); anything else needs the full model.
+PLAIN_KEYS = frozenset(field.name for field in dataclasses.fields(PlainField)) - {"name"}
 
 
 def plain_field(name: object, declaration: Mapping[Any, Any]) -> PlainField | None:

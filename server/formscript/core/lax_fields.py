@@ -19,6 +19,7 @@ from typing import Any, TypeAlias
 from formscript.core.fields import (
     ELEMENT_KEYS,
     FIELD_TYPES,
+    PLAIN_KEYS,
     RUNTIME_FIELDSPEC_CLASS,
     Declared,
     PlainField,
@@ -139,13 +140,7 @@ def lax_fieldspec(payload: dict[str, Any]) -> tuple[PlainField | None, list[Erro
     errors.extend(((key,), "extra_forbidden", "Extra inputs are not permitted") for key in unknown)
     if errors:
         return None, errors
-    spec = PlainField(
-        valid["name"],
-        valid.get("type", "str"),
-        valid.get("required", True),
-        valid.get("default"),
-        valid.get("description", ""),
-    )
+    spec = PlainField(valid["name"], **{key: valid[key] for key in PLAIN_KEYS if key in valid})
     try:
         check_name_and_default(spec.name, spec.type, spec.default)
     except ValueError as exc:
