@@ -12,7 +12,8 @@ import pytest
 from formscript.core.printable import printable, printable_repr, unprintable_int
 from formscript.document import MAX_DEPTH, parse_document, yamlread
 from formscript.lint.engine import lint_text
-from formscript.runs import _plain, dry_run_text, json_safe
+from formscript.runs import dry_run_text, json_safe
+from formscript.runs.common import plain as _plain
 
 HUGE = int("f" * 3600, 16)
 

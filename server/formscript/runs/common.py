@@ -1,0 +1,183 @@
+"""What dry runs and simulations share: the contract's JSON (``json_safe``) and the documents
+of Python files, read by their line (``embedded_report``)."""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from formscript.core.expansion import (
+    EXPANSION_LIMIT,
+    measure,
+)
+from formscript.core.printable import printable_repr, unprintable_int
+from formscript.document import Document
+from formscript.lint.report import FileReport
+
+CONTRACT_VERSION = 1
+
+
+def json_safe(value: Any) -> Any:
+    """*value* as plain JSON: non-finite floats and other types become their repr, ints too
+    long for decimal text their hex; an alias bomb becomes a note instead of being expanded;
+    a container met again inside itself becomes ``"[...]"`` or ``"{...}"``, as repr writes it."""
+    if isinstance(value, dict | list | tuple):
+        shape = measure(value)
+        if shape.size > EXPANSION_LIMIT:
+            return f"<expands to more than {EXPANSION_LIMIT:,} values through YAML aliases>"
+        if shape.cyclic:
+            value = _cut_cycles(value)
+    return plain(value)
+
+
+def _cut_cycles(value: Any) -> Any:
+    """A copy of *value* where each container met again inside itself is the text repr
+    writes for it (``[...]``, ``{...}``); iterative, so any depth copies."""
+    on_path: set[int] = set()
+    results: list[Any] = []
+    todo: list[tuple[bool, Any]] = [(False, value)]
+    while todo:
+        leaving, node = todo.pop()
+        if leaving:
+            on_path.discard(id(node))
+            size = len(node) * 2 if isinstance(node, dict) else len(node)
+            parts = results[len(results) - size :] if size else []
+            del results[len(results) - size :]
+            if isinstance(node, dict):
+                results.append(dict(zip(parts[0::2], parts[1::2], strict=True)))
+            else:
+                results.append(tuple(parts) if isinstance(node, tuple) else parts)
+        elif isinstance(node, dict | list | tuple):
+            if id(node) in on_path:
+                results.append("{...}" if isinstance(node, dict) else "[...]" if isinstance(node, list) else "(...)")
+                continue
+            on_path.add(id(node))
+            todo.append((True, node))
+            items = [x for pair in node.items() for x in pair] if isinstance(node, dict) else list(node)
+            todo.extend((False, item) for item in reversed(items))
+        else:
+            results.append(node)
+    return results[0]
+
+
+#: Marks the end of a container's members on ``plain``'s stack.
+_DONE = object()
+
+
+def plain(value: Any) -> Any:
+    """*value* with every part JSON can write kept and the rest as text; iterative, so any
+    nesting depth converts, and a container met again inside itself becomes ``[...]`` or
+    ``{...}`` as repr writes it."""
+    holder: list[Any] = [None]
+    todo: list[tuple[Any, Any, Any]] = [(value, holder, 0)]
+    inside: set[int] = set()
+    while todo:
+        item, target, slot = todo.pop()
+        if item is _DONE:
+            inside.discard(slot)
+            continue
+        if isinstance(item, list | tuple | dict):
+            if id(item) in inside:
+                target[slot] = "{...}" if isinstance(item, dict) else "[...]"
+                continue
+            inside.add(id(item))
+            todo.append((_DONE, None, id(item)))
+            if isinstance(item, dict):
+                members: dict[str, Any] = {}
+                pending = []
+                for key, member in item.items():
+                    name = key if isinstance(key, str) else _text(key)
+                    members[name] = None
+                    pending.append((member, members, name))
+                target[slot] = members
+                todo.extend(reversed(pending))  # in order, so a later equal name wins
+            else:
+                items: list[Any] = [None] * len(item)
+                target[slot] = items
+                todo.extend((member, items, index) for index, member in enumerate(item))
+            continue
+        target[slot] = _scalar(item)
+    return holder[0]
+
+
+def _scalar(value: Any) -> Any:
+    if value is None or isinstance(value, bool | str):
+        return value
+    if isinstance(value, int):
+        return hex(value) if unprintable_int(value) else value
+    if isinstance(value, float):
+        return value if math.isfinite(value) else repr(value)
+    return printable_repr(value)
+
+
+def _text(key: Any) -> str:
+    """A mapping key as JSON's text."""
+    if unprintable_int(key):
+        return hex(key)
+    try:
+        return str(key)
+    except ValueError:
+        return printable_repr(key)
+
+
+def line_of(doc: Document | None, path: tuple[object, ...]) -> int | None:
+    if doc is None:
+        return None
+    entry = doc.entry(path)
+    return entry.value.start.line + 1 if entry is not None else None
+
+
+def reads_a_file(report: FileReport) -> bool:
+    """Whether the form is one ``li agent --form`` reads (a file, or a text a test writes to one)."""
+    if report.embedded is None:
+        return True
+    from formscript.document.python import EmbeddedDocument
+
+    return isinstance(report.document, EmbeddedDocument)
+
+
+def split_location(given: str) -> tuple[str, int | None]:
+    """``FILE.py:LINE`` as (FILE.py, LINE); any other argument as (it, None)."""
+    path, colon, line = given.rpartition(":")
+    if colon and path.endswith(".py") and line.isdigit() and int(line) > 0:
+        return path, int(line)
+    return given, None
+
+
+def embedded_report(text: str, path: str, line: int, kind: str) -> FileReport | str:
+    """The document of *kind* that the Python file *path* hands to lionagi on *line* (1-based):
+    the one whose literal starts there, else the one whose call does; a message when none."""
+    from formscript.lint.python_lint import lint_python
+
+    bundle = lint_python(text, path, fixes=False)
+    parts = [p for p in bundle.parts or [] if p.kind == kind and p.embedded is not None]
+    usable = [p for p in parts if not _is_declaration(p)]
+    for wanted in ("literal", "call"):
+        for part in usable:
+            assert part.embedded is not None
+            call = part.embedded.call_span
+            if wanted == "literal" and part.embedded.span.start.line + 1 == line:
+                return part
+            if wanted == "call" and call is not None and call.start.line + 1 == line:
+                return part
+    lines = sorted({p.embedded.span.start.line + 1 for p in usable if p.embedded is not None})
+    where = ", ".join(str(n) for n in lines) if lines else "none"
+    noun = "form" if kind == "form" else "script"
+    return f"{path}:{line}: no {noun} is handed to lionagi on this line (lines with one: {where})"
+
+
+def _is_declaration(part: FileReport) -> bool:
+    """A FieldSpec(...) on its own: a declaration, not a form to dry-run."""
+    return part.embedded is not None and part.gate is None and part.kind == "form"
+
+
+def error_of(d: Any, path: str) -> dict[str, Any]:
+    return {
+        "code": d.code,
+        "message": d.message,
+        "field": None,
+        "rule_id": None,
+        "path": path,
+        "line": d.span.start.line + 1,
+        "column": d.span.start.column + 1,
+    }
