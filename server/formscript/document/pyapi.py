@@ -11,7 +11,8 @@ from typing import Any
 
 from formscript.core.verdict import KeyPath, Problem
 from formscript.document.model import Span
-from formscript.document.pyliteral import PyNode, TextPositions
+from formscript.document.pyliteral import PyNode
+from formscript.document.pystrings import TextPositions
 
 #: The byte string a file must contain to be read at all.
 MENTION = "lionagi"

@@ -18,8 +18,9 @@ from formscript.document.pyapi import (
     ReadBy,
 )
 from formscript.document.pyinline import bind_arguments, free_names, substituted
-from formscript.document.pyliteral import PyNode, text_positions
+from formscript.document.pyliteral import PyNode
 from formscript.document.pyscopes import Binding, Collector, Scope, meaning_of
+from formscript.document.pystrings import text_positions
 from formscript.document.pywalker import Walker, argument_of, dumpable, yaml_named
 
 

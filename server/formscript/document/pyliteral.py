@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import ast
 import re
-import textwrap
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
@@ -35,7 +34,6 @@ __all__ = [
     "PyNode",
     "SourceLines",
     "python_lines",
-    "text_positions",
 ]
 
 _LINE_BREAK = re.compile(r"\r\n|\r|\n")
@@ -441,7 +439,7 @@ class LiteralReader:
             return self._container(node, func.id, depth)
         if isinstance(func, ast.Attribute) and not node.args and not node.keywords:
             target = self.read(func.value, depth + 1)
-            if target.kind == "scalar" and isinstance(target.value, str) and func.attr in _STR_METHODS:
+            if target.kind == "scalar" and isinstance(target.value, str) and func.attr in STR_METHODS:
                 value = getattr(target.value, func.attr)()
                 return PyNode.scalar(value, self.lines.span(node), self.source_of(node, 10_000))
         if isinstance(func, ast.Attribute) and func.attr == "format":
@@ -499,7 +497,7 @@ class LiteralReader:
         return node
 
 
-_STR_METHODS = frozenset({"strip", "lstrip", "rstrip"})
+STR_METHODS = frozenset({"strip", "lstrip", "rstrip"})
 #: Built-in constructors of containers, read when given nothing or a literal.
 _CONTAINERS: dict[str, type] = {"list": list, "tuple": tuple, "set": set, "frozenset": frozenset}
 _NOTHING = object()
@@ -560,283 +558,3 @@ def _fold(op: ast.operator, left: Any, right: Any) -> Any:
     except (ArithmeticError, ValueError):
         return _NOTHING
     return _NOTHING
-
-
-_PREFIX_QUOTE = re.compile(r"(?P<prefix>[rRuUbBfF]{0,2})(?P<quote>'''|\"\"\"|'|\")")
-
-
-def quote_of(text: str) -> str:
-    """The prefix and quote of a string literal's source *text*, when it is one plain literal."""
-    return _simple_quote(text)
-
-
-def _simple_quote(text: str) -> str:
-    """The prefix and quote of *text* when it is one plain string literal (no implicit
-    concatenation, no raw prefix), else ''."""
-    match = _PREFIX_QUOTE.match(text)
-    if match is None:
-        return ""
-    prefix, quote = match.group("prefix"), match.group("quote")
-    if prefix.lower() not in ("", "u"):
-        return ""
-    body = text[match.end() :]
-    if not body.endswith(quote) or len(body) < len(quote):
-        return ""
-    inner = body[: -len(quote)]
-    if quote in inner.replace("\\\\", "").replace("\\" + quote[0], ""):
-        return ""  # more than one literal
-    return prefix + quote
-
-
-# ------------------------------------------------------------------ string positions
-
-_SIMPLE_ESCAPES = {
-    "\\": "\\",
-    "'": "'",
-    '"': '"',
-    "a": "\a",
-    "b": "\b",
-    "f": "\f",
-    "n": "\n",
-    "r": "\r",
-    "t": "\t",
-    "v": "\v",
-}
-
-
-def _decode_literal(source: str, start: int) -> tuple[str, list[int], int, str] | None:
-    """Decode the string literal beginning at *source*[*start*]: its value, the source offset
-    of each character, the offset just past the literal and its quote character. None for
-    what this reader does not decode (bytes, f-strings)."""
-    match = _PREFIX_QUOTE.match(source, start)
-    if match is None:
-        return None
-    prefix = match.group("prefix").lower()
-    if "b" in prefix or "f" in prefix:
-        return None
-    raw = "r" in prefix
-    quote = match.group("quote")
-    index = match.end()
-    chars: list[str] = []
-    offsets: list[int] = []
-    while index < len(source):
-        if source.startswith(quote, index):
-            return "".join(chars), offsets, index + len(quote), quote[0]
-        char = source[index]
-        if char == "\\":
-            if raw:
-                chars.append("\\")
-                offsets.append(index)
-                if index + 1 < len(source):
-                    chars.append(source[index + 1])
-                    offsets.append(index + 1)
-                index += 2
-                continue
-            decoded = _escape(source, index)
-            if decoded is None:
-                return None
-            text, length = decoded
-            for piece in text:
-                chars.append(piece)
-                offsets.append(index)
-            index += length
-            continue
-        if char == "\r" and source.startswith("\r\n", index):
-            chars.append("\n")  # the tokenizer reads \r\n inside a string as \n
-            offsets.append(index)
-            index += 2
-            continue
-        if char == "\r":
-            chars.append("\n")
-            offsets.append(index)
-            index += 1
-            continue
-        chars.append(char)
-        offsets.append(index)
-        index += 1
-    return None
-
-
-def _escape(source: str, index: int) -> tuple[str, int] | None:
-    """The text an escape at *index* stands for and its length in the source."""
-    if index + 1 >= len(source):
-        return None
-    kind = source[index + 1]
-    if kind in _SIMPLE_ESCAPES:
-        return _SIMPLE_ESCAPES[kind], 2
-    if kind == "\n":
-        return "", 2
-    if kind == "\r":
-        return "", 3 if source.startswith("\r\n", index + 1) else 2
-    if kind in "01234567":
-        end = index + 1
-        while end < len(source) and end < index + 4 and source[end] in "01234567":
-            end += 1
-        return chr(int(source[index + 1 : end], 8)), end - index
-    widths = {"x": 2, "u": 4, "U": 8}
-    if kind in widths:
-        digits = source[index + 2 : index + 2 + widths[kind]]
-        try:
-            return chr(int(digits, 16)), 2 + widths[kind]
-        except ValueError:
-            return None
-    if kind == "N" and source.startswith("{", index + 2):
-        close = source.find("}", index + 3)
-        if close < 0:
-            return None
-        import unicodedata
-
-        try:
-            return unicodedata.lookup(source[index + 3 : close]), close + 1 - index
-        except KeyError:
-            return None
-    return "\\" + kind, 2  # an unknown escape keeps its backslash
-
-
-_BETWEEN = re.compile(r"(?:[ \t\f]|\\\r?\n|\r?\n|#[^\r\n]*)*")
-
-
-def _literal_positions(lines: SourceLines, node: ast.Constant) -> tuple[str, list[Pos], Pos, frozenset[str]] | None:
-    """The characters of a string constant with their file positions, and the position of
-    its closing quote (None when the source cannot be decoded to the same value)."""
-    span = lines.span(node)
-    text = lines.text
-    start, stop = lines.offset(span.start), lines.offset(span.end)
-    chars: list[str] = []
-    offsets: list[int] = []
-    quotes: set[str] = set()
-    index = start
-    closing = start
-    while index < stop:
-        decoded = _decode_literal(text, index)
-        if decoded is None:
-            return None
-        value, where, after, quote = decoded
-        quotes.add(quote)
-        chars.extend(value)
-        offsets.extend(where)
-        closing = after - 1
-        gap = _BETWEEN.match(text, after, stop)
-        index = gap.end() if gap is not None else after
-        if index == after and index < stop:
-            return None
-    if "".join(chars) != node.value:
-        return None
-    positions = _offsets_to_positions(lines, [*offsets, closing])
-    return "".join(chars), positions[:-1], positions[-1], frozenset(quotes)
-
-
-def _offsets_to_positions(lines: SourceLines, offsets: list[int]) -> list[Pos]:
-    lines.offset(Pos(0, 0))  # builds the line starts
-    starts = lines._starts or [0]
-    import bisect
-
-    found = []
-    for offset in offsets:
-        line = bisect.bisect_right(starts, offset) - 1
-        found.append(Pos(line, offset - starts[line]))
-    return found
-
-
-@dataclass(frozen=True)
-class TextPositions:
-    """A string's value and, for each of its characters, where it is written in the file;
-    ``end`` is where the text ends (the closing quote, or the character after the last)."""
-
-    text: str
-    positions: tuple[Pos, ...]
-    end: Pos
-    #: The quote characters of the literals the text is written in.
-    quotes: frozenset[str] = frozenset()
-
-    def at(self, offset: int) -> Pos:
-        """The file position of character *offset* (the end for the offset past the last)."""
-        if 0 <= offset < len(self.positions):
-            return self.positions[offset]
-        return self.end
-
-
-def text_positions(lines: SourceLines, node: ast.expr, resolve: NameResolver | None = None) -> TextPositions | None:
-    """The value of a string expression with the file position of each character: a string
-    literal (escapes and implicit concatenation decoded), ``textwrap.dedent(...)`` or
-    ``dedent(...)`` of one, and ``.strip()`` / ``.lstrip()`` / ``.rstrip()`` of either, or a
-    name bound once to one of those. None for anything else."""
-    for _ in range(20):
-        if isinstance(node, ast.Name) and resolve is not None:
-            bound = resolve(node)
-            if bound is None:
-                return None
-            node = bound
-            continue
-        break
-    if isinstance(node, ast.Constant) and isinstance(node.value, str):
-        found = _literal_positions(lines, node)
-        if found is None:
-            return None
-        text, positions, end, quotes = found
-        return TextPositions(text, tuple(positions), end, quotes)
-    if not isinstance(node, ast.Call) or node.keywords:
-        return None
-    func = node.func
-    if isinstance(func, ast.Attribute) and func.attr in _STR_METHODS and not node.args:
-        inner = text_positions(lines, func.value, resolve)
-        if inner is None:
-            return None
-        return _stripped(inner, func.attr)
-    dedent = (isinstance(func, ast.Name) and func.id == "dedent") or (
-        isinstance(func, ast.Attribute) and func.attr == "dedent"
-    )
-    if dedent and len(node.args) == 1:
-        inner = text_positions(lines, node.args[0], resolve)
-        if inner is None:
-            return None
-        return _dedented(inner)
-    return None
-
-
-def _stripped(inner: TextPositions, how: str) -> TextPositions:
-    text = inner.text
-    head = len(text) - len(text.lstrip()) if how in ("strip", "lstrip") else 0
-    kept = getattr(text, how)()
-    positions = inner.positions[head : head + len(kept)]
-    end = inner.at(head + len(kept))
-    return TextPositions(kept, positions, end, inner.quotes)
-
-
-def _dedented(inner: TextPositions) -> TextPositions | None:
-    """textwrap.dedent with the positions kept (checked against textwrap itself)."""
-    text = inner.text
-    bounds: list[tuple[int, int]] = []
-    start = 0
-    for index, char in enumerate(text):
-        if char == "\n":
-            bounds.append((start, index))
-            start = index + 1
-    bounds.append((start, len(text)))
-    blank = [e > s and text[s:e].strip(" \t") == "" for s, e in bounds]
-    indents = [
-        text[s:e][: len(text[s:e]) - len(text[s:e].lstrip(" \t"))]
-        for (s, e), is_blank in zip(bounds, blank, strict=True)
-        if not is_blank and e > s
-    ]
-    common = _common_prefix(indents) if indents else ""
-    kept: list[int] = []
-    for (s, e), is_blank in zip(bounds, blank, strict=True):
-        skip = e - s if is_blank else len(common) if text.startswith(common, s) else 0
-        kept.extend(range(s + skip, e))
-        if e < len(text):
-            kept.append(e)  # the line break
-    result = "".join(text[i] for i in kept)
-    if result != textwrap.dedent(text):
-        return None
-    return TextPositions(result, tuple(inner.positions[i] for i in kept), inner.end, inner.quotes)
-
-
-def _common_prefix(prefixes: list[str]) -> str:
-    common = prefixes[0]
-    for prefix in prefixes[1:]:
-        size = 0
-        while size < len(common) and size < len(prefix) and common[size] == prefix[size]:
-            size += 1
-        common = common[:size]
-    return common

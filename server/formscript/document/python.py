@@ -23,7 +23,8 @@ from typing import Any
 from formscript.core.verdict import KeyPath, Problem
 from formscript.document.model import Collection, Comment, Document, Edit, Location, Pos, Scalar, Span
 from formscript.document.positions import LineIndex
-from formscript.document.pyliteral import PyNode, SourceLines, TextPositions, quote_of
+from formscript.document.pyliteral import PyNode, SourceLines
+from formscript.document.pystrings import TextPositions, quote_of
 
 __all__ = ["EmbeddedDocument", "PyDocument", "python_comments"]
 

@@ -25,7 +25,8 @@ from formscript import rules
 from formscript.core.verdict import KeyPath, Problem, Verdict
 from formscript.document import Pos, Span, TextDocument, parse_document
 from formscript.document.pyextract import Embedded, extract, mentions_api
-from formscript.document.pyliteral import PyNode, SourceLines, TextPositions, python_lines
+from formscript.document.pyliteral import PyNode, SourceLines, python_lines
+from formscript.document.pystrings import TextPositions
 from formscript.document.python import EmbeddedDocument, PyDocument, python_comments
 from formscript.document.pytolerant import Blanked, parse_tolerantly
 from formscript.lint.config import Settings
