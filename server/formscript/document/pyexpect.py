@@ -23,208 +23,22 @@ block) and the last (``last``: when lionagi accepts, nothing else in the block r
 from __future__ import annotations
 
 import ast
-from collections.abc import Iterator
 from dataclasses import dataclass, replace
 
 from formscript.document.model import Span
+from formscript.document.pyexceptions import (
+    Expectation,
+    Names,
+    call_forms,
+    catches,
+    qualified_exception,
+    shown,
+    written,
+)
 from formscript.document.pyliteral import SourceLines
+from formscript.document.pyreturns import functions, method_results, own_nodes, returns_expectations
 
-__all__ = ["Expectation", "call_forms", "catches", "expectations", "qualified_exception"]
-
-#: Exception classes by qualified name, each with its base (None: the root).
-_BASES: dict[str, str | None] = {
-    "builtins.BaseException": None,
-    "builtins.Exception": "builtins.BaseException",
-    "builtins.ValueError": "builtins.Exception",
-    "builtins.TypeError": "builtins.Exception",
-    "builtins.RuntimeError": "builtins.Exception",
-    "builtins.LookupError": "builtins.Exception",
-    "builtins.KeyError": "builtins.LookupError",
-    "builtins.IndexError": "builtins.LookupError",
-    "builtins.AttributeError": "builtins.Exception",
-    "builtins.AssertionError": "builtins.Exception",
-    "builtins.NotImplementedError": "builtins.RuntimeError",
-    "builtins.RecursionError": "builtins.RuntimeError",
-    "builtins.OSError": "builtins.Exception",
-    "builtins.FileNotFoundError": "builtins.OSError",
-    "builtins.UnicodeError": "builtins.ValueError",
-    "builtins.UnicodeDecodeError": "builtins.UnicodeError",
-    "builtins.OverflowError": "builtins.ArithmeticError",
-    "builtins.ArithmeticError": "builtins.Exception",
-    "builtins.ZeroDivisionError": "builtins.ArithmeticError",
-    "pydantic_core.ValidationError": "builtins.ValueError",
-    "json.JSONDecodeError": "builtins.ValueError",
-    "yaml.YAMLError": "builtins.Exception",
-    "lionagi.testing.ScriptExhaustedError": "builtins.RuntimeError",
-}
-#: Other names of the same classes.
-_ALIASES: dict[str, str] = {
-    "pydantic.ValidationError": "pydantic_core.ValidationError",
-    "pydantic_core._pydantic_core.ValidationError": "pydantic_core.ValidationError",
-    "pydantic.v1.ValidationError": "",  # another class: pydantic v1's, which lionagi never raises
-    "json.decoder.JSONDecodeError": "json.JSONDecodeError",
-    "yaml.error.YAMLError": "yaml.YAMLError",
-    "lionagi.testing._script.ScriptExhaustedError": "lionagi.testing.ScriptExhaustedError",
-    "builtins.IOError": "builtins.OSError",
-    "builtins.EnvironmentError": "builtins.OSError",
-}
-#: How a class is shown: its usual name.
-_SHOWN: dict[str, str] = {
-    "pydantic_core.ValidationError": "ValidationError",
-    "json.JSONDecodeError": "JSONDecodeError",
-    "yaml.YAMLError": "yaml.YAMLError",
-    "lionagi.testing.ScriptExhaustedError": "ScriptExhaustedError",
-}
-_BUILTIN_NAMES = frozenset(name.rpartition(".")[2] for name in _BASES if name.startswith("builtins."))
-
-
-def qualified_exception(name: str) -> str | None:
-    """The class *name* (qualified: ``pydantic.ValidationError``) is, as :data:`_BASES` knows it."""
-    name = _ALIASES.get(name, name)
-    return name if name in _BASES else None
-
-
-def shown(name: str) -> str:
-    """A class as a user writes it (``ValidationError``, ``TypeError``)."""
-    return _SHOWN.get(name, name.rpartition(".")[2])
-
-
-def catches(classes: tuple[str, ...], raised: str) -> bool:
-    """Whether an ``except`` of *classes* (qualified, known) catches *raised*."""
-    current: str | None = raised
-    while current is not None:
-        if current in classes:
-            return True
-        current = _BASES.get(current)
-    return False
-
-
-@dataclass(frozen=True)
-class Expectation:
-    """What a test states about the outcome of one call.
-
-    ``outcome`` is ``raises`` (the call raises one of ``classes``; None when a class is not
-    known), ``error_status`` (the form it returns has status ``error``), ``rule_fails`` (the
-    rule or rule set it builds reports a failure), ``exit_1`` (lionagi's command line
-    returns 1 for the form written) or ``discarded`` (a ``fill_form`` / ``validate_form``
-    made on its own: the form it returns is not looked at). ``by`` is the statement as written, at ``span``. For
-    ``raises``: ``first`` — nothing that can raise runs in the block before the call;
-    ``last`` — nothing that can raise runs after it; ``strict`` — an ``xfail`` that fails
-    when the test passes (True for a block).
-    """
-
-    outcome: str
-    by: str
-    span: Span
-    classes: tuple[str, ...] | None = None
-    first: bool = False
-    last: bool = False
-    strict: bool = True
-    xfail: bool = False
-    #: An outer block that expects an exception too (nested ``with``).
-    outer: Expectation | None = None
-    #: For ``rule_fails`` / ``rule_passes``: the WorkForm call the rule is applied to.
-    subject: ast.Call | None = None
-    #: What the block raises after the call when the call returns: an assertion on its
-    #: result that fails (``assert result is None``), else None.
-    after: str | None = None
-    #: The pattern the exception's message must contain (``match=``, ``assertRaisesRegex``)
-    #: when it is written as a string (None: no pattern, or one known only at run time).
-    match: str | None = None
-
-
-# ---------------------------------------------------------------------------- names
-
-
-class _Names:
-    """What the names of a file stand for: its imports, and whether it rebinds a builtin."""
-
-    def __init__(self, tree: ast.Module) -> None:
-        self.imports: dict[str, str] = {}
-        self.bound: set[str] = set()
-        for node in ast.walk(tree):
-            if isinstance(node, ast.Import):
-                for alias in node.names:
-                    if alias.asname:
-                        self.imports[alias.asname] = alias.name
-                    else:
-                        top = alias.name.partition(".")[0]
-                        self.imports[top] = top
-            elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
-                for alias in node.names:
-                    self.imports[alias.asname or alias.name] = f"{node.module}.{alias.name}"
-            elif isinstance(node, ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef):
-                self.bound.add(node.name)
-            elif isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load):
-                self.bound.add(node.id)
-
-    def qualify(self, expr: ast.expr) -> str | None:
-        if isinstance(expr, ast.Name):
-            if expr.id in self.imports:
-                return self.imports[expr.id]
-            if expr.id in self.bound:
-                return None
-            return f"builtins.{expr.id}" if expr.id in _BUILTIN_NAMES else None
-        if isinstance(expr, ast.Attribute):
-            base = self.qualify(expr.value)
-            return f"{base}.{expr.attr}" if base is not None else None
-        return None
-
-    def exceptions(self, expr: ast.expr | None) -> tuple[str, ...] | None:
-        """The classes an ``except``-like argument names (None: one is not known)."""
-        if expr is None:
-            return None
-        items = expr.elts if isinstance(expr, ast.Tuple) else [expr]
-        found = []
-        for item in items:
-            name = self.qualify(item)
-            known = qualified_exception(name) if name is not None else None
-            if known is None:
-                return None
-            found.append(known)
-        return tuple(found)
-
-    def is_raises(self, call: ast.expr) -> bool:
-        """``pytest.raises(...)`` or ``self.assertRaises(...)`` (and ``...Regex``)."""
-        if not isinstance(call, ast.Call):
-            return False
-        func = call.func
-        if isinstance(func, ast.Attribute) and func.attr in ("assertRaises", "assertRaisesRegex"):
-            return isinstance(func.value, ast.Name) and func.value.id == "self"
-        return self.qualify(func) in ("pytest.raises", "_pytest.python_api.raises", "_pytest.raises.raises")
-
-    def is_xfail(self, decorator: ast.expr) -> ast.Call | None:
-        target = decorator.func if isinstance(decorator, ast.Call) else decorator
-        if self.qualify(target) != "pytest.mark.xfail":
-            return None
-        return decorator if isinstance(decorator, ast.Call) else ast.Call(func=target, args=[], keywords=[])
-
-
-def call_forms(tree: ast.Module) -> set[int]:
-    """Rewrite ``pytest.raises(E, func, *args, **kw)`` (and ``self.assertRaises(E, func,
-    ...)``) as ``pytest.raises(E, func(*args, **kw))`` in *tree*, so the call ``func`` makes is
-    found where its arguments are written; the ids of the calls made are returned."""
-    names = _Names(tree)
-    made: set[int] = set()
-    for node in ast.walk(tree):
-        if not isinstance(node, ast.Call) or len(node.args) < 2 or not names.is_raises(node):
-            continue
-        if any(isinstance(a, ast.Starred) for a in node.args[:2]):
-            continue
-        func = node.args[1]
-        if not isinstance(func, ast.Name | ast.Attribute):
-            continue
-        regex = isinstance(node.func, ast.Attribute) and node.func.attr == "assertRaisesRegex"
-        rest = node.args[3:] if regex else node.args[2:]
-        keywords = [k for k in node.keywords if not (regex and k.arg == "expected_regex")]
-        last: ast.expr = keywords[-1].value if keywords else rest[-1] if rest else func
-        call = ast.Call(func=func, args=list(rest), keywords=keywords)
-        call.lineno, call.col_offset = func.lineno, func.col_offset
-        call.end_lineno, call.end_col_offset = last.end_lineno, last.end_col_offset
-        node.args = [node.args[0], call]
-        node.keywords = []
-        made.add(id(call))
-    return made
+__all__ = ["Expectation", "applications", "call_forms", "catches", "expectations", "qualified_exception", "shown"]
 
 
 # ---------------------------------------------------------------------------- the walk
@@ -350,17 +164,14 @@ class _Walker:
         self, tree: ast.Module, lines: SourceLines, wanted: set[int], quiet: frozenset[int] = frozenset()
     ) -> None:
         self.quiet = quiet
-        self.names = _Names(tree)
+        self.names = Names(tree)
         self.lines = lines
         self.wanted = wanted
         self.found: dict[int, Expectation] = {}
         self.tree = tree
 
     def written(self, node: ast.AST) -> tuple[str, Span]:
-        """*node* as written (its first line, when it runs over several), and its span."""
-        span = self.lines.span(node)
-        source = self.lines.source(span)
-        return source.split("\n", 1)[0].rstrip() + (" ..." if "\n" in source else ""), span
+        return written(self.lines, node)
 
     def run(self) -> dict[int, Expectation]:
         self._statements(self.tree.body, [])
@@ -527,240 +338,6 @@ def _with_position(expectation: Expectation, *, first: bool, last: bool) -> Expe
     return replace(expectation, first=first, last=last)
 
 
-# ---------------------------------------------------------------------------- assertions on returns
-
-
-def _functions(tree: ast.Module) -> Iterator[ast.FunctionDef | ast.AsyncFunctionDef]:
-    for node in ast.walk(tree):
-        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
-            yield node
-
-
-def _own_nodes(function: ast.FunctionDef | ast.AsyncFunctionDef) -> Iterator[ast.AST]:
-    """The nodes of *function*'s body, not those of functions or classes inside it."""
-    stack: list[ast.AST] = list(reversed(function.body))
-    while stack:
-        node = stack.pop()
-        yield node
-        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef | ast.Lambda):
-            continue
-        stack.extend(reversed(list(ast.iter_child_nodes(node))))
-
-
-def _assigned(function: ast.FunctionDef | ast.AsyncFunctionDef) -> dict[str, list[ast.expr]]:
-    """Each name of *function* and the values assigned to it."""
-    values: dict[str, list[ast.expr]] = {}
-    for node in _own_nodes(function):
-        if isinstance(node, ast.Assign):
-            for target in node.targets:
-                if isinstance(target, ast.Name):
-                    values.setdefault(target.id, []).append(node.value)
-        elif isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name) and node.value is not None:
-            values.setdefault(node.target.id, []).append(node.value)
-    return values
-
-
-def _asserted(function: ast.FunctionDef | ast.AsyncFunctionDef) -> list[ast.expr]:
-    """The expressions *function* asserts (``assert a and b`` gives both)."""
-    tests: list[ast.expr] = []
-    for node in _own_nodes(function):
-        if isinstance(node, ast.Assert):
-            stack = [node.test]
-            while stack:
-                test = stack.pop()
-                if isinstance(test, ast.BoolOp) and isinstance(test.op, ast.And):
-                    stack.extend(test.values)
-                else:
-                    tests.append(test)
-    return tests
-
-
-def _same(expr: ast.expr, value: ast.expr, assigned: dict[str, list[ast.expr]]) -> bool:
-    """Whether *expr* is *value*, or a name assigned only *value*."""
-    if expr is value:
-        return True
-    if isinstance(expr, ast.Name):
-        bound = assigned.get(expr.id, [])
-        return len(bound) == 1 and bound[0] is value
-    return False
-
-
-def _says_error_status(test: ast.expr, call: ast.Call, assigned: dict[str, list[ast.expr]]) -> bool:
-    """``X.status == "error"``, ``X.status != "validated"`` or ``X.validation_errors`` (truthy,
-    ``len(...) > 0``) with X the call's result."""
-    if isinstance(test, ast.Compare) and len(test.ops) == 1:
-        left, op, right = test.left, test.ops[0], test.comparators[0]
-        if isinstance(right, ast.Attribute) and isinstance(left, ast.Constant):
-            left, right = right, left
-        status = isinstance(left, ast.Attribute) and left.attr == "status" and isinstance(right, ast.Constant)
-        if (
-            status
-            and isinstance(left, ast.Attribute)
-            and isinstance(right, ast.Constant)
-            and _same(left.value, call, assigned)
-        ):
-            return (isinstance(op, ast.Eq) and right.value == "error") or (
-                isinstance(op, ast.NotEq) and right.value == "validated"
-            )
-        if isinstance(left, ast.Call) and _len_of(left) is not None and isinstance(right, ast.Constant):
-            inner = _len_of(left)
-            if (
-                isinstance(inner, ast.Attribute)
-                and inner.attr == "validation_errors"
-                and _same(inner.value, call, assigned)
-            ):
-                return _positive(op, right.value)
-    if isinstance(test, ast.Attribute) and test.attr == "validation_errors":
-        return _same(test.value, call, assigned)
-    return False
-
-
-def _len_of(expr: ast.expr) -> ast.expr | None:
-    if isinstance(expr, ast.Call) and isinstance(expr.func, ast.Name) and expr.func.id == "len" and len(expr.args) == 1:
-        return expr.args[0]
-    return None
-
-
-def _positive(op: ast.cmpop, value: object) -> bool:
-    """Whether ``n <op> value`` says n > 0."""
-    if not isinstance(value, int) or isinstance(value, bool):
-        return False
-    if isinstance(op, ast.Gt | ast.NotEq):
-        return value == 0 if isinstance(op, ast.NotEq) else value >= 0
-    if isinstance(op, ast.GtE | ast.Eq):
-        return value >= 1
-    return False
-
-
-def _says_failure(test: ast.expr, result: ast.Call, assigned: dict[str, list[ast.expr]]) -> bool:
-    """``R is not None``, ``R``, ``"..." in R``, ``len(R) > 0`` with R the result given (for
-    ``apply_all``, whose result is a list and never None, not ``is not None``)."""
-    if _same(test, result, assigned):
-        return True
-    listed = isinstance(result.func, ast.Attribute) and result.func.attr == "apply_all"
-    if listed and isinstance(test, ast.Compare) and isinstance(test.ops[0], ast.IsNot | ast.NotEq):
-        right = test.comparators[0]
-        if isinstance(right, ast.Constant) and right.value is None:
-            return False
-    if isinstance(test, ast.Compare) and len(test.ops) == 1:
-        left, op, right = test.left, test.ops[0], test.comparators[0]
-        if isinstance(op, ast.IsNot) and isinstance(right, ast.Constant) and right.value is None:
-            return _same(left, result, assigned)
-        if isinstance(op, ast.NotEq) and isinstance(right, ast.Constant) and right.value is None:
-            return _same(left, result, assigned)
-        if isinstance(op, ast.NotEq) and isinstance(right, ast.List) and not right.elts:
-            return _same(left, result, assigned)
-        if isinstance(op, ast.In) and isinstance(left, ast.Constant) and isinstance(left.value, str):
-            return _same(right, result, assigned)
-        inner = _len_of(left)
-        if inner is not None and isinstance(right, ast.Constant):
-            return _same(inner, result, assigned) and _positive(op, right.value)
-    return False
-
-
-def _says_pass(test: ast.expr, result: ast.expr, assigned: dict[str, list[ast.expr]]) -> bool:
-    """``R is None``, ``not R``, ``R == []`` with R the result given."""
-    if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
-        return _same(test.operand, result, assigned)
-    if isinstance(test, ast.Compare) and len(test.ops) == 1:
-        left, op, right = test.left, test.ops[0], test.comparators[0]
-        if isinstance(op, ast.Is) and isinstance(right, ast.Constant) and right.value is None:
-            return _same(left, result, assigned)
-        if isinstance(op, ast.Eq) and isinstance(right, ast.List) and not right.elts:
-            return _same(left, result, assigned)
-    return False
-
-
-def _form_of(applied: ast.Call, assigned: dict[str, list[ast.expr]]) -> ast.Call | None:
-    """The ``WorkForm(...)`` call *applied* (``rule.apply(form)``) is given, written there or
-    bound once to a name."""
-    if len(applied.args) != 1 or applied.keywords:
-        return None
-    given = applied.args[0]
-    if isinstance(given, ast.Name):
-        bound = assigned.get(given.id, [])
-        given = bound[0] if len(bound) == 1 else given
-    return given if isinstance(given, ast.Call) else None
-
-
-def _method_results(
-    function: ast.FunctionDef | ast.AsyncFunctionDef, made: ast.Call, methods: tuple[str, ...]
-) -> list[ast.Call]:
-    """The calls ``x.<method>(...)`` in *function* with x the object *made* builds (the call
-    itself, or a name assigned only it)."""
-    assigned = _assigned(function)
-    found = []
-    for node in _own_nodes(function):
-        if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)):
-            continue
-        if node.func.attr in methods and _same(node.func.value, made, assigned):
-            found.append(node)
-    return found
-
-
-def _returns_expectations(
-    tree: ast.Module, names: _Names, lines: SourceLines, semantic: dict[int, str], found: dict[int, Expectation]
-) -> None:
-    walker = _Walker(tree, lines, set())
-    for function in _functions(tree):
-        own = {id(n): n for n in _own_nodes(function) if isinstance(n, ast.Call)}
-        mine = [(own[key], kind) for key, kind in semantic.items() if key in own]
-        if not mine:
-            continue
-        assigned = _assigned(function)
-        tests = _asserted(function)
-        for call, kind in mine:
-            if id(call) in found:
-                continue
-            if kind in ("fill_form", "validate_form"):
-                hit = next((t for t in tests if _says_error_status(t, call, assigned)), None)
-                if hit is not None:
-                    by, span = walker.written(hit)
-                    found[id(call)] = Expectation("error_status", f"assert {by}", span)
-                elif any(isinstance(n, ast.Expr) and n.value is call for n in _own_nodes(function)):
-                    by, span = walker.written(call)
-                    found[id(call)] = Expectation("discarded", by, span)
-            elif kind in ("rule", "ruleset"):
-                for applied in _method_results(function, call, ("apply", "apply_all")):
-                    subject = _form_of(applied, assigned)
-                    hit = next((t for t in tests if _says_failure(t, applied, assigned)), None)
-                    outcome = "rule_fails"
-                    if hit is None:
-                        hit = next((t for t in tests if _says_pass(t, applied, assigned)), None)
-                        outcome = "rule_passes"
-                    if hit is not None:
-                        by, span = walker.written(hit)
-                        found[id(call)] = Expectation(outcome, f"assert {by}", span, subject=subject)
-                        break
-            elif kind == "written_form":
-                hit = next((t for t in tests if _says_exit_1(t, names, assigned)), None)
-                if hit is not None:
-                    by, span = walker.written(hit)
-                    found[id(call)] = Expectation("exit_1", f"assert {by}", span)
-
-
-def _says_exit_1(test: ast.expr, names: _Names, assigned: dict[str, list[ast.expr]]) -> bool:
-    """``<lionagi.cli function>(...) == 1`` (also through a name assigned only that call)."""
-    if not (isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.ops[0], ast.Eq)):
-        return False
-    left, right = test.left, test.comparators[0]
-    if isinstance(left, ast.Constant):
-        left, right = right, left
-    if not (isinstance(right, ast.Constant) and right.value == 1 and not isinstance(right.value, bool)):
-        return False
-    if isinstance(left, ast.Name):
-        bound = assigned.get(left.id, [])
-        if len(bound) != 1:
-            return False
-        left = bound[0]
-    if isinstance(left, ast.Await):
-        left = left.value
-    if not isinstance(left, ast.Call):
-        return False
-    qualified = names.qualify(left.func)
-    return qualified is not None and qualified.startswith("lionagi.cli.")
-
-
 def expectations(
     tree: ast.Module, lines: SourceLines, calls: dict[int, str], quiet: frozenset[int] = frozenset()
 ) -> dict[int, Expectation]:
@@ -769,7 +346,7 @@ def expectations(
     form written to a file), by the call's id; calls about which it states nothing are left out.
     *quiet*: the calls known not to raise (documents lionagi accepts)."""
     found = _Walker(tree, lines, set(calls), quiet).run()
-    _returns_expectations(tree, _Names(tree), lines, calls, found)
+    returns_expectations(tree, Names(tree), lines, calls, found)
     return found
 
 
@@ -780,11 +357,11 @@ def applications(
     ``apply_all(form)`` calls made on what it builds in a block that expects an exception,
     with that expectation (by the rule call's id)."""
     made: dict[int, int] = {}
-    for function in _functions(tree):
-        own = {id(n): n for n in _own_nodes(function) if isinstance(n, ast.Call)}
+    for function in functions(tree):
+        own = {id(n): n for n in own_nodes(function) if isinstance(n, ast.Call)}
         for key, kind in calls.items():
             if kind in ("rule", "ruleset") and key in own:
-                for applied in _method_results(function, own[key], ("apply", "apply_all")):
+                for applied in method_results(function, own[key], ("apply", "apply_all")):
                     made[id(applied)] = key
     if not made:
         return {}

@@ -12,7 +12,7 @@ Positions: ``ast`` counts columns in UTF-8 bytes; :class:`SourceLines` turns the
 points on the lines as Python splits them (``\\r\\n``, ``\\r``, ``\\n``), like every other span
 formscript reports.
 
-String literals can also be mapped character by character (:func:`text_positions`): the
+String literals are also mapped character by character (``pystrings.text_positions``): the
 position in the file of each character of the string's value, through escapes, implicit
 concatenation, ``textwrap.dedent`` and ``strip``, so a YAML text written inside a Python string
 is located in the Python file.
