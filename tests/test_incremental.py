@@ -680,7 +680,7 @@ def test_tolerating_from_where_libyaml_refused_finds_what_every_entry_alone_find
     there that do not parse alone and parses the rest once) answers as parsing every entry
     alone: the same document (value, problems, entries, locations, edits, collections) and
     the same lint report, fixes included. Most broken texts take that way."""
-    from formscript.document import segments
+    from formscript.document import segments, tolerate
 
     rand = random.Random(SEED * 7 + batch)
     around = 0
@@ -691,9 +691,9 @@ def test_tolerating_from_where_libyaml_refused_finds_what_every_entry_alone_find
         assert refused, where
         split = split_entries(text)
         assert split is not None
-        head = segments._head_doc(split.head, "responses")
-        found = segments._tolerate_around(text, "responses", split, head, refused) if head is not None else None
-        want = segments.tolerate(text)  # every entry parsed alone
+        head = segments.head_doc(split.head, "responses")
+        found = tolerate._tolerate_around(text, "responses", split, head, refused) if head is not None else None
+        want = tolerate.tolerate(text)  # every entry parsed alone
         if found is None:
             continue
         around += 1
@@ -708,7 +708,7 @@ def test_tolerating_from_where_libyaml_refused_finds_what_every_entry_alone_find
         answers_alike(found, want, [*paths(want.value), ("responses", len(want.parts)), ("nope",)], where)
         fast = lint_text(text, PATH, fixes=True)
         with monkeypatch.context() as patch:
-            patch.setattr(segments, "_AROUND_ROUNDS", 0)  # tolerate then parses every entry alone
+            patch.setattr(tolerate, "_AROUND_ROUNDS", 0)  # tolerate then parses every entry alone
             slow = lint_text(text, PATH, fixes=True)
         assert (fast.verdict, fast.diagnostics) == (slow.verdict, slow.diagnostics), where
     assert around >= len(texts) // 2, f"only {around} of {len(texts)} broken texts were tolerated from the refusal"

@@ -27,7 +27,8 @@ import pytest
 import yaml
 
 from formscript.document import parse_document, yamlread
-from formscript.document.segments import split_entries, tolerate
+from formscript.document.segments import split_entries
+from formscript.document.tolerate import tolerate
 from formscript.document.yamlread import CLoader, safe_loader_class
 from formscript.lint.config import Settings
 from formscript.lint.engine import lint_text

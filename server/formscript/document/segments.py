@@ -50,7 +50,7 @@ from formscript.document.model import (
 from formscript.document.writing import scalar_source
 from formscript.document.yamlread import depth_bound, loader_for, node_span, node_start, safe_loader_class
 
-__all__ = ["EntryCache", "SplicedDocument", "Split", "split_entries", "tolerate"]
+__all__ = ["EntryCache", "SplicedDocument", "Split", "split_entries"]
 
 #: Characters the line scan does not model: the whole text is parsed instead.
 _UNMODELLED = "\t\r\x85\u2028\u2029\ufeff"
@@ -73,7 +73,7 @@ def _markers(text: str) -> bool:
 
 
 #: Entries nested deeper than this are parsed with the whole text (its depth checks decide).
-_DEEPEST = 100
+DEEPEST = 100
 
 
 @dataclass(frozen=True, slots=True)
@@ -133,11 +133,11 @@ def _only_comments(gap: str) -> bool:
 
 def _entry_doc(piece: str, indent: int, last: bool) -> YamlDocument | None:
     """*piece* (one entry) parsed alone, when it parses as exactly one block item."""
-    doc, alone = _entry_parsed(piece, indent, last)
+    doc, alone = entry_parsed(piece, indent, last)
     return doc if alone else None
 
 
-def _entry_parsed(piece: str, indent: int, last: bool) -> tuple[YamlDocument, bool]:
+def entry_parsed(piece: str, indent: int, last: bool) -> tuple[YamlDocument, bool]:
     """*piece* (one entry) parsed, and whether it parses as exactly one block item. An entry
     that is not the last is parsed with the next item's sign after it, as it is followed in
     the whole text: the collections it closes end where that sign starts, as they do there."""
@@ -156,7 +156,7 @@ def _entry_parsed(piece: str, indent: int, last: bool) -> tuple[YamlDocument, bo
     return doc, alone
 
 
-def _head_doc(text: str, key: str) -> YamlDocument | None:
+def head_doc(text: str, key: str) -> YamlDocument | None:
     """The head parsed alone, when it is a block mapping whose last key is a plain *key*
     with nothing after it."""
     doc = parse_document(text)
@@ -199,7 +199,7 @@ class EntryCache:
 
     def adopt(self, whole: YamlDocument, key: str = "responses") -> bool:
         """Take *whole* (``parse_document`` of its text) as the last version, its entries
-        answered from its own node graph (``_EntryView``) instead of parsed again alone, when
+        answered from its own node graph (``EntryView``) instead of parsed again alone, when
         each of them would parse alone to what it is in the whole; whether it was taken."""
         found = _adopted(whole, key)
         if found is None:
@@ -226,7 +226,7 @@ class EntryCache:
         split = split_entries(text, key)
         if split is None:
             return None
-        head = last.head if last is not None and last.head.text == split.head else _head_doc(split.head, key)
+        head = last.head if last is not None and last.head.text == split.head else head_doc(split.head, key)
         if head is None:
             return None
         kept: dict[str, list[Part]] = {}
@@ -317,13 +317,13 @@ def _parse_parts(
         if doc is None:
             cache.parsed += 1
             doc = _entry_doc(piece, indent, last)
-            if doc is None or _too_deep(piece):
+            if doc is None or too_deep_piece(piece):
                 return None
         parts.append(doc)
     return parts
 
 
-class _EntryView:
+class EntryView:
     """Entry *index* of a whole parse, answering what that entry parsed alone answers (its
     positions counted from its own first line): the node graph the whole parse made is
     shared, not copied, and asked with the entry's path, its answers moved up by *line*."""
@@ -361,27 +361,27 @@ class _EntryView:
                 children = [(item, node_start(item)) for item in node.value]
             else:
                 continue
-            yield Collection(Pos(owner.line + up, owner.column), _move(node_span(node), up))
+            yield Collection(Pos(owner.line + up, owner.column), moved_span(node_span(node), up))
             stack.extend(children)
 
     def replacement(self, path: KeyPath, text: str, *, on_key: bool = False, quoted: bool = False) -> Edit | None:
         edit = self._whole.replacement((*self._key, *path[1:]), text, on_key=on_key, quoted=quoted)
-        return Edit(_move(edit.span, -self._line), edit.new_text) if edit is not None else None
+        return Edit(moved_span(edit.span, -self._line), edit.new_text) if edit is not None else None
 
     def removal(self, path: KeyPath) -> tuple[Edit, ...] | None:
         edits = self._whole.removal((*self._key, *path[1:]))
         if edits is None:
             return None
-        return tuple(Edit(_move(e.span, -self._line), e.new_text) for e in edits)
+        return tuple(Edit(moved_span(e.span, -self._line), e.new_text) for e in edits)
 
 
 #: An entry of a spliced document: parsed alone, or a view of a whole parse's entry.
-Part = YamlDocument | _EntryView
+Part = YamlDocument | EntryView
 
 
 def _root_start(part: Part) -> Pos:
     """Where the entry's sequence (of it alone) starts, in the entry's own lines."""
-    if isinstance(part, _EntryView):
+    if isinstance(part, EntryView):
         return part.start()
     assert part.root is not None
     return node_start(part.root)
@@ -389,7 +389,7 @@ def _root_start(part: Part) -> Pos:
 
 def _root_end(part: Part) -> Pos:
     """Where the entry's sequence (of it alone) ends (``node_span``), in the entry's own lines."""
-    if isinstance(part, _EntryView):
+    if isinstance(part, EntryView):
         return part.end()
     assert part.root is not None
     return node_span(part.root).end
@@ -406,10 +406,10 @@ def _adopted(whole: YamlDocument, key: str) -> SplicedDocument | None:
     split = split_entries(text, key)
     if split is None:
         return None
-    parts = _views_except(whole, text, key, split, {})
+    parts = views_except(whole, text, key, split, {})
     if parts is None:
         return None
-    head = _head_doc(split.head, key)
+    head = head_doc(split.head, key)
     if head is None:
         return None
     spliced = SplicedDocument(text, head, key, parts, split.lines, split.offsets)
@@ -417,12 +417,12 @@ def _adopted(whole: YamlDocument, key: str) -> SplicedDocument | None:
     return spliced
 
 
-def _too_deep(piece: str) -> bool:
+def too_deep_piece(piece: str) -> bool:
 
-    return depth_bound(piece) > _DEEPEST
+    return depth_bound(piece) > DEEPEST
 
 
-def _move(span: Span, lines: int) -> Span:
+def moved_span(span: Span, lines: int) -> Span:
     start, end = span
     return span_of((pos_of((start[0] + lines, start[1])), pos_of((end[0] + lines, end[1]))))
 
@@ -430,8 +430,8 @@ def _move(span: Span, lines: int) -> Span:
 def _moved(found: Location | None, lines: int) -> Location | None:
     if found is None or not lines:
         return found
-    key = _move(found.key, lines) if found.key is not None else None
-    return Location(_move(found.value, lines), key, found.scalar)
+    key = moved_span(found.key, lines) if found.key is not None else None
+    return Location(moved_span(found.value, lines), key, found.scalar)
 
 
 @dataclass
@@ -558,7 +558,7 @@ class SplicedDocument(Document):
             lines = self.starts[index]
             part = self.parts[index]
             for found in part.collections() if part is not None else ():
-                yield Collection(Pos(found.owner.line + lines, found.owner.column), _move(found.span, lines))
+                yield Collection(Pos(found.owner.line + lines, found.owner.column), moved_span(found.span, lines))
         yield from self.head.collections()
 
     def edit_text(self, path: KeyPath, text: str, *, on_key: bool = False) -> str | None:
@@ -576,7 +576,7 @@ class SplicedDocument(Document):
         if part is None:
             return None
         edit = part.replacement((0, *tuple(path)[2:]), text, on_key=on_key, quoted=quoted)
-        return Edit(_move(edit.span, self.starts[index]), edit.new_text) if edit is not None else None
+        return Edit(moved_span(edit.span, self.starts[index]), edit.new_text) if edit is not None else None
 
     def removal(self, path: KeyPath) -> tuple[Edit, ...] | None:
         """See ``YamlDocument.removal``: made on the entry, shifted."""
@@ -587,123 +587,10 @@ class SplicedDocument(Document):
         edits = part.removal((0, *tuple(path)[2:])) if part is not None else None
         if edits is None:
             return None
-        return tuple(Edit(_move(e.span, self.starts[index]), e.new_text) for e in edits)
+        return tuple(Edit(moved_span(e.span, self.starts[index]), e.new_text) for e in edits)
 
 
-def tolerate(text: str, key: str = "responses", refused: tuple[int, ...] = ()) -> SplicedDocument | None:
-    """For a text that does not load: when its head and all but some entries parse alone, a
-    document of those (the others ``None``), whose problems are the syntax errors of the
-    entries that do not parse alone, each found at its cause within that entry. None when
-    the split cannot be made or every entry parses alone (the error lies between entries).
-
-    *refused*: the lines where libyaml refused the text (``YamlDocument.refused_lines``);
-    the entries there are tried first (``_tolerate_around``), so a file with one broken
-    entry among many is parsed about twice, not once per entry."""
-    split = split_entries(text, key)
-    if split is None:
-        return None
-    head = _head_doc(split.head, key)
-    if head is None:
-        return None
-    if refused:
-        around = _tolerate_around(text, key, split, head, refused)
-        if around is not None:
-            return around
-    parts: list[Part | None] = []
-    problems: list[Problem] = []
-    ends = [*split.offsets[1:], len(text)]
-    for begin, end, line in zip(split.offsets, ends, split.lines, strict=True):
-        piece = text[begin:end]
-        last = end == len(text)
-        alone, whole_item = _entry_parsed(piece, split.indent, last)
-        doc = alone if whole_item else None
-        if doc is not None and _too_deep(piece):
-            return None
-        if doc is None:
-            found = [p for p in alone.problems if p.span is not None]
-            if alone.ok or not found:
-                return None  # it parses, as something other than one entry: not tolerated
-            for problem in found:
-                assert problem.span is not None
-                problems.append(dataclasses.replace(problem, span=_move(problem.span, line)))
-        parts.append(doc)
-    if len(problems) == 0:
-        return None
-    spliced = SplicedDocument(text, head, key, parts, split.lines, split.offsets)
-    spliced.problems = problems
-    return spliced
-
-
-#: How many times ``_tolerate_around`` parses the whole text before leaving it to the
-#: entry-by-entry way (each time it has found another entry that does not parse alone).
-_AROUND_ROUNDS = 4
-
-
-def _tolerate_around(
-    text: str, key: str, split: Split, head: YamlDocument, refused: tuple[int, ...]
-) -> SplicedDocument | None:
-    """What ``tolerate`` answers, found from where libyaml refused the text: the entries at
-    those lines that do not parse alone are written over with comment lines (the lines kept,
-    so every position stays), and the text is parsed again, until it parses; its entries are
-    then views of that parse (``_views_except``). Each entry kept so parses alone as it does
-    there (the argument of ``_adopted``: a comment line between entries holds no token), and
-    each entry written over was seen not to parse alone: the same entries as parsing every
-    entry alone finds. None wherever that does not hold plainly: ``tolerate`` then parses
-    every entry alone."""
-    offsets, lines, indent = split.offsets, split.lines, split.indent
-    count = len(offsets)
-    ends = [*offsets[1:], len(text)]
-    broken: dict[int, list[Problem]] = {}
-    marks = refused
-    for _ in range(_AROUND_ROUNDS):
-        candidates: set[int] = set()
-        for line in marks:
-            at = bisect.bisect_right(lines, line) - 1
-            candidates.update(i for i in (at - 1, at) if 0 <= i < count and i not in broken)
-        found_more = False
-        for index in sorted(candidates):
-            alone, whole_item = _entry_parsed(text[offsets[index] : ends[index]], indent, ends[index] == len(text))
-            if whole_item:
-                continue
-            found = [p for p in alone.problems if p.span is not None]
-            if alone.ok or not found:
-                return None
-            broken[index] = [
-                dataclasses.replace(p, span=_move(p.span, lines[index])) for p in found if p.span is not None
-            ]
-            found_more = True
-        if not found_more:
-            return None
-        whole = parse_document(_written_over(text, offsets, ends, broken, indent), confirm=False)
-        if whole.unconfirmed:
-            marks = whole.refused_lines
-            continue
-        parts = _views_except(whole, text, key, split, broken)
-        if parts is None:
-            return None
-        spliced = SplicedDocument(text, head, key, parts, lines, offsets)
-        spliced.problems = [problem for index in sorted(broken) for problem in broken[index]]
-        return spliced
-    return None
-
-
-def _written_over(text: str, offsets: list[int], ends: list[int], broken: dict[int, list[Problem]], indent: int) -> str:
-    """*text* with each line of the *broken* entries replaced by a comment at the entries'
-    indent (an empty last line stays empty)."""
-    comment = " " * indent + "#"
-    out: list[str] = []
-    done = 0
-    for index in sorted(broken):
-        begin, end = offsets[index], ends[index]
-        out.append(text[done:begin])
-        rows = text[begin:end].split("\n")
-        out.append("\n".join([comment] * (len(rows) - 1) + ([comment] if rows[-1] else [""])))
-        done = end
-    out.append(text[done:])
-    return "".join(out)
-
-
-def _views_except(
+def views_except(
     whole: YamlDocument, text: str, key: str, split: Split, broken: dict[int, list[Problem]]
 ) -> list[Part | None] | None:
     """The entries of *whole* (*text*, or *text* with the *broken* entries written over) as
@@ -742,7 +629,7 @@ def _views_except(
         and len(value[key]) == len(kept)
     ):
         return None
-    deep = depth_bound(text) > _DEEPEST
+    deep = depth_bound(text) > DEEPEST
     sign = " " * indent + "-"
     parts: list[Part | None] = [None] * count
     for position, index in enumerate(kept):
@@ -760,7 +647,7 @@ def _views_except(
             own = piece + sign
         else:
             own = piece
-        if deep and _too_deep(piece):
+        if deep and too_deep_piece(piece):
             return None
-        parts[index] = _EntryView(whole, key, position, own, line, indent)
+        parts[index] = EntryView(whole, key, position, own, line, indent)
     return parts

@@ -165,7 +165,7 @@ def _script_document(text: str) -> tuple[Document, bool, bool]:
     doc = parse_document(text, confirm=False)
     if not doc.unconfirmed:
         return doc, False, False
-    from formscript.document.segments import tolerate
+    from formscript.document.tolerate import tolerate
 
     partial = tolerate(text, refused=doc.refused_lines)
     if partial is not None:  # one broken entry hides none of the others
@@ -174,7 +174,7 @@ def _script_document(text: str) -> tuple[Document, bool, bool]:
 
 
 def _tolerated(text: str, doc: Document) -> tuple[Document, bool]:
-    from formscript.document.segments import tolerate
+    from formscript.document.tolerate import tolerate
 
     partial = tolerate(text)
     return (partial, True) if partial is not None else (doc, False)
