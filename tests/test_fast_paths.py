@@ -447,13 +447,14 @@ def _paths(value: Any, path: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
 
 
 def test_a_replacement_is_the_same_without_the_unlinked_fast_path() -> None:
-    """``YamlDocument.replacement`` takes the located nodes where the text holds no alias,
+    """``yamledits.replacement`` takes the located nodes where the text holds no alias,
     merge key or tag; walking the written hops (``_written``) gives the same edit for every
     path, key and value, in documents of every shape the benchmarks use and in linked ones."""
     sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench"))
     from corpus import form_text, problem_form_text, problem_script_text, script_text
 
-    from formscript.document.located import YamlDocument, parse_document
+    from formscript.document import yamledits
+    from formscript.document.located import parse_document
 
     rng = random.Random(52)
     texts = [make(rng, rng.randint(1, 12)) for make in (form_text, script_text, problem_form_text) for _ in range(15)]
@@ -470,7 +471,7 @@ def test_a_replacement_is_the_same_without_the_unlinked_fast_path() -> None:
         paths += [(*p, part) for p in paths[:5] for part in (True, 1.0, -1, 99)]
         for on_key in (False, True):
             fast, walked = parse_document(text), parse_document(text)
-            with mock.patch.object(YamlDocument, "_unlinked_entry", return_value=None):
+            with mock.patch.object(yamledits, "_unlinked_entry", return_value=None):
                 slow = [walked.replacement(p, "new", on_key=on_key) for p in paths]
             assert [fast.replacement(p, "new", on_key=on_key) for p in paths] == slow, text
             compared += len(paths)

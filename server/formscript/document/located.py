@@ -9,7 +9,6 @@ difference between the two parsers. Parsing never raises: problems come back as 
 
 from __future__ import annotations
 
-import bisect
 import dataclasses
 import json
 import re
@@ -21,7 +20,7 @@ import yaml
 
 from formscript import rules
 from formscript.core.verdict import KeyPath, Problem
-from formscript.document.comments import comments_of, line_end
+from formscript.document.comments import comments_of
 from formscript.document.construct import (
     STR_TAG,
     UNHASHABLE,
@@ -41,24 +40,21 @@ from formscript.document.model import (
     Syntax,
     split_lines,
 )
-from formscript.document.positions import YAML_BREAKS, LineIndex
+from formscript.document.positions import LineIndex
 from formscript.document.writing import json_source, scalar_source
+from formscript.document.yamledits import Hop, removal_at, replacement_at
 from formscript.document.yamlread import (
     FRESH_STACK_AT,
-    ITEM_PREFIX,
     MAX_DEPTH,
-    PROPERTIES,
     Constructor,
     Refused,
     Unconfirmed,
     compose,
     depth_bound,
     failed_node,
-    node_end,
     node_span,
     node_start,
     on_fresh_stack,
-    one_comma,
     safe_loader_class,
     too_deep,
     too_deep_node,
@@ -66,9 +62,6 @@ from formscript.document.yamlread import (
 )
 
 __all__ = ["YamlDocument", "loads_json", "parse_document"]
-
-#: One hop of a written path: the parent, the key node (None in a sequence) and the node.
-Hop = tuple[yaml.Node, yaml.Node | None, yaml.Node]
 
 
 @dataclass
@@ -242,303 +235,12 @@ class YamlDocument(Document):
         return json_source(text) if self.syntax == "json" else scalar_source(text)
 
     def replacement(self, path: KeyPath, text: str, *, on_key: bool = False, quoted: bool = False) -> Edit | None:
-        """The edit writing the string *text* over the scalar key or value at *path*: only the
-        scalar itself (an anchor or tag before it stays), and only where it is written at
-        *path* and nowhere else (not reached through an alias, not aliased elsewhere)."""
-        entry = self._unlinked_entry(path)
-        if entry is not None:  # the nodes as located: nothing is aliased, merged or tagged
-            source = entry._source
-            target = source[3] if on_key else source[2]
-            if not isinstance(target, yaml.ScalarNode):
-                return None
-            marked = self._marked
-            if marked is None:
-                marked = self._marked = "&" in self.text or "!" in self.text
-            # no anchor before it either: the scalar's span is the one the entry located
-            span = self._scalar_span(target) if marked else (entry.key if on_key else entry.value)
-        else:
-            chain = self._written(path)
-            if chain is None or not chain:
-                return None
-            key_node, node = chain[-1][1], chain[-1][2]
-            target = key_node if on_key else node
-            if not isinstance(target, yaml.ScalarNode):
-                return None
-            span = self._scalar_span(target)
-        if span is None:
-            return None
-        written = json_source(text) if self.syntax == "json" else scalar_source(text, quoted=quoted)
-        return Edit(span, written)
-
-    def _unlinked_entry(self, path: KeyPath) -> Location | None:
-        """The located entry at *path*, found from its nodes, where the text holds no alias,
-        merge key or tag, so every node is written where the path says (what ``_written``
-        finds, without walking its hops); None otherwise or where not found. Only for paths
-        of str and int parts: ``_hop`` indexes a sequence with an int alone."""
-        if not path or self._is_linked():
-            return None
-        for part in path:
-            kind = type(part)
-            if kind is not str and kind is not int:
-                return None
-        entry = self.entry(path)
-        return entry if entry is not None and entry._source is not None else None
-
-    def _is_linked(self) -> bool:
-        """Whether the text may hold an alias, a merge key or a tag (``_hop`` checks each hop)."""
-        linked = self._linked
-        if linked is None:
-            text = self.text
-            linked = self._linked = "*" in text or "<<" in text or "!" in text
-        return linked
+        """The edit writing *text* over the scalar key or value at *path* (``yamledits``)."""
+        return replacement_at(self, path, text, on_key=on_key, quoted=quoted)
 
     def removal(self, path: KeyPath) -> tuple[Edit, ...] | None:
-        """Edits deleting the mapping member at *path* and nothing else: its own lines in block
-        style (a comment after it stays), the member and one comma in flow style. Not offered
-        where the member is reached through an alias or holds an anchor used elsewhere, where
-        a comment sits inside it, or where the layout leaves no exact deletion."""
-        if not self.ok or not path:
-            return None
-        chain = self._written(path[:-1])
-        if chain is None:
-            return None
-        parent = chain[-1][2] if chain else self.root
-        if not isinstance(parent, yaml.MappingNode):
-            return None
-        found = self._children_of(parent)
-        pair = found.get(path[-1]) if found is not None else None
-        if pair is None or pair[0] is None:
-            return None
-        key_node: yaml.Node = pair[0]
-        value_node = pair[1]
-        position = next((i for i, (k, _) in enumerate(parent.value) if k is key_node), None)
-        if position is None or not self._at_home(parent, position):
-            return None
-        if self._anchors_used_elsewhere(key_node, value_node):
-            return None
-        span = self._flow_removal(parent, position) if parent.flow_style else self._block_removal(parent, position)
-        if span is None:
-            return None
-        return (Edit(Span(self.index.pos(span[0]), self.index.pos(span[1])), ""),)
-
-    def _offset(self, mark: Any) -> int:
-        return self.index.offset(Pos(mark.line, mark.column))
-
-    def _shared_nodes(self) -> set[int]:
-        """The nodes reached from more than one place (through aliases or merge keys)."""
-        if self._shared is None and "*" not in self.text:
-            self._shared = set()  # a node is reached twice only through an alias
-        if self._shared is None:
-            shared: set[int] = set()
-            counts: dict[int, int] = {}
-            stack = [self.root] if self.root is not None else []
-            if self.root is not None:
-                counts[id(self.root)] = 1
-            while stack:
-                node = stack.pop()
-                if isinstance(node, yaml.MappingNode):
-                    children = [child for pair in node.value for child in pair]
-                elif isinstance(node, yaml.SequenceNode):
-                    children = list(node.value)
-                else:
-                    continue
-                for child in children:
-                    count = counts.get(id(child), 0) + 1
-                    counts[id(child)] = count
-                    if count == 2:
-                        shared.add(id(child))
-                    elif count == 1:
-                        stack.append(child)
-            self._shared = shared
-        return self._shared
-
-    def _at_home(self, parent: yaml.Node, position: int) -> bool:
-        """Whether child *position* of *parent* is written inside it, in order (a merged or
-        aliased child was written elsewhere, earlier)."""
-        mark = parent.start_mark
-        start = (mark.line, mark.column)
-        if isinstance(parent, yaml.MappingNode):
-            key, value = parent.value[position]
-            if position > 0:
-                mark = parent.value[position - 1][1].end_mark
-                start = max(start, (mark.line, mark.column))
-            key_start, key_end, value_start = key.start_mark, key.end_mark, value.start_mark
-            return (key_start.line, key_start.column) >= start and (value_start.line, value_start.column) >= (
-                key_end.line,
-                key_end.column,
-            )
-        if isinstance(parent, yaml.SequenceNode):
-            if position > 0:
-                mark = parent.value[position - 1].end_mark
-                start = max(start, (mark.line, mark.column))
-            mark = parent.value[position].start_mark
-            return (mark.line, mark.column) >= start
-        return False
-
-    def _written(self, path: KeyPath) -> tuple[Hop, ...] | None:
-        """The (parent, key node, node) hops to *path*, each written where the path says and
-        used nowhere else; None when a hop is shared, aliased, merged or missing. Each path's
-        hops are kept: the fixes of one entry walk the same parents."""
-        if self.root is None:
-            return None
-        if not path:
-            return ()
-        chains = self._chains
-        if chains is None:
-            chains = self._chains = {}
-            # a node is used twice only through an alias (``*``); a mapping holds members
-            # written elsewhere only through a merge key (``<<``, or a ``!!merge`` tag)
-            self._is_linked()
-        key = tuple(path)
-        try:
-            return chains[key]
-        except KeyError:
-            pass
-        except TypeError:  # an unhashable part is no key of any mapping
-            return None
-        parent = self._written(key[:-1])
-        chain = None
-        if parent is not None:
-            hop = self._hop(parent[-1][2] if parent else self.root, key[-1])
-            if hop is not None:
-                chain = (*parent, hop)
-        chains[key] = chain
-        return chain
-
-    def _hop(self, node: yaml.Node, part: Any) -> Hop | None:
-        """The hop from *node* to its child *part*, when that child is written there and
-        used nowhere else."""
-        if isinstance(node, yaml.MappingNode):
-            children = self._children_of(node)
-            found = children.get(part) if children is not None else None
-            if found is None:
-                return None
-            key_node, child = found
-            if not self._linked:
-                return node, key_node, child
-            try:
-                position = [k for k, _ in node.value].index(key_node)
-            except ValueError:
-                return None
-        elif isinstance(node, yaml.SequenceNode) and isinstance(part, int) and 0 <= part < len(node.value):
-            key_node, child, position = None, node.value[part], part
-            if not self._linked:
-                return node, key_node, child
-        else:
-            return None
-        if not self._at_home(node, position):
-            return None
-        shared = self._shared_nodes()
-        if id(child) in shared or (key_node is not None and id(key_node) in shared):
-            return None
-        return node, key_node, child
-
-    def _anchors_used_elsewhere(self, key_node: yaml.Node, value_node: yaml.Node) -> bool:
-        """Whether deleting the member (its text from the key to the value's end) would delete
-        an anchor that an alias elsewhere uses. The value itself may be an alias: deleting it
-        leaves its anchor where it is."""
-        shared = self._shared_nodes()
-        if not shared:
-            return False
-        start, end = node_start(key_node), node_end(value_node)
-        stack = [key_node, value_node]
-        seen: set[int] = set()
-        while stack:
-            node = stack.pop()
-            if id(node) in seen:
-                continue
-            seen.add(id(node))
-            if id(node) in shared:
-                if start <= node_start(node) < end:
-                    return True
-                continue  # an alias: what it refers to is written elsewhere
-            if isinstance(node, yaml.MappingNode):
-                stack.extend(child for pair in node.value for child in pair)
-            elif isinstance(node, yaml.SequenceNode):
-                stack.extend(node.value)
-        return False
-
-    def _scalar_span(self, node: yaml.ScalarNode) -> Span | None:
-        """The scalar's own text: past an anchor or tag written before it on its line."""
-        span = node_span(node)
-        marked = self._marked
-        if marked is None:
-            marked = self._marked = "&" in self.text or "!" in self.text
-        if not marked:
-            return span  # no anchor or tag is written anywhere
-        begin = self._offset(node.start_mark)
-        match = PROPERTIES.match(self.text, begin)
-        if match is None or match.end() == begin:
-            return span
-        after = match.end()
-        if after >= len(self.text) or self.text[after] in YAML_BREAKS or self.text[after] == "#":
-            return None  # the scalar starts on a later line: not worth the risk
-        return Span(self.index.pos(after), span.end)
-
-    def _has_comment(self, start: int, end: int) -> bool:
-        if "#" not in self.text[start:end]:
-            return False
-        if self._comment_starts is None:
-            index = self.index
-            self._comment_starts = [index.offset(c.span.start) for c in self.comments()]
-        low = bisect.bisect_left(self._comment_starts, start)
-        return low < len(self._comment_starts) and self._comment_starts[low] < end
-
-    def _block_removal(self, parent: yaml.MappingNode, position: int) -> tuple[int, int] | None:
-        text = self.text
-        key_node, value_node = parent.value[position]
-        key, end = self._offset(key_node.start_mark), self._offset(value_node.end_mark)
-        if len(parent.value) < 2 or self._has_comment(key, end):
-            return None
-        line = key_node.start_mark.line
-        line_start = self.index.offset(Pos(line, 0))
-        before = text[line_start:key]
-        if before.strip(" ") == "":
-            if value_node.end_mark.column == 0 and value_node.end_mark.line > line:
-                return line_start, end  # a block scalar ends at the start of the next line
-            rest_end = line_end(text, end)
-            rest = text[end:rest_end].lstrip(" \t")
-            if rest == "":
-                following = value_node.end_mark.line + 1
-                stop = self.index.offset(Pos(following, 0)) if following < len(self.index.starts) else len(text)
-                return line_start, stop
-            if rest.startswith("#"):
-                return key, rest_end - len(rest)  # the comment after it stays, on its own line
-            return None
-        if position == 0 and ITEM_PREFIX.fullmatch(before):
-            # "- when: {}\n  type: text": the next member moves up to the item's line
-            next_key = parent.value[1][0]
-            following = self._offset(next_key.start_mark)
-            if next_key.start_mark.column != key_node.start_mark.column:
-                return None
-            if not self._has_comment(end, following) and text[end:following].strip(" \n\r\x85\u2028\u2029") == "":
-                return key, following
-            # comments in between stay: the item's mapping then starts on a later line
-            rest_end = line_end(text, end)
-            rest = text[end:rest_end].lstrip(" \t")
-            if rest == "" or rest.startswith("#"):
-                return key, rest_end - len(rest)
-        return None
-
-    def _flow_removal(self, parent: yaml.MappingNode, position: int) -> tuple[int, int] | None:
-        text = self.text
-        key_node, value_node = parent.value[position]
-        key, end = self._offset(key_node.start_mark), self._offset(value_node.end_mark)
-        count = len(parent.value)
-        if count == 1:
-            opening = self._offset(parent.start_mark)
-            if text[opening : opening + 1] != "{" or self._has_comment(key, end):
-                return None
-            return key, end
-        if position > 0:
-            previous = self._offset(parent.value[position - 1][1].end_mark)
-            if not one_comma(text[previous:key]) or self._has_comment(previous, end):
-                return None
-            return previous, end
-        following = self._offset(parent.value[1][0].start_mark)
-        if not one_comma(text[end:following]) or self._has_comment(key, following):
-            return None
-        return key, following
+        """Edits deleting the mapping member at *path* and nothing else (``yamledits``)."""
+        return removal_at(self, path)
 
     def collections(self) -> Iterator[Collection]:
         """Every mapping and sequence below the root, walking the node graph once."""
