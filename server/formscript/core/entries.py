@@ -10,7 +10,7 @@ coercions included); and the pydantic errors given without pydantic for the usua
 (``lax``).
 
 Dataclasses, not the pydantic models, for a figure (bench/run.py): importing the pydantic
-models takes 120 ms, which would take a one-file lint of a script from 0.6x to about 1.5x
+models takes 120 ms, which would take a one-file lint of a script from 0.93x to about 2.3x
 yamllint (target 1.2x); checking an ordinary script, or one with the usual mistakes, imports
 no model machinery.
 """
