@@ -58,7 +58,7 @@ const lspSkip = hasLspSettings() ? false : 'formscript.lsp.settings (editor_tabl
 
 // Reads {"project": {...}, "editor": {...}} and prints the merged Settings, or the ConfigError.
 const MERGE = `
-import json, sys
+import dataclasses, json, sys
 from formscript.lint.config import ConfigError, settings_from_mapping
 data = json.load(sys.stdin)
 try:
@@ -69,7 +69,7 @@ except ConfigError as exc:
     print(json.dumps({"error": str(exc)}))
     raise SystemExit(0)
 def plain(s):
-    return {k: getattr(s, k) for k in s._fields if k not in ("root", "source")}
+    return {f.name: getattr(s, f.name) for f in dataclasses.fields(s) if f.name not in ("root", "source")}
 print(json.dumps({"merged": plain(merged), "parsed": plain(parsed)}))
 `;
 
