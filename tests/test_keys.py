@@ -17,8 +17,7 @@ import pytest
 
 from formscript.core import entries, keys
 from formscript.core.calls import CALL_KEYS
-from formscript.core.declarations import DECLARATION_KEYS
-from formscript.core.fields import ELEMENT_KEYS, FIELD_TYPES, PYTHON_TYPES
+from formscript.core.fields import DECLARATION_KEYS, ELEMENT_KEYS, FIELD_TYPES, PYTHON_TYPES
 from formscript.core.forms import FieldSpec, FieldType, WorkForm
 from formscript.core.gate import TOP_LEVEL_KEYS
 from formscript.core.rules import CHECK_KINDS, Rule

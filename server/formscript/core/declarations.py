@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any, TypeAlias
 
 from formscript import rules
 from formscript.core.fields import (
+    DECLARATION_KEYS,
     FIELD_NAME_RE,
     FIELD_TYPES,
     Declared,
@@ -25,8 +26,6 @@ from formscript.core.suggest import closest
 if TYPE_CHECKING:
     from formscript.core.lax_fields import Error
     from formscript.core.verdict import Problem
-
-DECLARATION_KEYS: tuple[str, ...] = ("type", "required", "default", "description")
 
 
 #: Declarations already built, by the identity of their raw mapping (kept beside it with its

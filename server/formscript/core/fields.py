@@ -242,9 +242,11 @@ class PlainField:
         return coerce_value(self.name, self.type, value)
 
 
-#: Declaration keys the fast path understands (PlainField's fields but its name, which is the
-#: declaration's key); anything else needs the full model.
-PLAIN_KEYS = frozenset(field.name for field in dataclasses.fields(PlainField)) - {"name"}
+#: The keys a field declaration may set: PlainField's fields but its name, which is the
+#: declaration's key (FieldSpec has the same, and the Element keys: tests/test_keys.py).
+DECLARATION_KEYS: tuple[str, ...] = tuple(field.name for field in dataclasses.fields(PlainField))[1:]
+#: The same, for the fast path's one subset test; anything else needs the full model.
+PLAIN_KEYS = frozenset(DECLARATION_KEYS)
 
 
 def plain_field(name: object, declaration: Mapping[Any, Any]) -> PlainField | None:

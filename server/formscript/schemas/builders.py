@@ -16,8 +16,7 @@ from pydantic import BaseModel
 
 from formscript.core import keys
 from formscript.core.branch import CHAT_OPTIONS
-from formscript.core.declarations import DECLARATION_KEYS
-from formscript.core.fields import ELEMENT_KEYS
+from formscript.core.fields import DECLARATION_KEYS, ELEMENT_KEYS
 from formscript.core.forms import FIELD_NAME_RE, FIELD_TYPES, RUNTIME_FIELDSPEC_CLASS, FieldSpec, WorkForm
 from formscript.core.gate import TOP_LEVEL_KEYS
 from formscript.core.rules import CHECK_KINDS, Rule
