@@ -28,8 +28,9 @@ import pytest
 
 from formscript.core.ends import common_ends, identical
 from formscript.document import Document, Pos, parse_document
+from formscript.document.entrycache import EntryCache
 from formscript.document.form_segments import SENTINEL, FormCache, SplicedForm
-from formscript.document.segments import EntryCache, SplicedDocument, split_entries
+from formscript.document.segments import SplicedDocument, split_entries
 from formscript.lint.config import Settings
 from formscript.lint.engine import fix_for, lint_text
 from formscript.lint.incremental import Incremental

@@ -3,10 +3,11 @@
 A script is a block mapping whose last key is ``responses``, a block sequence of entries to
 the end of the file. A cheap line scan finds where each entry starts; each entry's text is
 parsed alone (a sequence of one item, its columns as written, its lines counted from its own
-first line) and kept, so an edit re-parses only the entry it touches. ``SplicedDocument``
-answers the ``Document`` protocol from the head (the keys before ``responses``) and the
-entries, shifting each entry's positions by the line it starts on: what it answers is what
-``parse_document`` of the whole text answers (tests/test_incremental.py compares every path).
+first line) and kept (``entrycache.EntryCache``), so an edit re-parses only the entry it
+touches. ``SplicedDocument`` answers the ``Document`` protocol from the head (the keys before
+``responses``) and the entries, shifting each entry's positions by the line it starts on: what
+it answers is what ``parse_document`` of the whole text answers (tests/test_incremental.py
+compares every path).
 
 The split is used only where it cannot differ from the whole parse; anything else is None
 (the caller parses the whole text): a character the scan does not model (tabs, carriage
@@ -21,7 +22,6 @@ entry fail alone, since an entry is cut at a line that starts a new item).
 
 from __future__ import annotations
 
-import bisect
 import dataclasses
 import re
 from collections.abc import Iterator
@@ -31,7 +31,6 @@ from typing import Any
 
 import yaml
 
-from formscript.core.ends import common_ends
 from formscript.core.verdict import KeyPath, Problem
 from formscript.document.comments import comments_of
 from formscript.document.located import YamlDocument, parse_document
@@ -50,7 +49,7 @@ from formscript.document.model import (
 from formscript.document.writing import scalar_source
 from formscript.document.yamlread import depth_bound, loader_for, node_span, node_start, safe_loader_class
 
-__all__ = ["EntryCache", "SplicedDocument", "Split", "split_entries"]
+__all__ = ["SplicedDocument", "Split", "split_entries"]
 
 #: Characters the line scan does not model: the whole text is parsed instead.
 _UNMODELLED = "\t\r\x85\u2028\u2029\ufeff"
@@ -58,13 +57,13 @@ _UNMODELLED = "\t\r\x85\u2028\u2029\ufeff"
 _MARKERS = re.compile(r"^(?:---|\.\.\.)(?:[ ]|$)|^%", re.MULTILINE)
 
 
-def _unmodelled(text: str) -> bool:
+def unmodelled(text: str) -> bool:
     """Whether *text* holds a character the line scan does not model (one substring search
     each: a regular expression's character class costs a long text milliseconds)."""
     return any(char in text for char in _UNMODELLED)
 
 
-def _markers(text: str) -> bool:
+def markers(text: str) -> bool:
     """Whether a line of *text* is a document marker or a directive (the expression runs
     only where a line could start with one)."""
     if not (text.startswith(("---", "...", "%")) or "\n---" in text or "\n..." in text or "\n%" in text):
@@ -91,7 +90,7 @@ class Split:
 
 
 @lru_cache(maxsize=64)
-def _patterns(key: str, indent: int) -> tuple[re.Pattern[str], re.Pattern[str]]:
+def patterns(key: str, indent: int) -> tuple[re.Pattern[str], re.Pattern[str]]:
     """(an entry's first line, a line that is neither an entry's nor inside one)."""
     pad = " " * indent
     start = re.compile(rf"^{pad}-(?:[ ]|$)", re.MULTILINE)
@@ -102,7 +101,7 @@ def _patterns(key: str, indent: int) -> tuple[re.Pattern[str], re.Pattern[str]]:
 def split_entries(text: str, key: str = "responses") -> Split | None:
     """The entries of the block sequence under the top-level *key*, when the text is a block
     mapping ending in that sequence and the split is known to parse as the whole does."""
-    if _unmodelled(text) or _markers(text) or loader_for(text) is not safe_loader_class():
+    if unmodelled(text) or markers(text) or loader_for(text) is not safe_loader_class():
         return None
     found = list(re.finditer(rf"^{re.escape(key)}:[ ]*(?:#.*)?$", text, re.MULTILINE))
     if len(found) != 1:
@@ -112,7 +111,7 @@ def split_entries(text: str, key: str = "responses") -> Split | None:
     if first is None or not _only_comments(text[after : first.start()]):
         return None
     indent = len(first.group(1))
-    start, stray = _patterns(key, indent)
+    start, stray = patterns(key, indent)
     if stray.search(text, first.start()):
         return None
     offsets: list[int] = []
@@ -131,7 +130,7 @@ def _only_comments(gap: str) -> bool:
     return all(not line.strip(" ") or line.lstrip(" ").startswith("#") for line in gap.split("\n"))
 
 
-def _entry_doc(piece: str, indent: int, last: bool) -> YamlDocument | None:
+def entry_doc(piece: str, indent: int, last: bool) -> YamlDocument | None:
     """*piece* (one entry) parsed alone, when it parses as exactly one block item."""
     doc, alone = entry_parsed(piece, indent, last)
     return doc if alone else None
@@ -178,149 +177,6 @@ def head_doc(text: str, key: str) -> YamlDocument | None:
     if sum(1 for k, _ in root.value if isinstance(k, yaml.ScalarNode) and k.value == key) != 1:
         return None
     return doc
-
-
-class EntryCache:
-    """The entries of one document parsed alone, across its versions.
-
-    The text last spliced is kept: a new text is compared with it (the common prefix and
-    suffix, found by C-speed comparisons), and only the entries in between are split and
-    parsed again; the entries before keep their parse and line, those after their parse,
-    shifted by the lines the edit added. Entries are also kept by their text, so an entry
-    moved elsewhere (or an edit undone) is not parsed again."""
-
-    def __init__(self) -> None:
-        self._last: SplicedDocument | None = None
-        #: How the last call made its document: "same", "window" (the entries an edit
-        #: touched split and parsed again), "whole" (the whole text split) or "adopted"
-        #: (the entries taken from a whole parse, ``adopt``); and the entries it parsed.
-        self.how = ""
-        self.parsed = 0
-
-    def adopt(self, whole: YamlDocument, key: str = "responses") -> bool:
-        """Take *whole* (``parse_document`` of its text) as the last version, its entries
-        answered from its own node graph (``EntryView``) instead of parsed again alone, when
-        each of them would parse alone to what it is in the whole; whether it was taken."""
-        found = _adopted(whole, key)
-        if found is None:
-            return False
-        self._last, self.how, self.parsed = found, "adopted", 0
-        return True
-
-    def document(self, text: str, key: str = "responses") -> SplicedDocument | None:
-        """*text* as a spliced document, re-parsing only entries not seen before; None when
-        the split cannot be trusted (see the module's notes)."""
-        last = self._last
-        self.parsed = 0
-        found = self._window(last, text, key) if last is not None and last.key == key else None
-        self.how = "window" if found is not None else "whole"
-        if found is None:
-            found = self._whole(last, text, key)
-        elif found is last:
-            self.how = "same"
-        if found is not None:
-            self._last = found
-        return found
-
-    def _whole(self, last: SplicedDocument | None, text: str, key: str) -> SplicedDocument | None:
-        split = split_entries(text, key)
-        if split is None:
-            return None
-        head = last.head if last is not None and last.head.text == split.head else head_doc(split.head, key)
-        if head is None:
-            return None
-        kept: dict[str, list[Part]] = {}
-        if last is not None:
-            for part in last.parts:
-                if part is not None:
-                    kept.setdefault(part.text, []).append(part)
-        parts = _parse_parts(self, text, split.offsets, len(text), kept, split.indent)
-        if parts is None:
-            return None
-        return SplicedDocument(text, head, key, parts, split.lines, split.offsets)
-
-    def _window(self, last: SplicedDocument, text: str, key: str) -> SplicedDocument | None:
-        """*text* spliced from *last* and the entries the difference between them touches,
-        or None when the difference reaches the head or may change how the text splits."""
-        old = last.text
-        if old == text:
-            return last
-        prefix, suffix = common_ends(old, text)
-        offsets, lines = last.offsets, last.starts
-        first = last.parts[0]
-        assert first is not None
-        indent = _root_start(first).column
-        # entries before the edit: their first line (and its item sign) before the change
-        begin = bisect.bisect_right(offsets, prefix - indent - 2) - 1
-        if begin < 0:
-            return None
-        old_end, new_end = len(old) - suffix, len(text) - suffix
-        # entries after the edit: they start (and the line break before them) after the change
-        after = bisect.bisect_right(offsets, old_end)
-        shift = len(text) - len(old)
-        start = offsets[begin]
-        stop = offsets[after] + shift if after < len(offsets) else len(text)
-        window = text[start:stop]
-        if _unmodelled(window) or _markers(window):
-            return None
-        if loader_for(window) is not safe_loader_class():
-            return None
-        if any(c in window for c in "?{[") and loader_for(text) is not safe_loader_class():
-            return None
-        if re.search(rf"^{re.escape(key)}:", window, re.MULTILINE):
-            return None
-        item, stray = _patterns(key, indent)
-        if stray.search(window):
-            return None
-        inner = [start + m.start() for m in item.finditer(window)]
-        if not inner or inner[0] != start:
-            return None
-        line = lines[begin]
-        inner_lines = []
-        previous = start
-        for offset in inner:
-            line += text.count("\n", previous, offset)
-            previous = offset
-            inner_lines.append(line)
-        kept: dict[str, list[Part]] = {}
-        for part in last.parts[begin:after]:
-            if part is not None:
-                kept.setdefault(part.text, []).append(part)
-        middle = _parse_parts(self, text, inner, stop, kept, indent)
-        if middle is None:
-            return None
-        moved = text.count("\n", prefix, new_end) - old.count("\n", prefix, old_end)
-        parts = [*last.parts[:begin], *middle, *last.parts[after:]]
-        # the entries after: shifted at C speed (``map`` of the bound addition)
-        starts = [*lines[:begin], *inner_lines, *(map(moved.__add__, lines[after:]) if moved else lines[after:])]
-        new_offsets = [*offsets[:begin], *inner, *map(shift.__add__, offsets[after:])]
-        entries = last.value[key]
-        value = dict(last.value)  # the entries' values spliced as their parts are
-        spliced = (part.value[0] if part is not None else None for part in middle)
-        value[key] = [*entries[:begin], *spliced, *entries[after:]]
-        return SplicedDocument(text, last.head, key, parts, starts, new_offsets, value)
-
-
-def _parse_parts(
-    cache: EntryCache, text: str, offsets: list[int], stop: int, kept: dict[str, list[Part]], indent: int
-) -> list[Part | None] | None:
-    """The entries starting at *offsets* (the last ending at *stop*), each taken from *kept*
-    (by the text it was parsed from) or parsed alone (counted in *cache*); None when one
-    does not parse alone."""
-    parts: list[Part | None] = []
-    sign = " " * indent + "-"
-    for begin, end in zip(offsets, [*offsets[1:], stop], strict=True):
-        piece = text[begin:end]
-        last = end == len(text)
-        spare = kept.get(piece if last else piece + sign)
-        doc: Part | None = spare.pop() if spare else None
-        if doc is None:
-            cache.parsed += 1
-            doc = _entry_doc(piece, indent, last)
-            if doc is None or too_deep_piece(piece):
-                return None
-        parts.append(doc)
-    return parts
 
 
 class EntryView:
@@ -379,7 +235,7 @@ class EntryView:
 Part = YamlDocument | EntryView
 
 
-def _root_start(part: Part) -> Pos:
+def root_start(part: Part) -> Pos:
     """Where the entry's sequence (of it alone) starts, in the entry's own lines."""
     if isinstance(part, EntryView):
         return part.start()
@@ -393,28 +249,6 @@ def _root_end(part: Part) -> Pos:
         return part.end()
     assert part.root is not None
     return node_span(part.root).end
-
-
-def _adopted(whole: YamlDocument, key: str) -> SplicedDocument | None:
-    """*whole* as a spliced document of views of its entries, when each entry lies within
-    its lines as the split finds them, and so parses alone as it does in the whole: no
-    aliases or merge keys (a node shared across entries), no duplicate keys or problems,
-    every item of the sequence starting and ending between its item sign and the next."""
-    if not whole.ok or whole.unconfirmed or whole.syntax != "yaml":
-        return None
-    text = whole.text
-    split = split_entries(text, key)
-    if split is None:
-        return None
-    parts = views_except(whole, text, key, split, {})
-    if parts is None:
-        return None
-    head = head_doc(split.head, key)
-    if head is None:
-        return None
-    spliced = SplicedDocument(text, head, key, parts, split.lines, split.offsets)
-    spliced._whole = whole
-    return spliced
 
 
 def too_deep_piece(piece: str) -> bool:
@@ -488,7 +322,7 @@ class SplicedDocument(Document):
     def _sequence(self) -> Span:
         first, last = self.parts[0], self.parts[-1]
         if first is not None:
-            own_start = _root_start(first)
+            own_start = root_start(first)
             start = Pos(own_start.line + self.starts[0], own_start.column)
         else:
             start = Pos(self.starts[0], len(self.lines[self.starts[0]]) - len(self.lines[self.starts[0]].lstrip(" ")))

@@ -16,10 +16,10 @@ way the report is the one ``lint_text`` gives
 from __future__ import annotations
 
 from formscript.core.script import loads_as_yaml
+from formscript.document.entrycache import EntryCache
 from formscript.document.form_segments import FormCache, repeated_anchor
 from formscript.document.located import YamlDocument, parse_document
 from formscript.document.model import Document
-from formscript.document.segments import EntryCache
 from formscript.lint.config import Settings
 from formscript.lint.engine import lint_document, lint_text
 from formscript.lint.form_checks import FormMemo

@@ -1,0 +1,192 @@
+"""The entries of a script's versions, kept by their text (``EntryCache``): an edit parses again
+only the entries between the common prefix and suffix of two versions, and a whole parse that
+splits cleanly is adopted as the first version."""
+
+from __future__ import annotations
+
+import bisect
+import re
+
+from formscript.core.ends import common_ends
+from formscript.document.located import YamlDocument
+from formscript.document.segments import (
+    Part,
+    SplicedDocument,
+    entry_doc,
+    head_doc,
+    markers,
+    patterns,
+    root_start,
+    split_entries,
+    too_deep_piece,
+    unmodelled,
+    views_except,
+)
+from formscript.document.yamlread import loader_for, safe_loader_class
+
+__all__ = ["EntryCache"]
+
+
+class EntryCache:
+    """The entries of one document parsed alone, across its versions.
+
+    The text last spliced is kept: a new text is compared with it (the common prefix and
+    suffix, found by C-speed comparisons), and only the entries in between are split and
+    parsed again; the entries before keep their parse and line, those after their parse,
+    shifted by the lines the edit added. Entries are also kept by their text, so an entry
+    moved elsewhere (or an edit undone) is not parsed again."""
+
+    def __init__(self) -> None:
+        self._last: SplicedDocument | None = None
+        #: How the last call made its document: "same", "window" (the entries an edit
+        #: touched split and parsed again), "whole" (the whole text split) or "adopted"
+        #: (the entries taken from a whole parse, ``adopt``); and the entries it parsed.
+        self.how = ""
+        self.parsed = 0
+
+    def adopt(self, whole: YamlDocument, key: str = "responses") -> bool:
+        """Take *whole* (``parse_document`` of its text) as the last version, its entries
+        answered from its own node graph (``EntryView``) instead of parsed again alone, when
+        each of them would parse alone to what it is in the whole; whether it was taken."""
+        found = _adopted(whole, key)
+        if found is None:
+            return False
+        self._last, self.how, self.parsed = found, "adopted", 0
+        return True
+
+    def document(self, text: str, key: str = "responses") -> SplicedDocument | None:
+        """*text* as a spliced document, re-parsing only entries not seen before; None when
+        the split cannot be trusted (see the module's notes)."""
+        last = self._last
+        self.parsed = 0
+        found = self._window(last, text, key) if last is not None and last.key == key else None
+        self.how = "window" if found is not None else "whole"
+        if found is None:
+            found = self._whole(last, text, key)
+        elif found is last:
+            self.how = "same"
+        if found is not None:
+            self._last = found
+        return found
+
+    def _whole(self, last: SplicedDocument | None, text: str, key: str) -> SplicedDocument | None:
+        split = split_entries(text, key)
+        if split is None:
+            return None
+        head = last.head if last is not None and last.head.text == split.head else head_doc(split.head, key)
+        if head is None:
+            return None
+        kept: dict[str, list[Part]] = {}
+        if last is not None:
+            for part in last.parts:
+                if part is not None:
+                    kept.setdefault(part.text, []).append(part)
+        parts = _parse_parts(self, text, split.offsets, len(text), kept, split.indent)
+        if parts is None:
+            return None
+        return SplicedDocument(text, head, key, parts, split.lines, split.offsets)
+
+    def _window(self, last: SplicedDocument, text: str, key: str) -> SplicedDocument | None:
+        """*text* spliced from *last* and the entries the difference between them touches,
+        or None when the difference reaches the head or may change how the text splits."""
+        old = last.text
+        if old == text:
+            return last
+        prefix, suffix = common_ends(old, text)
+        offsets, lines = last.offsets, last.starts
+        first = last.parts[0]
+        assert first is not None
+        indent = root_start(first).column
+        # entries before the edit: their first line (and its item sign) before the change
+        begin = bisect.bisect_right(offsets, prefix - indent - 2) - 1
+        if begin < 0:
+            return None
+        old_end, new_end = len(old) - suffix, len(text) - suffix
+        # entries after the edit: they start (and the line break before them) after the change
+        after = bisect.bisect_right(offsets, old_end)
+        shift = len(text) - len(old)
+        start = offsets[begin]
+        stop = offsets[after] + shift if after < len(offsets) else len(text)
+        window = text[start:stop]
+        if unmodelled(window) or markers(window):
+            return None
+        if loader_for(window) is not safe_loader_class():
+            return None
+        if any(c in window for c in "?{[") and loader_for(text) is not safe_loader_class():
+            return None
+        if re.search(rf"^{re.escape(key)}:", window, re.MULTILINE):
+            return None
+        item, stray = patterns(key, indent)
+        if stray.search(window):
+            return None
+        inner = [start + m.start() for m in item.finditer(window)]
+        if not inner or inner[0] != start:
+            return None
+        line = lines[begin]
+        inner_lines = []
+        previous = start
+        for offset in inner:
+            line += text.count("\n", previous, offset)
+            previous = offset
+            inner_lines.append(line)
+        kept: dict[str, list[Part]] = {}
+        for part in last.parts[begin:after]:
+            if part is not None:
+                kept.setdefault(part.text, []).append(part)
+        middle = _parse_parts(self, text, inner, stop, kept, indent)
+        if middle is None:
+            return None
+        moved = text.count("\n", prefix, new_end) - old.count("\n", prefix, old_end)
+        parts = [*last.parts[:begin], *middle, *last.parts[after:]]
+        # the entries after: shifted at C speed (``map`` of the bound addition)
+        starts = [*lines[:begin], *inner_lines, *(map(moved.__add__, lines[after:]) if moved else lines[after:])]
+        new_offsets = [*offsets[:begin], *inner, *map(shift.__add__, offsets[after:])]
+        entries = last.value[key]
+        value = dict(last.value)  # the entries' values spliced as their parts are
+        spliced = (part.value[0] if part is not None else None for part in middle)
+        value[key] = [*entries[:begin], *spliced, *entries[after:]]
+        return SplicedDocument(text, last.head, key, parts, starts, new_offsets, value)
+
+
+def _parse_parts(
+    cache: EntryCache, text: str, offsets: list[int], stop: int, kept: dict[str, list[Part]], indent: int
+) -> list[Part | None] | None:
+    """The entries starting at *offsets* (the last ending at *stop*), each taken from *kept*
+    (by the text it was parsed from) or parsed alone (counted in *cache*); None when one
+    does not parse alone."""
+    parts: list[Part | None] = []
+    sign = " " * indent + "-"
+    for begin, end in zip(offsets, [*offsets[1:], stop], strict=True):
+        piece = text[begin:end]
+        last = end == len(text)
+        spare = kept.get(piece if last else piece + sign)
+        doc: Part | None = spare.pop() if spare else None
+        if doc is None:
+            cache.parsed += 1
+            doc = entry_doc(piece, indent, last)
+            if doc is None or too_deep_piece(piece):
+                return None
+        parts.append(doc)
+    return parts
+
+
+def _adopted(whole: YamlDocument, key: str) -> SplicedDocument | None:
+    """*whole* as a spliced document of views of its entries, when each entry lies within
+    its lines as the split finds them, and so parses alone as it does in the whole: no
+    aliases or merge keys (a node shared across entries), no duplicate keys or problems,
+    every item of the sequence starting and ending between its item sign and the next."""
+    if not whole.ok or whole.unconfirmed or whole.syntax != "yaml":
+        return None
+    text = whole.text
+    split = split_entries(text, key)
+    if split is None:
+        return None
+    parts = views_except(whole, text, key, split, {})
+    if parts is None:
+        return None
+    head = head_doc(split.head, key)
+    if head is None:
+        return None
+    spliced = SplicedDocument(text, head, key, parts, split.lines, split.offsets)
+    spliced._whole = whole
+    return spliced
