@@ -146,44 +146,39 @@ class FileCalls(Walker):
     def _opened(self, expr: ast.expr) -> str | None:
         """The file name an ``open(path, "w")`` (or a name bound by ``with`` to one) writes;
         '' when it writes a file whose name is not known; None when it is not such a call."""
-        if isinstance(expr, ast.Name):
-            meaning = meaning_of(self._scope.lookup(expr.id))
-            if meaning is None or meaning[0] != "with":
-                return None
-            expr = meaning[1]
-        if not isinstance(expr, ast.Call):
+        call = self._call_bound(expr)
+        if call is None:
             return None
-        func = expr.func
-        opener = (isinstance(func, ast.Name) and func.id == "open") or (
-            isinstance(func, ast.Attribute) and func.attr == "open"
-        )
-        if not opener:
-            return None
-        mode_node = argument_of(expr, 1, "mode")
+        func = call.func
         if isinstance(func, ast.Attribute) and func.attr == "open":
-            mode_node = argument_of(expr, 0, "mode")
+            mode_node = argument_of(call, 0, "mode")
+        elif isinstance(func, ast.Name) and func.id == "open":
+            mode_node = argument_of(call, 1, "mode")
+        else:
+            return None
         mode = self.read(mode_node) if mode_node is not None else None
         if mode is None or mode.kind != "scalar" or not isinstance(mode.value, str) or "w" not in mode.value:
             return None
         if "b" in mode.value:
             return None
-        path = func.value if isinstance(func, ast.Attribute) else argument_of(expr, 0, "file")
+        path = _opened_file(call)
         if path is None:
             return ""
         return self._file_name(path) or ""
 
     def _opened_path(self, expr: ast.expr) -> ast.expr | None:
         """The path expression of the ``open(path, "w")`` *expr* is (or a name bound by ``with``)."""
+        call = self._call_bound(expr)
+        return None if call is None else _opened_file(call)
+
+    def _call_bound(self, expr: ast.expr) -> ast.Call | None:
+        """*expr* when it is a call, or the call a name is bound to by ``with``."""
         if isinstance(expr, ast.Name):
             meaning = meaning_of(self._scope.lookup(expr.id))
             if meaning is None or meaning[0] != "with":
                 return None
             expr = meaning[1]
-        if not isinstance(expr, ast.Call):
-            return None
-        if isinstance(expr.func, ast.Attribute) and expr.func.attr == "open":
-            return expr.func.value
-        return argument_of(expr, 0, "file")
+        return expr if isinstance(expr, ast.Call) else None
 
     def _file_name(self, expr: ast.expr) -> str | None:
         """The file name a path expression ends with, when written as a literal."""
@@ -390,3 +385,10 @@ class FileCalls(Walker):
         finally:
             self._scope = saved
         return None
+
+
+def _opened_file(call: ast.Call) -> ast.expr | None:
+    """The file an ``open`` *call* opens: ``path.open(...)``'s path, ``open(file, ...)``'s file."""
+    if isinstance(call.func, ast.Attribute) and call.func.attr == "open":
+        return call.func.value
+    return argument_of(call, 0, "file")

@@ -190,8 +190,7 @@ def realize_fixes(diagnostics: list[Diagnostic], doc: Document, fixes: bool | No
     for diagnostic in diagnostics:
         if diagnostic.pending is not None:
             fix = _fix(doc, diagnostic.pending) if fixes else None
-            d = diagnostic  # what ``dataclasses.replace(d, fix=fix, pending=None)`` gives, without its field walk
-            diagnostic = Diagnostic(d.code, d.severity, d.message, d.span, fix, d.related)
+            diagnostic = dataclasses.replace(diagnostic, fix=fix, pending=None)
         realized.append(diagnostic)
     return realized
 
