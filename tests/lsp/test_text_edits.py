@@ -16,7 +16,6 @@ from lsprotocol import types
 from pygls import workspace
 from pygls.workspace.position_codec import PositionCodec
 
-from formscript.lsp import transport
 from formscript.lsp.transport import TextDocument
 
 PIECES = ["a", "bc", " ", "é", "😀", "\n", "\n", "- x: 1\n", "", "ü\n"]
@@ -26,13 +25,8 @@ def _text(rand: random.Random) -> str:
     return "".join(rand.choice(PIECES) for _ in range(rand.randint(0, 30)))
 
 
-@pytest.mark.parametrize("blocks", [(transport._BLOCK, transport._SMALL), (8, 2), (3, 1)])
 @pytest.mark.parametrize("encoding", [types.PositionEncodingKind.Utf16, types.PositionEncodingKind.Utf8])
-def test_incremental_changes_give_the_text_pygls_gives(
-    encoding: types.PositionEncodingKind, blocks: tuple[int, int], monkeypatch: pytest.MonkeyPatch
-) -> None:
-    monkeypatch.setattr(transport, "_BLOCK", blocks[0])
-    monkeypatch.setattr(transport, "_SMALL", blocks[1])
+def test_incremental_changes_give_the_text_pygls_gives(encoding: types.PositionEncodingKind) -> None:
     rand = random.Random(20261201)
     for number in range(3000):
         text = _text(rand) if number % 10 else _text(rand) * rand.randint(5, 40)

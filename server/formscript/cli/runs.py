@@ -110,7 +110,6 @@ def simulate(args: argparse.Namespace) -> int:
         render_simulation,
         simulate_report,
         simulate_text,
-        simulation_unread,
         split_location,
     )
 
@@ -122,7 +121,7 @@ def simulate(args: argparse.Namespace) -> int:
     text, unread = read_in
     options = {"stream": args.stream, "regex_timeout": args.regex_timeout, "regex_answer_bound": args.regex_wait}
     if unread is not None:
-        result = simulation_unread(unread)
+        result = simulate_report(unread, unread.path)
     elif line is None:
         result = simulate_text(text or "", path, calls, args.calls, **options)
     else:

@@ -115,25 +115,7 @@ class YamlDocument(Document):
         if node is None:
             return None
         key_node: yaml.Node | None = None
-        built = self._children
         for part in path:
-            kind = type(node)
-            if kind is yaml.SequenceNode and type(part) is int:  # an index, without the map
-                items = node.value
-                if not 0 <= part < len(items):
-                    return None
-                key_node, node = None, items[part]
-                continue
-            if kind is yaml.MappingNode and type(part) is str and len(node.value) <= _SCANNED and id(node) not in built:
-                # a string is the key of the last member whose key is that string, written
-                # plain or quoted (``_children_of``'s map, without making it for a few members)
-                for member_key, member in reversed(node.value):
-                    if member_key.value == part and member_key.tag == STR_TAG and type(member_key) is yaml.ScalarNode:
-                        key_node, node = member_key, member
-                        break
-                else:
-                    return None
-                continue
             children = self._children_of(node)
             if children is None:
                 return None
@@ -335,9 +317,6 @@ def parse_document(text: str, syntax: Syntax = "yaml", *, confirm: bool = True) 
     return doc
 
 
-_STR_TAG = "tag:yaml.org,2002:str"
-
-
 def _find_duplicates(doc: YamlDocument, root: yaml.Node) -> None:
     """Report keys that appear twice in one mapping (the runtime silently keeps the last)."""
     stack: list[tuple[yaml.Node, KeyPath, int]] = [(root, (), 0)]
@@ -350,7 +329,7 @@ def _find_duplicates(doc: YamlDocument, root: yaml.Node) -> None:
         if isinstance(node, yaml.MappingNode):
             first: dict[Any, yaml.Node] = {}
             for key_node, value_node in node.value:
-                if isinstance(key_node, yaml.ScalarNode) and key_node.tag == _STR_TAG:
+                if isinstance(key_node, yaml.ScalarNode) and key_node.tag == STR_TAG:
                     key: Any = key_node.value
                 else:
                     key = key_value(key_node)
@@ -370,11 +349,6 @@ def _find_duplicates(doc: YamlDocument, root: yaml.Node) -> None:
         final = doc.entry(path)
         for span in spans:
             doc.problems.append(rules.YM002.problem(key=path[-1], span=span, kept=final.key if final else None))
-
-
-#: Mappings of at most this many members are scanned for a string key (``_locate_entry``);
-#: a larger one gets its children map, so locating all of its members stays linear.
-_SCANNED = 16
 
 
 def loads_json(text: str) -> Any:

@@ -5,7 +5,7 @@ Both are deterministic functions of the files; nothing calls a model or imports 
 
 from formscript.runs.common import CONTRACT_VERSION, embedded_report, json_safe, split_location
 from formscript.runs.dry import dry_run_report, dry_run_text, dry_run_unread, render_dry_run
-from formscript.runs.simulate import render_simulation, simulate_report, simulate_text, simulation_unread, slow_regex
+from formscript.runs.simulate import render_simulation, simulate_report, simulate_text, slow_regex
 
 __all__ = [
     "CONTRACT_VERSION",
@@ -18,7 +18,6 @@ __all__ = [
     "render_simulation",
     "simulate_report",
     "simulate_text",
-    "simulation_unread",
     "slow_regex",
     "split_location",
 ]

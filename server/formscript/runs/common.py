@@ -25,39 +25,7 @@ def json_safe(value: Any) -> Any:
         shape = measure(value)
         if shape.size > EXPANSION_LIMIT:
             return f"<expands to more than {EXPANSION_LIMIT:,} values through YAML aliases>"
-        if shape.cyclic:
-            value = _cut_cycles(value)
     return plain(value)
-
-
-def _cut_cycles(value: Any) -> Any:
-    """A copy of *value* where each container met again inside itself is the text repr
-    writes for it (``[...]``, ``{...}``); iterative, so any depth copies."""
-    on_path: set[int] = set()
-    results: list[Any] = []
-    todo: list[tuple[bool, Any]] = [(False, value)]
-    while todo:
-        leaving, node = todo.pop()
-        if leaving:
-            on_path.discard(id(node))
-            size = len(node) * 2 if isinstance(node, dict) else len(node)
-            parts = results[len(results) - size :] if size else []
-            del results[len(results) - size :]
-            if isinstance(node, dict):
-                results.append(dict(zip(parts[0::2], parts[1::2], strict=True)))
-            else:
-                results.append(tuple(parts) if isinstance(node, tuple) else parts)
-        elif isinstance(node, dict | list | tuple):
-            if id(node) in on_path:
-                results.append("{...}" if isinstance(node, dict) else "[...]" if isinstance(node, list) else "(...)")
-                continue
-            on_path.add(id(node))
-            todo.append((True, node))
-            items = [x for pair in node.items() for x in pair] if isinstance(node, dict) else list(node)
-            todo.extend((False, item) for item in reversed(items))
-        else:
-            results.append(node)
-    return results[0]
 
 
 #: Marks the end of a container's members on ``plain``'s stack.

@@ -279,26 +279,6 @@ def render_simulation(result: dict[str, Any]) -> str:
     return printable(terminal_safe("\n".join(lines) + "\n", lines=True))  # nothing raw reaches a terminal
 
 
-def simulation_unread(report: FileReport) -> dict[str, Any]:
-    """The simulation of a script that cannot be read as text: *report* (``lint.reading``)
-    says why; the runtime's endpoint raises on it, so no call is served."""
-    return {
-        "version": CONTRACT_VERSION,
-        "path": report.path,
-        "verdict": report.verdict.value if report.verdict else None,
-        "mode": None,
-        "script_version": None,
-        "calls": [],
-        "unreached": [],
-        "entries": [],
-        "errors": [
-            {"code": d.code, "message": d.message, "line": d.span.start.line + 1}
-            for d in report.diagnostics
-            if d.severity == "error"
-        ],
-    }
-
-
 def _preview(response: Any) -> str:
     if isinstance(response, dict):
         message = response.get("choices", [{}])[0].get("message", {})
