@@ -158,8 +158,8 @@ class _Extractor(FormCalls, FileCalls):
 
     # -- scripts
 
-    def _responses_call(self, call: ast.Call, api: str, keyword: str = "responses", extra: bool = False) -> None:
-        argument = argument_of(call, 0, keyword)
+    def _responses_call(self, call: ast.Call, api: str, extra: bool = False) -> None:
+        argument = argument_of(call, 0, "responses")
         if argument is None:
             return
         peeled = self.peel(argument)
@@ -172,7 +172,7 @@ class _Extractor(FormCalls, FileCalls):
                 return listed if listed.raises else None
             pairs = [(synthetic("responses", listed.span), listed)]
             if extra:
-                rest = [k for k in call.keywords if k.arg != keyword]
+                rest = [k for k in call.keywords if k.arg != "responses"]
                 if rest:
                     more = self.reader().keywords(call, rest)
                     if more.kind != "dict":

@@ -80,14 +80,14 @@ def _message(
     if semantic == "workform":
         from formscript.core.forms import WorkForm
 
-        return _pydantic(WorkForm, value, "WorkForm")
+        return model_refusal(WorkForm, value, "WorkForm")
     if semantic == "rule":
         from formscript.core.rules import Rule
 
         listed = value.get("rules") if isinstance(value, dict) else None
         if not (isinstance(listed, list) and len(listed) == 1):
             return None
-        return _pydantic(Rule, listed[0], "Rule")
+        return model_refusal(Rule, listed[0], "Rule")
     if semantic == "ruleset":
         codes = {d.code for d in report.diagnostics}
         if rules.RS009.code in codes and rules.RS011.code not in codes:
@@ -216,8 +216,10 @@ def _validation_error(title: str, errors: list[dict[str, Any]]) -> str:
     return str(ValidationError.from_exception_data(title, errors))  # type: ignore[arg-type]
 
 
-def _pydantic(model: type[BaseModel], value: Any, title: str, own: Any = None) -> str | None:
-    """The text of *model*'s ValidationError for *value*, under *title*. A ``value_error``
+def model_refusal(model: type[BaseModel], value: Any, title: str, own: Any = None) -> str | None:
+    """The text of the ValidationError *model* (one of formscript's models of lionagi's, of the
+    same name) raises for *value*, under *title*; None when it builds or the text is not
+    known. A ``value_error``
     (a check of formscript's, worded its own way) is replaced by *own* (its location,
     input) -> lionagi's text, or makes the whole text unknown."""
     from pydantic import ValidationError
@@ -266,10 +268,10 @@ def _script(value: Any) -> str | None:
                     "ctx": {"error": ValueError(_unknown_type(kind))},
                 }
                 return _validation_error("ScriptModel", [error])
-            text = _pydantic(ENTRY_MODELS[kind], entry, "ScriptModel")
+            text = model_refusal(ENTRY_MODELS[kind], entry, "ScriptModel")
             if text is not None:
                 return text
-    return _pydantic(ScriptHeader, value, "ScriptModel")
+    return model_refusal(ScriptHeader, value, "ScriptModel")
 
 
 def _entry(embedded: Embedded, value: Any) -> str | None:
@@ -288,7 +290,7 @@ def _entry(embedded: Embedded, value: Any) -> str | None:
     given = {k.arg: at[k.arg] for k in embedded.node.keywords if k.arg is not None and k.arg in at}
     if len(given) != len(embedded.node.keywords):
         return None
-    return _pydantic(model, given, model.__name__)
+    return model_refusal(model, given, model.__name__)
 
 
 def _fieldspec(embedded: Embedded, value: Any) -> str | None:
@@ -323,10 +325,4 @@ def fieldspec_refusal(given: dict[str, Any], name: Any = None) -> str | None:
             return _bad_field_name(name)
         return _incompatible_default(name, given.get("default"), str(given.get("type", "str")))
 
-    return _pydantic(FieldSpec, given, "FieldSpec", own)
-
-
-def model_refusal(model: type[BaseModel], given: Any, title: str) -> str | None:
-    """``str()`` of the ValidationError *model* (one of formscript's models of lionagi's, of
-    the same name) raises for *given*; None when it builds or the text is not known."""
-    return _pydantic(model, given, title)
+    return model_refusal(FieldSpec, given, "FieldSpec", own)

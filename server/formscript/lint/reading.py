@@ -23,28 +23,22 @@ def read_report_or_text(
     path: str, kind: str | None, settings: Settings, limit: int = MAX_BYTES
 ) -> tuple[str | None, FileReport | None]:
     """The file's text, or a report saying why it cannot be read (the runtime fails too)."""
-    origin = Span(Pos(0, 0), Pos(0, 0))
-    guessed = kind or kind_from_name(path, settings)
-
-    def refused(message: str, span: Span = origin) -> tuple[None, FileReport]:
-        diagnostic = Diagnostic(rules.YM001.code, rules.YM001.severity, message, span)
-        return None, FileReport(path, guessed or "unknown", Verdict.REJECTED, [diagnostic])
-
+    guessed = kind or kind_from_name(path, settings) or "unknown"
     try:
         data = read_bytes(path, limit)
     except Unreadable as exc:
-        return refused(exc.message(limit))
-    return text_or_report(data, path, guessed or "unknown")
+        return None, refused_report(path, guessed, exc.message(limit))
+    return text_or_report(data, path, guessed)
 
 
-def cannot_read_report(path: str, kind: str, detail: str) -> FileReport:
-    """The report of a file that cannot be read (the rule of files that do not load), for *detail*."""
-    return refused_report(path, kind, rules.YM001.cannot_read(detail=detail))
+#: Where a file that cannot be read at all is reported.
+_ORIGIN = Span(Pos(0, 0), Pos(0, 0))
 
 
-def refused_report(path: str, kind: str, message: str) -> FileReport:
-    """A rejected report of *path* with one diagnostic of the rule of files that do not load, saying *message*."""
-    diagnostic = Diagnostic(rules.YM001.code, rules.YM001.severity, message, Span(Pos(0, 0), Pos(0, 0)))
+def refused_report(path: str, kind: str, message: str, span: Span = _ORIGIN) -> FileReport:
+    """A rejected report of *path* with one diagnostic of the rule of files that do not load,
+    saying *message* (at *span*)."""
+    diagnostic = Diagnostic(rules.YM001.code, rules.YM001.severity, message, span)
     return FileReport(path, kind, Verdict.REJECTED, [diagnostic])
 
 
@@ -60,9 +54,7 @@ def text_or_report(data: bytes, path: str, kind: str) -> tuple[str | None, FileR
         before = data[: exc.start].decode("utf-8")
         start = position_of(before, len(before))
         message = rules.YM001.not_utf8(byte=exc.start)
-        span = Span(start, Pos(start.line, start.column + 1))
-        diagnostic = Diagnostic(rules.YM001.code, rules.YM001.severity, message, span)
-        return None, FileReport(path, kind, Verdict.REJECTED, [diagnostic])
+        return None, refused_report(path, kind, message, Span(start, Pos(start.line, start.column + 1)))
     return text, None
 
 

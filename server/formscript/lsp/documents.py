@@ -21,10 +21,11 @@ from collections.abc import Callable, Hashable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, Protocol, TypeVar
 
+from formscript import rules
 from formscript.lint.files import Unreadable, read_bytes
 from formscript.lint.incremental import Incremental
 from formscript.lint.kinds import kind_from_name
-from formscript.lint.reading import cannot_read_report, read_report_or_text
+from formscript.lint.reading import read_report_or_text, refused_report
 from formscript.lint.report import FileReport
 from formscript.lsp.analysis import Analysis, analyse, path_to_uri, uri_to_path
 from formscript.lsp.positions import Positions
@@ -144,7 +145,9 @@ class DocumentStore:
             return await self.off_loop_read(read_report_or_text, path, None, settings, MAX_DISK_BYTES)
         except TimeoutError:
             detail = f"reading took longer than {READ_SECONDS:g} s"
-            return None, cannot_read_report(path, kind_from_name(path, settings) or "unknown", detail)
+            return None, refused_report(
+                path, kind_from_name(path, settings) or "unknown", rules.YM001.cannot_read(detail=detail)
+            )
 
     # -- analyses -------------------------------------------------------------------------
 

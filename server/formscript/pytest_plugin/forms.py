@@ -50,12 +50,12 @@ class FormWatcher(Watcher):
                 wrapped = self._fill_wrapper(original, fill)
                 for module in (work_form, work):
                     if getattr(module, name, None) is original:
-                        self._patch_module(module, name, wrapped)
+                        self._patch(module, name, wrapped)
         if agent is not None and hasattr(agent, "_load_form_spec") and hasattr(agent, "_build_work_form"):
-            self._patch_module(agent, "_load_form_spec", self._form_wrapper(agent._load_form_spec, "load"))
-            self._patch_module(agent, "_build_work_form", self._form_wrapper(agent._build_work_form, "build"))
+            self._patch(agent, "_load_form_spec", self._form_wrapper(agent._load_form_spec, "load"))
+            self._patch(agent, "_build_work_form", self._form_wrapper(agent._build_work_form, "build"))
             if callable(getattr(agent, "_form_to_context_block", None)):
-                self._patch_module(agent, "_form_to_context_block", self._block_wrapper(agent._form_to_context_block))
+                self._patch(agent, "_form_to_context_block", self._block_wrapper(agent._form_to_context_block))
 
     def _form_wrapper(self, original: Any, step: str) -> Any:
         """``li agent --form``'s loading (``_load_form_spec(path)``) and building

@@ -65,9 +65,6 @@ class Watcher:
         self._restore.append((owner, name, owner.__dict__.get(name, _ABSENT)))
         setattr(owner, name, value)
 
-    def _patch_module(self, module: Any, name: str, value: Any) -> None:
-        self._patch(module, name, value)
-
     def _guarded(self, action: Callable[..., None], *args: Any) -> None:
         """Run *action*; a failure of formscript's own is a warning, never the test's problem."""
         try:
