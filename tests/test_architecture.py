@@ -14,6 +14,9 @@ absolute. Imports made with ``importlib`` are not seen (formscript makes none).
 - ``pytest_plugin`` (loaded by pytest, through the ``pytest11`` entry point) sits beside the
   CLI: it imports neither the server, the CLI nor pygls/lsprotocol, no other module imports
   it, and it is the only one that imports pytest;
+- every import runs down the layers (``LAYERS``): the foundation (the finding types, how a
+  message shows a value, the Document protocol), the rules, the core and the document
+  readers, lint, the dry runs and schemas, the server and the pytest plugin, the CLI;
 - no module imports lionagi: only ``formscript.pytest_plugin.observe`` loads it, with
   ``importlib`` when the plugin is active (checked from the string it names).
 
@@ -342,3 +345,74 @@ def test_circles_are_found(tmp_path: Path) -> None:
     )
     assert circles(tmp_path, typed=False) == [["formscript.a", "formscript.b", "formscript.c"]]
     assert circles(tmp_path) == [["formscript.a", "formscript.b", "formscript.c"], ["formscript.d", "formscript.e"]]
+
+
+# ----------------------------------------------------------------------------- layers
+
+#: The foundation every layer stands on: the finding types (``core.verdict``), how a value is
+#: named, printed and sized in a message (``core.printable``, ``core.expansion``) and the
+#: Document protocol (``document.model``); with the package itself, which holds the version.
+FOUNDATION = (
+    "formscript.core.verdict",
+    "formscript.core.printable",
+    "formscript.core.expansion",
+    "formscript.document.model",
+)
+#: The layers from the bottom up: a module imports only from its own layer and those below
+#: (docs/architecture.md draws them; inside a layer, the circles test keeps the order).
+LAYERS: tuple[tuple[str, ...], ...] = (
+    FOUNDATION,
+    ("formscript.rules",),
+    ("formscript.core", "formscript.document"),
+    ("formscript.lint",),
+    ("formscript.runs", "formscript.schemas"),
+    ("formscript.lsp", "formscript.pytest_plugin"),
+    ("formscript.cli",),
+    ("formscript.__main__",),
+)
+
+
+def layer_of(name: str) -> int:
+    """The layer module *name* is in: the one naming its longest enclosing package."""
+    if name == "formscript":
+        return 0
+    best, depth = -1, -1
+    for number, members in enumerate(LAYERS):
+        for member in members:
+            if within(name, member) and member.count(".") > depth:
+                best, depth = number, member.count(".")
+    assert best >= 0, f"{name} is in no layer"
+    return best
+
+
+def upward(source: Path) -> list[tuple[str, str]]:
+    """(importer, imported) for every import, those for the type checker included, that runs
+    up the layers."""
+    paths = dict(modules(source))
+    return sorted(
+        (name, target)
+        for name, path in paths.items()
+        for target in module_imports(name, path, set(paths))
+        if layer_of(target) > layer_of(name)
+    )
+
+
+def test_every_import_runs_down_the_layers() -> None:
+    assert upward(SOURCE) == []
+
+
+def test_an_import_up_the_layers_is_found(tmp_path: Path) -> None:
+    """The checker on a planted tree: a rule importing the core's semantics (above it) and the
+    foundation importing a rule are found; the core importing a rule and the foundation is not."""
+    write(tmp_path, "formscript/__init__.py", "")
+    for package in ("core", "rules", "document"):
+        write(tmp_path, f"formscript/{package}/__init__.py", "")
+    write(tmp_path, "formscript/core/verdict.py", "from formscript.rules import fs001\n")
+    write(tmp_path, "formscript/rules/fs001.py", "def f():\n    from formscript.core.gate import g\n")
+    gate = "from formscript.rules import fs001\nfrom formscript.core import verdict\n"
+    write(tmp_path, "formscript/core/gate.py", gate)
+    assert upward(tmp_path) == [
+        ("formscript.core.verdict", "formscript.rules"),
+        ("formscript.core.verdict", "formscript.rules.fs001"),
+        ("formscript.rules.fs001", "formscript.core.gate"),
+    ]

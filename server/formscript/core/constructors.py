@@ -24,7 +24,6 @@ from formscript.core.declarations import _build_declaration, raw_key, workform_k
 from formscript.core.fields import (
     RUNTIME_WORKFORM_CLASS,
     Declared,
-    Failure,
     FillCrash,
     ValuesView,
     as_text,
@@ -32,6 +31,7 @@ from formscript.core.fields import (
     merge_values,
     plain_field,
 )
+from formscript.core.verdict import Failure
 
 if TYPE_CHECKING:
     from formscript.core.rules import Rule, RuleSet

@@ -13,6 +13,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal, Protocol, TypeAlias
 
+from formscript.core.printable import type_label
+from formscript.core.verdict import Failure
+
 if TYPE_CHECKING:
     import uuid
 
@@ -54,11 +57,6 @@ def as_text(value: object) -> str | None:
         except UnicodeDecodeError:
             return None
     return None
-
-
-def type_label(value: Any) -> str:
-    """The Python type name of *value*, as a user would read it."""
-    return type(value).__name__
 
 
 class CoercionError(TypeError):
@@ -198,17 +196,6 @@ def coerce_value(field: str, field_type: str, value: Any) -> Any:
         except ValueError:
             pass
     raise CoercionError(field, field_type, value)
-
-
-@dataclass(frozen=True, slots=True)
-class Failure:
-    """A structured validation failure: the field (or rule) and what went wrong."""
-
-    source: Literal["field", "rule"]
-    kind: str
-    field: str
-    rule_id: str | None = None
-    message: str = ""
 
 
 class Declared(Protocol):

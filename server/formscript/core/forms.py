@@ -23,7 +23,6 @@ from formscript.core.fields import (
     RUNTIME_WORKFORM_CLASS,
     TRUE_WORDS,
     CoercionError,
-    Failure,
     check_name_and_default,
     check_values,
     coerce_value,
@@ -32,8 +31,9 @@ from formscript.core.fields import (
     element_metadata,
     element_timestamp,
     merge_values,
-    type_label,
 )
+from formscript.core.printable import type_label
+from formscript.core.verdict import Failure
 
 if TYPE_CHECKING:
     from formscript.core.fields import FieldType, FormStatus

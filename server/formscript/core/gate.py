@@ -15,11 +15,11 @@ from typing import TYPE_CHECKING, Any
 from formscript import rules
 from formscript.core.declarations import DeclarationMemo, build_declarations, raw_key
 from formscript.core.expansion import EXPANSION_LIMIT, expanded_size
-from formscript.core.fields import Declared, Failure, FillCrash, FormStatus, check_values, merge_values
+from formscript.core.fields import Declared, FillCrash, FormStatus, check_values, merge_values
 from formscript.core.lax_common import Unsure
 from formscript.core.lax_fields import Invalid, lax_str
 from formscript.core.suggest import closest
-from formscript.core.verdict import KeyPath, Problem, Verdict, verdict_from
+from formscript.core.verdict import Failure, KeyPath, Problem, Verdict, verdict_from
 
 if TYPE_CHECKING:
     from formscript.core.forms import WorkForm

@@ -169,3 +169,8 @@ def printable(value: Any) -> Any:
             new = type(item)(members)
         built[ident] = new if changed else item
     return built.get(id(value), value)
+
+
+def type_label(value: Any) -> str:
+    """The Python type name of *value*, as a user would read it."""
+    return type(value).__name__

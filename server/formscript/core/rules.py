@@ -8,8 +8,10 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from formscript.core.fields import PYTHON_TYPES, Failure, HasValues, type_label
+from formscript.core.fields import PYTHON_TYPES, HasValues
+from formscript.core.printable import type_label
 from formscript.core.regex_risk import compile_user_regex
+from formscript.core.verdict import Failure
 
 CheckKind = Literal["required", "type", "range", "pattern", "custom"]
 CHECK_KINDS: tuple[str, ...] = ("required", "type", "range", "pattern", "custom")

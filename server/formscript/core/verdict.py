@@ -128,6 +128,19 @@ class Problem:
         return self.rule.rejects
 
 
+@dataclass(frozen=True, slots=True)
+class Failure:
+    """A structured validation failure of a filled form (the runtime's own record, which the
+    rules of uncoercible values and failing ruleset rules report): the field (or rule) and
+    what went wrong."""
+
+    source: Literal["field", "rule"]
+    kind: str
+    field: str
+    rule_id: str | None = None
+    message: str = ""
+
+
 def verdict_from(problems: list[Problem], *, undecidable: bool = False) -> Verdict:
     """Rejected when any problem rejects; otherwise accepted, or insufficient evidence."""
     if any(p.rejects for p in problems):

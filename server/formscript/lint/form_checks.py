@@ -10,9 +10,9 @@ from typing import Any
 
 from formscript import rules
 from formscript.core.declarations import DeclarationMemo
-from formscript.core.fields import CoercionError, Declared, coerce_value, type_label
+from formscript.core.fields import CoercionError, Declared, coerce_value
 from formscript.core.gate import GateResult
-from formscript.core.printable import printable
+from formscript.core.printable import printable, type_label
 from formscript.core.verdict import Problem
 from formscript.document import Document
 

@@ -6,9 +6,10 @@ it learns from the lint (``formscript.lint``) and the located document."""
 from __future__ import annotations
 
 from formscript.core.ends import common_ends
-from formscript.core.fields import ELEMENT_KEYS, Declared, type_label
+from formscript.core.fields import ELEMENT_KEYS, Declared
 from formscript.core.forms import FIELD_NAME_RE
 from formscript.core.keys import OWNERS, Key, Snippet, doc_for, keys_of, owner_of, snippets
+from formscript.core.printable import type_label
 from formscript.core.verdict import KeyPath
 
 __all__ = [

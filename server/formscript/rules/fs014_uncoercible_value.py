@@ -8,7 +8,7 @@ from formscript.core.verdict import KeyPath, Problem
 from formscript.rules.base import Rule
 
 if TYPE_CHECKING:
-    from formscript.core.fields import Failure
+    from formscript.core.verdict import Failure
 
 
 class UncoercibleValue(Rule):

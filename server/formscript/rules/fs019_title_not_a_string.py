@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from formscript.core.fields import type_label
+from formscript.core.printable import type_label
 from formscript.core.verdict import KeyPath, Problem
 from formscript.rules.base import Rule
 
