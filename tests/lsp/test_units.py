@@ -13,7 +13,7 @@ from formscript.lint.engine import lint_text
 from formscript.lsp.analysis import analyse
 from formscript.lsp.completion import plain
 from formscript.lsp.context import cursor_context, read_line
-from formscript.lsp.positions import Positions, choose_encoding
+from formscript.lsp.positions import Positions
 from formscript.lsp.settings import editor_table
 
 
@@ -71,11 +71,6 @@ def test_positions_made_from_the_previous_version_have_the_lines_of_a_fresh_spli
             for column in (0, 2, 9):
                 assert made.position(Pos(line, column)) == fresh.position(Pos(line, column))
         positions = made
-
-
-def test_choose_encoding() -> None:
-    assert choose_encoding(None) == "utf-16"
-    assert choose_encoding(["utf-7", "utf-32", "utf-8"]) == "utf-32"
 
 
 def test_read_line() -> None:

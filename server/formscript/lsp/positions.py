@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import bisect
 import re
-from collections.abc import Sequence
 
 from lsprotocol import types
 
@@ -22,20 +21,11 @@ from formscript.lsp.facade import common_ends
 UTF8 = types.PositionEncodingKind.Utf8
 UTF16 = types.PositionEncodingKind.Utf16
 UTF32 = types.PositionEncodingKind.Utf32
-SUPPORTED_ENCODINGS: tuple[str, ...] = (UTF8.value, UTF16.value, UTF32.value)
 
 
 _LSP_BREAK = re.compile(r"\r\n|\r|\n")
 _YAML_BREAK = re.compile(r"\r\n|\r|\n|\x85|\u2028|\u2029")
 _EXOTIC = ("\x85", "\u2028", "\u2029")
-
-
-def choose_encoding(offered: Sequence[str] | None) -> str:
-    """The first encoding the client offers that we support; UTF-16 when it offers none."""
-    for encoding in offered or ():
-        if str(encoding) in SUPPORTED_ENCODINGS:
-            return str(encoding)
-    return UTF16.value
 
 
 def _units(text: str, encoding: str) -> int:
