@@ -74,11 +74,11 @@ def read(path: str) -> str | None:
     return text.replace("\r\n", "\n").replace("\r", "\n")
 
 
-def read_stdin(limit: int | None = None) -> bytes | None:
-    """The bytes of stdin, at most *limit* (``MAX_BYTES``); None when there are more."""
+def read_stdin() -> bytes | None:
+    """The bytes of stdin, at most ``MAX_BYTES``; None when there are more."""
     from formscript.lint.files import MAX_BYTES
 
-    limit = MAX_BYTES if limit is None else limit
+    limit = MAX_BYTES
     stream = getattr(sys.stdin, "buffer", None)
     if stream is None:  # a replaced stdin (tests)
         return sys.stdin.read(limit + 1).encode("utf-8", "surrogateescape")[: limit + 1] or b""

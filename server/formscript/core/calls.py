@@ -23,7 +23,6 @@ from formscript.core.verdict import Problem
 
 CALL_KEYS: tuple[str, ...] = ("prompt", "tools", "payload", "chat", *(k for k in CHAT_OPTIONS if k != "tools"))
 #: The keys of each kind of mapping item.
-PROMPT_KEYS: tuple[str, ...] = ("prompt", "tools")
 CHAT_KEYS: tuple[str, ...] = ("chat", *CHAT_OPTIONS)
 
 #: How an item was written: a string, a prompt mapping, a raw payload, a Branch chat, or neither.

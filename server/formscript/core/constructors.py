@@ -37,18 +37,6 @@ if TYPE_CHECKING:
     from formscript.core.rules import Rule, RuleSet
     from formscript.core.verdict import KeyPath, Problem
 
-#: WorkForm's own arguments, and the Element ones it inherits.
-WORKFORM_KEYS: tuple[str, ...] = (
-    "title",
-    "fields",
-    "values",
-    "status",
-    "validation_errors",
-    "id",
-    "created_at",
-    "metadata",
-)
-
 
 def check_work_form(arguments: dict[Any, Any], built: Collection[Any] = ()) -> list[Problem]:
     """What ``WorkForm(**arguments)`` refuses. *built* are the keys of ``fields`` given as

@@ -36,9 +36,6 @@ from typing import Any
 from formscript.core.regex_risk import COMPILE_ERRORS, compile_user_regex
 
 DEFAULT_TIMEOUT = 2.0
-#: ``simulate``'s default answer bound: past the timeout, a search whose growth says the
-#: runtime answers within this many seconds is awaited, and the entry it serves shown.
-ANSWER_BOUND = 30.0
 #: Probes quicker than this (CPU seconds) are too quick to time reliably.
 _NOISE_SECONDS = 0.0005
 #: Past this growth exponent the time explodes: catastrophic backtracking (a polynomial

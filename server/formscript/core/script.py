@@ -299,12 +299,10 @@ class ScriptExhausted(RuntimeError):
 
 
 class RegexFailure(RuntimeError):
-    """A prompt_regex could not be evaluated (invalid, or over the time bound)."""
+    """A prompt_regex of entry *entry* could not be evaluated (it does not compile)."""
 
-    def __init__(self, entry: int, pattern: str, reason: str, *, timed_out: bool = False) -> None:
+    def __init__(self, entry: int, reason: str) -> None:
         self.entry = entry
-        self.pattern = pattern
-        self.timed_out = timed_out
         super().__init__(reason)
 
 
@@ -432,7 +430,7 @@ class Replayer:
             try:
                 hit = self.search(when.prompt_regex, text)
             except re.error as exc:
-                raise RegexFailure(index, when.prompt_regex, f"invalid prompt_regex: {exc}") from exc
+                raise RegexFailure(index, f"invalid prompt_regex: {exc}") from exc
             return Match(index, "prompt_regex", when.prompt_regex) if hit else None
         if when.has_tool is not None:
             if when.has_tool in tool_names(payload):

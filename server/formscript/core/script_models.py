@@ -42,7 +42,6 @@ __all__ = [
     "TextResponse",
     "ToolCallResponse",
     "WhenMatcher",
-    "entry_keys",
 ]
 
 
@@ -109,8 +108,3 @@ ErrorResponse = _model(ENTRIES["error"], _Entry)
 ScriptHeader = _model(HEADER, _Closed)
 
 ENTRY_MODELS: dict[str, type[BaseModel]] = {kind: _MODELS[shape.name] for kind, shape in ENTRIES.items()}
-
-
-def entry_keys(response_type: str) -> tuple[str, ...]:
-    """The keys an entry of *response_type* accepts."""
-    return ENTRIES[response_type].keys()

@@ -141,10 +141,6 @@ class Failure:
     message: str = ""
 
 
-def verdict_from(problems: list[Problem], *, undecidable: bool = False) -> Verdict:
-    """Rejected when any problem rejects; otherwise accepted, or insufficient evidence."""
-    if any(p.rejects for p in problems):
-        return Verdict.REJECTED
-    if undecidable:
-        return Verdict.INSUFFICIENT_EVIDENCE
-    return Verdict.ACCEPTED
+def verdict_from(problems: list[Problem]) -> Verdict:
+    """Rejected when any problem rejects, else accepted."""
+    return Verdict.REJECTED if any(p.rejects for p in problems) else Verdict.ACCEPTED

@@ -48,8 +48,6 @@ __all__ = ["FormCache", "SplicedForm", "repeated_anchor"]
 #: The key each piece but the last of its mapping is parsed with after it: a plain key no
 #: form is expected to use (one that does is a duplicate within the piece: not split).
 SENTINEL = "~~formscript~~"
-#: The top-level members whose block mappings are cut into their entries.
-SPLIT_KEYS = ("fields", "values")
 
 _UNMODELLED = re.compile("[\t\r\x85\u2028\u2029\ufeff]")
 _MARKERS = re.compile(r"^(?:---|\.\.\.)(?:[ ]|$)|^%", re.MULTILINE)

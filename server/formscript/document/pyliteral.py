@@ -5,7 +5,7 @@ binary arithmetic on them, string concatenation), dicts (displays and ``dict(k=v
 sequences (lists, tuples, sets, with literal ``*`` splats spliced). Anything whose value only
 exists at run time — a helper call, a parameter, an f-string, a comprehension, a ``**`` of a
 name nobody bound to a literal — is an *opaque* node: it keeps its place and source text, and
-stands in the value as :data:`NOT_A_LITERAL` (or an empty string where Python itself says the
+stands in the value as a :class:`NotALiteral` (or an empty string where Python itself says the
 value is a string, an f-string). Callers decide what an opaque part means; nothing here guesses.
 
 Positions: ``ast`` counts columns in UTF-8 bytes; :class:`SourceLines` turns them into code
@@ -29,7 +29,6 @@ from typing import Any
 from formscript.document.model import Pos, Span
 
 __all__ = [
-    "NOT_A_LITERAL",
     "NotALiteral",
     "PyNode",
     "SourceLines",
@@ -111,9 +110,6 @@ class NotALiteral:
 
     def __repr__(self) -> str:
         return f"<{self.source}>"
-
-
-NOT_A_LITERAL = NotALiteral("not a literal")
 
 
 @dataclass(eq=False)

@@ -416,10 +416,10 @@ def serve_stdio(server: Any, stop: threading.Event, stdin: BinaryIO, stdout: Bin
     return code or 0
 
 
-def serve_tcp(server: Any, host: str, port: int, *, ready: Callable[[int], None] | None = None) -> None:
+def serve_tcp(server: Any, host: str, port: int) -> None:
     """Serve clients over TCP at *host*:*port*, one session at a time, client after client:
     a client that disconnects or sends ``exit`` ends its session (``server.new_session``
-    readies the server for the next). *ready* gets the port listened on (0 picks one)."""
+    readies the server for the next)."""
     protocol: Protocol = server.protocol
 
     async def main() -> None:
@@ -440,8 +440,6 @@ def serve_tcp(server: Any, host: str, port: int, *, ready: Callable[[int], None]
                         await writer.wait_closed()
 
         listening = await asyncio.start_server(session, host, port)
-        if ready is not None:
-            ready(listening.sockets[0].getsockname()[1])
         async with listening:
             await listening.serve_forever()
 

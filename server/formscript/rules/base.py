@@ -69,13 +69,13 @@ def did_you_mean(suggestion: str | None) -> str:
     return f"; did you mean {suggestion!r}?" if suggestion is not None else ""
 
 
-def shorten(value: object, keep: int = 80) -> str:
-    """``repr(value)``, its middle cut out when longer than *keep* characters (a pattern of
-    1,200 nested groups is named, not printed)."""
+def shorten(value: object) -> str:
+    """``repr(value)``, its middle cut out when longer than 80 characters (a pattern of 1,200
+    nested groups is named, not printed)."""
     text = repr(value)
-    if len(text) <= keep:
+    if len(text) <= 80:
         return text
-    return f"{text[: keep - 30]}…({len(text):,} characters)…{text[-10:]}"
+    return f"{text[:50]}…({len(text):,} characters)…{text[-10:]}"
 
 
 # ------------------------------------------------------------------------------- rules

@@ -81,9 +81,8 @@ def _properties(model: type[BaseModel], owner: str, *, only: Iterable[str] | Non
     return out
 
 
-def _required(model: type[BaseModel], only: Iterable[str] | None = None) -> list[str]:
-    allowed = set(model.model_fields if only is None else only)
-    return sorted(n for n, f in model.model_fields.items() if f.is_required() and n in allowed)
+def _required(model: type[BaseModel]) -> list[str]:
+    return sorted(n for n, f in model.model_fields.items() if f.is_required())
 
 
 def _closed(
