@@ -692,8 +692,8 @@ def test_tolerating_from_where_libyaml_refused_finds_what_every_entry_alone_find
         assert refused, where
         split = split_entries(text)
         assert split is not None
-        head = segments.head_doc(split.head, "responses")
-        found = tolerate._tolerate_around(text, "responses", split, head, refused) if head is not None else None
+        head = segments.head_doc(split.head)
+        found = tolerate._tolerate_around(text, split, head, refused) if head is not None else None
         want = tolerate.tolerate(text)  # every entry parsed alone
         if found is None:
             continue

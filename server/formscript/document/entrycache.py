@@ -10,6 +10,7 @@ import re
 from formscript.core.ends import common_ends
 from formscript.document.located import YamlDocument
 from formscript.document.segments import (
+    KEY,
     Part,
     SplicedDocument,
     entry_doc,
@@ -44,36 +45,36 @@ class EntryCache:
         self.how = ""
         self.parsed = 0
 
-    def adopt(self, whole: YamlDocument, key: str = "responses") -> bool:
+    def adopt(self, whole: YamlDocument) -> bool:
         """Take *whole* (``parse_document`` of its text) as the last version, its entries
         answered from its own node graph (``EntryView``) instead of parsed again alone, when
         each of them would parse alone to what it is in the whole; whether it was taken."""
-        found = _adopted(whole, key)
+        found = _adopted(whole)
         if found is None:
             return False
         self._last, self.how, self.parsed = found, "adopted", 0
         return True
 
-    def document(self, text: str, key: str = "responses") -> SplicedDocument | None:
+    def document(self, text: str) -> SplicedDocument | None:
         """*text* as a spliced document, re-parsing only entries not seen before; None when
         the split cannot be trusted (see the module's notes)."""
         last = self._last
         self.parsed = 0
-        found = self._window(last, text, key) if last is not None and last.key == key else None
+        found = self._window(last, text) if last is not None else None
         self.how = "window" if found is not None else "whole"
         if found is None:
-            found = self._whole(last, text, key)
+            found = self._whole(last, text)
         elif found is last:
             self.how = "same"
         if found is not None:
             self._last = found
         return found
 
-    def _whole(self, last: SplicedDocument | None, text: str, key: str) -> SplicedDocument | None:
-        split = split_entries(text, key)
+    def _whole(self, last: SplicedDocument | None, text: str) -> SplicedDocument | None:
+        split = split_entries(text)
         if split is None:
             return None
-        head = last.head if last is not None and last.head.text == split.head else head_doc(split.head, key)
+        head = last.head if last is not None and last.head.text == split.head else head_doc(split.head)
         if head is None:
             return None
         kept: dict[str, list[Part]] = {}
@@ -84,9 +85,9 @@ class EntryCache:
         parts = _parse_parts(self, text, split.offsets, len(text), kept, split.indent)
         if parts is None:
             return None
-        return SplicedDocument(text, head, key, parts, split.lines, split.offsets)
+        return SplicedDocument(text, head, parts, split.lines, split.offsets)
 
-    def _window(self, last: SplicedDocument, text: str, key: str) -> SplicedDocument | None:
+    def _window(self, last: SplicedDocument, text: str) -> SplicedDocument | None:
         """*text* spliced from *last* and the entries the difference between them touches,
         or None when the difference reaches the head or may change how the text splits."""
         old = last.text
@@ -114,9 +115,9 @@ class EntryCache:
             return None
         if any(c in window for c in "?{[") and loader_for(text) is not safe_loader_class():
             return None
-        if re.search(rf"^{re.escape(key)}:", window, re.MULTILINE):
+        if re.search(rf"^{KEY}:", window, re.MULTILINE):
             return None
-        item, stray = patterns(key, indent)
+        item, stray = patterns(indent)
         if stray.search(window):
             return None
         inner = [start + m.start() for m in item.finditer(window)]
@@ -141,11 +142,11 @@ class EntryCache:
         # the entries after: shifted at C speed (``map`` of the bound addition)
         starts = [*lines[:begin], *inner_lines, *(map(moved.__add__, lines[after:]) if moved else lines[after:])]
         new_offsets = [*offsets[:begin], *inner, *map(shift.__add__, offsets[after:])]
-        entries = last.value[key]
+        entries = last.value[KEY]
         value = dict(last.value)  # the entries' values spliced as their parts are
         spliced = (part.value[0] if part is not None else None for part in middle)
-        value[key] = [*entries[:begin], *spliced, *entries[after:]]
-        return SplicedDocument(text, last.head, key, parts, starts, new_offsets, value)
+        value[KEY] = [*entries[:begin], *spliced, *entries[after:]]
+        return SplicedDocument(text, last.head, parts, starts, new_offsets, value)
 
 
 def _parse_parts(
@@ -170,7 +171,7 @@ def _parse_parts(
     return parts
 
 
-def _adopted(whole: YamlDocument, key: str) -> SplicedDocument | None:
+def _adopted(whole: YamlDocument) -> SplicedDocument | None:
     """*whole* as a spliced document of views of its entries, when each entry lies within
     its lines as the split finds them, and so parses alone as it does in the whole: no
     aliases or merge keys (a node shared across entries), no duplicate keys or problems,
@@ -178,15 +179,15 @@ def _adopted(whole: YamlDocument, key: str) -> SplicedDocument | None:
     if not whole.ok or whole.unconfirmed or whole.syntax != "yaml":
         return None
     text = whole.text
-    split = split_entries(text, key)
+    split = split_entries(text)
     if split is None:
         return None
-    parts = views_except(whole, text, key, split, {})
+    parts = views_except(whole, text, split, {})
     if parts is None:
         return None
-    head = head_doc(split.head, key)
+    head = head_doc(split.head)
     if head is None:
         return None
-    spliced = SplicedDocument(text, head, key, parts, split.lines, split.offsets)
+    spliced = SplicedDocument(text, head, parts, split.lines, split.offsets)
     spliced._whole = whole
     return spliced

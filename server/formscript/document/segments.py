@@ -71,15 +71,17 @@ def markers(text: str) -> bool:
     return _MARKERS.search(text) is not None
 
 
+#: The key of a script's entries: the top-level key whose block sequence is split.
+KEY = "responses"
+
 #: Entries nested deeper than this are parsed with the whole text (its depth checks decide).
 DEEPEST = 100
 
 
 @dataclass(frozen=True, slots=True)
 class Split:
-    """Where the entries of a sequence under a top-level key start."""
+    """Where the entries of the sequence under ``KEY`` start."""
 
-    key: str
     #: The text before the first entry (the head keys, then the key's own line).
     head: str
     #: Character offset and line of each entry's first line.
@@ -90,7 +92,7 @@ class Split:
 
 
 @lru_cache(maxsize=64)
-def patterns(key: str, indent: int) -> tuple[re.Pattern[str], re.Pattern[str]]:
+def patterns(indent: int) -> tuple[re.Pattern[str], re.Pattern[str]]:
     """(an entry's first line, a line that is neither an entry's nor inside one)."""
     pad = " " * indent
     start = re.compile(rf"^{pad}-(?:[ ]|$)", re.MULTILINE)
@@ -98,12 +100,12 @@ def patterns(key: str, indent: int) -> tuple[re.Pattern[str], re.Pattern[str]]:
     return start, stray
 
 
-def split_entries(text: str, key: str = "responses") -> Split | None:
-    """The entries of the block sequence under the top-level *key*, when the text is a block
+def split_entries(text: str) -> Split | None:
+    """The entries of the block sequence under the top-level ``KEY``, when the text is a block
     mapping ending in that sequence and the split is known to parse as the whole does."""
     if unmodelled(text) or markers(text) or loader_for(text) is not safe_loader_class():
         return None
-    found = list(re.finditer(rf"^{re.escape(key)}:[ ]*(?:#.*)?$", text, re.MULTILINE))
+    found = list(re.finditer(rf"^{KEY}:[ ]*(?:#.*)?$", text, re.MULTILINE))
     if len(found) != 1:
         return None
     after = found[0].end() + 1
@@ -111,7 +113,7 @@ def split_entries(text: str, key: str = "responses") -> Split | None:
     if first is None or not _only_comments(text[after : first.start()]):
         return None
     indent = len(first.group(1))
-    start, stray = patterns(key, indent)
+    start, stray = patterns(indent)
     if stray.search(text, first.start()):
         return None
     offsets: list[int] = []
@@ -123,7 +125,7 @@ def split_entries(text: str, key: str = "responses") -> Split | None:
         previous = match.start()
         offsets.append(match.start())
         lines.append(line)
-    return Split(key, text[: first.start()], offsets, lines, indent)
+    return Split(text[: first.start()], offsets, lines, indent)
 
 
 def _only_comments(gap: str) -> bool:
@@ -155,8 +157,8 @@ def entry_parsed(piece: str, indent: int, last: bool) -> tuple[YamlDocument, boo
     return doc, alone
 
 
-def head_doc(text: str, key: str) -> YamlDocument | None:
-    """The head parsed alone, when it is a block mapping whose last key is a plain *key*
+def head_doc(text: str) -> YamlDocument | None:
+    """The head parsed alone, when it is a block mapping whose last key is a plain ``KEY``
     with nothing after it."""
     doc = parse_document(text)
     root = doc.root
@@ -165,16 +167,16 @@ def head_doc(text: str, key: str) -> YamlDocument | None:
     last_key, last_value = root.value[-1]
     if not (
         isinstance(last_key, yaml.ScalarNode)
-        and last_key.value == key
+        and last_key.value == KEY
         and isinstance(last_value, yaml.ScalarNode)
         and last_value.value == ""
         and last_value.tag == "tag:yaml.org,2002:null"
     ):
         return None
     value = doc.value
-    if not isinstance(value, dict) or list(value)[-1:] != [key] or value[key] is not None:
+    if not isinstance(value, dict) or list(value)[-1:] != [KEY] or value[KEY] is not None:
         return None
-    if sum(1 for k, _ in root.value if isinstance(k, yaml.ScalarNode) and k.value == key) != 1:
+    if sum(1 for k, _ in root.value if isinstance(k, yaml.ScalarNode) and k.value == KEY) != 1:
         return None
     return doc
 
@@ -186,12 +188,12 @@ class EntryView:
 
     __slots__ = ("_indent", "_key", "_line", "_node", "_whole", "text", "value")
 
-    def __init__(self, whole: YamlDocument, key: str, index: int, text: str, line: int, indent: int) -> None:
-        self._whole, self._key, self._line, self._indent = whole, (key, index), line, indent
+    def __init__(self, whole: YamlDocument, index: int, text: str, line: int, indent: int) -> None:
+        self._whole, self._key, self._line, self._indent = whole, (KEY, index), line, indent
         self._node: yaml.Node = whole.root.value[-1][1].value[index]  # type: ignore[union-attr]
         #: The text it stands for, as ``_parse_parts`` keeps parsed entries by theirs.
         self.text = text
-        self.value = [whole.value[key][index]]
+        self.value = [whole.value[KEY][index]]
 
     def start(self) -> Pos:
         return Pos(0, self._indent)
@@ -274,7 +276,6 @@ class SplicedDocument(Document):
 
     text: str
     head: YamlDocument
-    key: str
     #: Each entry parsed alone (None: it does not parse alone, in a tolerated document).
     parts: list[Part | None]
     #: The line each entry starts on.
@@ -293,7 +294,7 @@ class SplicedDocument(Document):
     def __post_init__(self) -> None:
         if self.value is None:
             value = dict(self.head.value)
-            value[self.key] = [part.value[0] if part is not None else None for part in self.parts]
+            value[KEY] = [part.value[0] if part is not None else None for part in self.parts]
             self.value = value
 
     @property
@@ -344,7 +345,7 @@ class SplicedDocument(Document):
 
     def _part(self, path: KeyPath) -> int | None:
         """The entry *path* (under the key, then an index) lies in."""
-        if len(path) < 2 or path[0] != self.key:
+        if len(path) < 2 or path[0] != KEY:
             return None
         index = path[1]
         if isinstance(index, bool) or not isinstance(index, int) or not 0 <= index < len(self.parts):
@@ -359,7 +360,7 @@ class SplicedDocument(Document):
             assert top is not None
             return Location(Span(top.value.start, self._sequence().end))
         try:
-            under = path[0] == self.key
+            under = path[0] == KEY
         except Exception:
             under = False
         if under:
@@ -385,7 +386,7 @@ class SplicedDocument(Document):
 
     def collections(self) -> Iterator[Collection]:
         """Every mapping and sequence below the top, in the order a whole parse gives."""
-        own = self.head.entry((self.key,))
+        own = self.head.entry((KEY,))
         assert own is not None and own.key is not None
         yield Collection(own.key.start, self._sequence())
         for index in range(len(self.parts) - 1, -1, -1):
@@ -425,7 +426,7 @@ class SplicedDocument(Document):
 
 
 def views_except(
-    whole: YamlDocument, text: str, key: str, split: Split, broken: dict[int, list[Problem]]
+    whole: YamlDocument, text: str, split: Split, broken: dict[int, list[Problem]]
 ) -> list[Part | None] | None:
     """The entries of *whole* (*text*, or *text* with the *broken* entries written over) as
     views, None in the places of the broken ones; None when some entry kept might not lie
@@ -453,14 +454,14 @@ def views_except(
     if not (
         kept
         and isinstance(last_key, yaml.ScalarNode)
-        and last_key.value == key
+        and last_key.value == KEY
         and isinstance(sequence, yaml.SequenceNode)
         and not sequence.flow_style
         and len(sequence.value) == len(kept)
         and isinstance(value, dict)
-        and list(value)[-1:] == [key]
-        and isinstance(value[key], list)
-        and len(value[key]) == len(kept)
+        and list(value)[-1:] == [KEY]
+        and isinstance(value[KEY], list)
+        and len(value[KEY]) == len(kept)
     ):
         return None
     deep = depth_bound(text) > DEEPEST
@@ -483,5 +484,5 @@ def views_except(
             own = piece
         if deep and too_deep_piece(piece):
             return None
-        parts[index] = EntryView(whole, key, position, own, line, indent)
+        parts[index] = EntryView(whole, position, own, line, indent)
     return parts

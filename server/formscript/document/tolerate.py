@@ -24,7 +24,7 @@ from formscript.document.segments import (
 __all__ = ["tolerate"]
 
 
-def tolerate(text: str, key: str = "responses", refused: tuple[int, ...] = ()) -> SplicedDocument | None:
+def tolerate(text: str, refused: tuple[int, ...] = ()) -> SplicedDocument | None:
     """For a text that does not load: when its head and all but some entries parse alone, a
     document of those (the others ``None``), whose problems are the syntax errors of the
     entries that do not parse alone, each found at its cause within that entry. None when
@@ -33,14 +33,14 @@ def tolerate(text: str, key: str = "responses", refused: tuple[int, ...] = ()) -
     *refused*: the lines where libyaml refused the text (``YamlDocument.refused_lines``);
     the entries there are tried first (``_tolerate_around``), so a file with one broken
     entry among many is parsed about twice, not once per entry."""
-    split = split_entries(text, key)
+    split = split_entries(text)
     if split is None:
         return None
-    head = head_doc(split.head, key)
+    head = head_doc(split.head)
     if head is None:
         return None
     if refused:
-        around = _tolerate_around(text, key, split, head, refused)
+        around = _tolerate_around(text, split, head, refused)
         if around is not None:
             return around
     parts: list[Part | None] = []
@@ -63,7 +63,7 @@ def tolerate(text: str, key: str = "responses", refused: tuple[int, ...] = ()) -
         parts.append(doc)
     if len(problems) == 0:
         return None
-    spliced = SplicedDocument(text, head, key, parts, split.lines, split.offsets)
+    spliced = SplicedDocument(text, head, parts, split.lines, split.offsets)
     spliced.problems = problems
     return spliced
 
@@ -73,9 +73,7 @@ def tolerate(text: str, key: str = "responses", refused: tuple[int, ...] = ()) -
 _AROUND_ROUNDS = 4
 
 
-def _tolerate_around(
-    text: str, key: str, split: Split, head: YamlDocument, refused: tuple[int, ...]
-) -> SplicedDocument | None:
+def _tolerate_around(text: str, split: Split, head: YamlDocument, refused: tuple[int, ...]) -> SplicedDocument | None:
     """What ``tolerate`` answers, found from where libyaml refused the text: the entries at
     those lines that do not parse alone are written over with comment lines (the lines kept,
     so every position stays), and the text is parsed again, until it parses; its entries are
@@ -112,10 +110,10 @@ def _tolerate_around(
         if whole.unconfirmed:
             marks = whole.refused_lines
             continue
-        parts = views_except(whole, text, key, split, broken)
+        parts = views_except(whole, text, split, broken)
         if parts is None:
             return None
-        spliced = SplicedDocument(text, head, key, parts, lines, offsets)
+        spliced = SplicedDocument(text, head, parts, lines, offsets)
         spliced.problems = [problem for index in sorted(broken) for problem in broken[index]]
         return spliced
     return None

@@ -58,13 +58,10 @@ def lint_text(
     ``fixes=False`` skips building fixes, for callers that only want the verdict and findings;
     ``fixes=None`` leaves them pending, each built when asked for (``fix_for``).
     """
-    settings = settings or Settings()
     try:
-        report = _lint(text, path, settings, kind, paired_form, fixes)
+        return _lint(text, path, settings or Settings(), kind, paired_form, fixes)
     except Exception as exc:  # a bug of ours must not crash the run: report it for this file
-        failed = _located(rules.FSX000, rules.FSX000.message(error=exc), Span(Pos(0, 0), Pos(0, 0)))
-        return FileReport(path, kind, Verdict.VALIDATOR_ERROR, [failed])
-    return report
+        return _failed(path, kind, exc)
 
 
 def lint_document(
@@ -73,7 +70,6 @@ def lint_document(
     *,
     settings: Settings | None = None,
     kind: str | None = None,
-    paired_form: PairedForm | None = None,
     fixes: bool | None = True,
     suppress: bool = True,
     memo: ScriptMemo | FormMemo | None = None,
@@ -84,12 +80,16 @@ def lint_document(
     documents of one file applies them across all of them); *memo* keeps a script's built
     entries, or a form's built declarations and checked values, across versions of its text
     (``lint.incremental``)."""
-    settings = settings or Settings()
     try:
-        return _lint(doc.text, path, settings, kind, paired_form, fixes, doc, suppress, memo)
+        return _lint(doc.text, path, settings or Settings(), kind, None, fixes, doc, suppress, memo)
     except Exception as exc:  # a bug of ours must not crash the run: report it for this file
-        failed = _located(rules.FSX000, rules.FSX000.message(error=exc), Span(Pos(0, 0), Pos(0, 0)))
-        return FileReport(path, kind, Verdict.VALIDATOR_ERROR, [failed])
+        return _failed(path, kind, exc)
+
+
+def _failed(path: str, kind: str | None, exc: Exception) -> FileReport:
+    """The report of a file whose linting raised *exc*."""
+    failed = _located(rules.FSX000, rules.FSX000.message(error=exc), Span(Pos(0, 0), Pos(0, 0)))
+    return FileReport(path, kind, Verdict.VALIDATOR_ERROR, [failed])
 
 
 def _lint(
