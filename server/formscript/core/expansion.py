@@ -94,12 +94,6 @@ def measure(value: Any, limit: int = EXPANSION_LIMIT) -> Expansion:
     return Expansion(min(count, limit + 1), cyclic)
 
 
-def expanded_size(value: Any, limit: int = EXPANSION_LIMIT) -> int:
-    """The number of values reached when walking *value* with aliases expanded (a container
-    met again inside itself counts once), counting up to just past *limit* (then it stops)."""
-    return measure(value, limit).size
-
-
 def explodes(value: Any, limit: int = EXPANSION_LIMIT) -> bool:
     """Whether walking *value* would visit more than *limit* values (a value that contains
     itself does not, by that alone)."""
@@ -224,7 +218,6 @@ __all__ = [
     "Exhausts",
     "Expansion",
     "encoded_length",
-    "expanded_size",
     "explodes",
     "json_error",
     "measure",

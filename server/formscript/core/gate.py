@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from formscript import rules
 from formscript.core.declarations import DeclarationMemo, build_declarations, raw_key
-from formscript.core.expansion import EXPANSION_LIMIT, expanded_size
+from formscript.core.expansion import EXPANSION_LIMIT, measure
 from formscript.core.fields import Declared, FillCrash, FormStatus, check_values, merge_values
 from formscript.core.lax_common import Unsure
 from formscript.core.lax_fields import Invalid, lax_str
@@ -132,7 +132,7 @@ def final_prompt(prefix: str, prompt: str) -> str:
     return prefix + prompt
 
 
-def prompt_problem(result: GateResult, prompt: str, path: KeyPath = ()) -> Problem | None:
+def prompt_problem(result: GateResult, prompt: str) -> Problem | None:
     """The prompt-over-cap problem when the form's prefix and *prompt* together are over the cap (for an accepted
     *result*; a refused form never gets as far as the cap)."""
     if result.verdict is not Verdict.ACCEPTED:
@@ -140,7 +140,7 @@ def prompt_problem(result: GateResult, prompt: str, path: KeyPath = ()) -> Probl
     prefix = len(result.prompt_prefix)
     if prefix + len(prompt) <= PROMPT_CAP:
         return None
-    return rules.FS024.prompt_over(path=path, prefix=prefix, prompt=len(prompt), cap=PROMPT_CAP)
+    return rules.FS024.prompt_over(path=(), prefix=prefix, prompt=len(prompt), cap=PROMPT_CAP)
 
 
 def check_form_spec(
@@ -228,7 +228,7 @@ def check_form_spec(
     if verdict is Verdict.ACCEPTED and values:
         # keys and values all scalars (the usual form): nothing expands, nothing holds a set
         flat = all(type(k) in _SCALARS for k in values) and all(type(v) in _SCALARS for v in values.values())
-        size = 1 + 2 * len(values) if flat else expanded_size(values)
+        size = 1 + 2 * len(values) if flat else measure(values).size
         if size > EXPANSION_LIMIT:
             # every value visited renders as one character at least: the block is longer than
             # the cap, so li agent, once it has rendered it, refuses every prompt

@@ -37,11 +37,19 @@ import yaml
 
 from formscript.core.ends import common_ends
 from formscript.core.verdict import KeyPath, Problem
-from formscript.document.comments import comments_of
 from formscript.document.located import YamlDocument, parse_document
-from formscript.document.model import Collection, Comment, Document, Edit, Location, Pos, Span, split_lines
-from formscript.document.writing import scalar_source
-from formscript.document.yamlread import depth_bound, loader_for, node_span, safe_loader_class
+from formscript.document.model import Collection, Comment, Edit, Location, Pos, Span
+from formscript.document.segments import (
+    WholeText,
+    markers,
+    moved_collections,
+    moved_location,
+    moved_span,
+    only_comments,
+    too_deep_piece,
+    unmodelled,
+)
+from formscript.document.yamlread import loader_for, node_span, safe_loader_class
 
 __all__ = ["FormCache", "SplicedForm", "repeated_anchor"]
 
@@ -49,8 +57,6 @@ __all__ = ["FormCache", "SplicedForm", "repeated_anchor"]
 #: form is expected to use (one that does is a duplicate within the piece: not split).
 SENTINEL = "~~formscript~~"
 
-_UNMODELLED = re.compile("[\t\r\x85\u2028\u2029\ufeff]")
-_MARKERS = re.compile(r"^(?:---|\.\.\.)(?:[ ]|$)|^%", re.MULTILINE)
 #: A line whose content starts at column 0 (comments and blank lines do not cut).
 _TOP = re.compile(r"^[^ #\n]", re.MULTILINE)
 #: A member's line that starts a block mapping cut into entries.
@@ -61,8 +67,6 @@ _FIRST = re.compile(r"^( +)([^ #\n])", re.MULTILINE)
 _KEY_START = re.compile(r"[A-Za-z0-9_\"']")
 #: What may be an anchor (and its name): every anchor, and some text that only looks like one.
 _ANCHOR = re.compile(r"(?:^|(?<=[\s\[{,]))&([^\s,\[\]{}]+)", re.MULTILINE)
-#: Pieces nested deeper than this are parsed with the whole text (its depth checks decide).
-_DEEPEST = 100
 
 
 @lru_cache(maxsize=64)
@@ -99,7 +103,7 @@ class Member:
 def _piece(text: str, indent: int, last: bool) -> Piece | None:
     """*text* (one member of a mapping at *indent*) parsed alone, when it parses as exactly
     one block mapping member without problems."""
-    if _too_deep(text):
+    if too_deep_piece(text):
         return None
     doc = parse_document(text if last else text + " " * indent + SENTINEL + ":")
     root = doc.root
@@ -150,15 +154,6 @@ def _used(spliced: SplicedForm, where: Any, piece: Piece) -> bool:
     return number is not None and member.entries[number] is piece
 
 
-def _too_deep(piece: str) -> bool:
-
-    return depth_bound(piece) > _DEEPEST
-
-
-def _only_comments(gap: str) -> bool:
-    return all(not line.strip(" ") or line.lstrip(" ").startswith("#") for line in gap.split("\n"))
-
-
 class FormCache:
     """The pieces of one form's text parsed alone, across its versions: a piece whose text
     (and place: last of its mapping or not) was seen in the last version is not parsed again."""
@@ -177,15 +172,15 @@ class FormCache:
             self._last = found
             return found
         if (
-            _UNMODELLED.search(text)
-            or _MARKERS.search(text)
+            unmodelled(text)
+            or markers(text)
             or "<<" in text
             or loader_for(text) is not safe_loader_class()
             or repeated_anchor(text)
         ):
             return None
         starts = [m.start() for m in _TOP.finditer(text)]
-        if not starts or not _only_comments(text[: starts[0]]):
+        if not starts or not only_comments(text[: starts[0]]):
             return None
         kept: dict[tuple[Any, str, bool], Piece] = {}
         members: list[Member] = []
@@ -230,8 +225,8 @@ class FormCache:
         stop = offsets[after] + shift if after < len(offsets) else end
         window = text[start:stop]
         if (
-            _UNMODELLED.search(window)
-            or _MARKERS.search(window)
+            unmodelled(window)
+            or markers(window)
             or "<<" in window
             or _TOP.search(window)
             or loader_for(window) is not safe_loader_class()
@@ -256,11 +251,11 @@ class FormCache:
         index = {piece.key: n for n, piece in enumerate(entries)}
         new_offsets = [*offsets[:begin], *inner, *(o + shift for o in offsets[after:])]
         cut = Member(member.key, member.offset, None, entries, new_offsets, indent, index)
-        moved = [replace(m, offset=m.offset + shift) for m in last.members[number + 1 :]]
-        for m in moved:
+        later = [replace(m, offset=m.offset + shift) for m in last.members[number + 1 :]]
+        for m in later:
             if m.piece is None:
                 m.offsets = [o + shift for o in m.offsets]
-        spliced = SplicedForm(text, [*last.members[:number], cut, *moved])
+        spliced = SplicedForm(text, [*last.members[:number], cut, *later])
         if spliced.value is None:
             return None
         if len(kept) > 2 * sum(len(m.entries) + 1 for m in spliced.members) + 64:
@@ -319,7 +314,7 @@ class FormCache:
 
 
 @dataclass
-class SplicedForm(Document):
+class SplicedForm(WholeText):
     """A form's text answered from its members, each parsed alone (or cut into entries)."""
 
     text: str
@@ -368,20 +363,7 @@ class SplicedForm(Document):
         piece = member.entries[number]
         found = piece.doc.entry((piece.key,))
         assert found is not None and found.key is not None
-        return _move(found.key, self._line(member.offsets[number]))
-
-    @property
-    def lines(self) -> list[str]:
-        """The text's lines."""
-        if self._lines is None:
-            self._lines = split_lines(self.text)
-        return self._lines
-
-    def whole(self) -> YamlDocument:
-        """The whole text parsed at once (for what is asked rarely: edits for fixes)."""
-        if self._whole is None:
-            self._whole = parse_document(self.text)
-        return self._whole
+        return moved_span(found.key, self._line(member.offsets[number]))
 
     def _line(self, offset: int) -> int:
         """The line *offset* lies on: the line breaks before it."""
@@ -433,7 +415,7 @@ class SplicedForm(Document):
     def _member_location(self, member: Member) -> Location:
         line = self._line(member.offset)
         if member.piece is not None:
-            found = _moved(member.piece.doc.entry((member.key,)), line)
+            found = moved_location(member.piece.doc.entry((member.key,)), line)
             assert found is not None
             return found
         return Location(self._cut_span(member), Span(Pos(line, 0), Pos(line, len(str(member.key)))))
@@ -454,13 +436,13 @@ class SplicedForm(Document):
         if member is None:
             return None
         if member.piece is not None:
-            return _moved(member.piece.doc.entry(path), self._line(member.offset))
+            return moved_location(member.piece.doc.entry(path), self._line(member.offset))
         if len(path) == 1:
             return self._member_location(member)
         number = self._entry_of(member, path[1])
         if number is None:
             return None
-        return _moved(member.entries[number].doc.entry(path[1:]), self._line(member.offsets[number]))
+        return moved_location(member.entries[number].doc.entry(path[1:]), self._line(member.offsets[number]))
 
     def children_near(self, path: KeyPath, pos: Pos) -> list[Any] | None:
         """The keys of the mapping at *path* whose key or value may hold *pos*, in source order
@@ -471,35 +453,19 @@ class SplicedForm(Document):
         member = self._member(path[0])
         if member is None or member.piece is not None or len(member.index) != len(member.entries):
             return None  # (equal keys: not every entry is where its key is located)
-        line = pos.line
-        low, high = 0, len(member.offsets)
-        while low < high:  # the last entry starting on or before the line
-            middle = (low + high) // 2
-            if self._line(member.offsets[middle]) <= line:
-                low = middle + 1
-            else:
-                high = middle
+        low = bisect.bisect_right(member.offsets, pos.line, key=self._line)  # past the last entry on or before it
         return [member.entries[n].key for n in range(max(low - 2, 0), low)]
-
-    def comments(self) -> list[Comment]:
-        """The comments of the whole text."""
-        if self._comments is None:
-            self._comments = comments_of(self.text) if "#" in self.text else []
-        return self._comments
 
     def collections(self) -> Iterator[Collection]:
         """Every mapping and sequence below the top, in the order a whole parse gives."""
         for member in reversed(self.members):
             if member.piece is not None:
-                yield from _moved_collections(member.piece.doc, self._line(member.offset))
+                yield from moved_collections(member.piece.doc.collections(), self._line(member.offset))
                 continue
             yield Collection(Pos(self._line(member.offset), 0), self._cut_span(member))
             for number in range(len(member.entries) - 1, -1, -1):
-                yield from _moved_collections(member.entries[number].doc, self._line(member.offsets[number]))
-
-    def edit_text(self, path: KeyPath, text: str, *, on_key: bool = False) -> str | None:
-        """*text* as a YAML scalar that loads to exactly *text*."""
-        return scalar_source(text)
+                piece = member.entries[number]
+                yield from moved_collections(piece.doc.collections(), self._line(member.offsets[number]))
 
     def replacement(self, path: KeyPath, text: str, *, on_key: bool = False, quoted: bool = False) -> Edit | None:
         """See ``YamlDocument.replacement`` (made on the whole text: asked for a fix)."""
@@ -508,19 +474,3 @@ class SplicedForm(Document):
     def removal(self, path: KeyPath) -> tuple[Edit, ...] | None:
         """See ``YamlDocument.removal`` (made on the whole text: asked for a fix)."""
         return self.whole().removal(path)
-
-
-def _move(span: Span, lines: int) -> Span:
-    return Span(Pos(span.start.line + lines, span.start.column), Pos(span.end.line + lines, span.end.column))
-
-
-def _moved(found: Location | None, lines: int) -> Location | None:
-    if found is None or not lines:
-        return found
-    key = _move(found.key, lines) if found.key is not None else None
-    return Location(_move(found.value, lines), key, found.scalar)
-
-
-def _moved_collections(doc: YamlDocument, lines: int) -> Iterator[Collection]:
-    for found in doc.collections():
-        yield Collection(Pos(found.owner.line + lines, found.owner.column), _move(found.span, lines))

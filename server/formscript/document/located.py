@@ -9,6 +9,7 @@ difference between the two parsers. Parsing never raises: problems come back as 
 
 from __future__ import annotations
 
+import bisect
 import dataclasses
 import json
 import re
@@ -172,14 +173,7 @@ class YamlDocument(Document):
         if own is None or len(own) != len(node.value):
             return None
         pairs = node.value
-        low, high = 0, len(pairs)
-        while low < high:  # the last member whose key starts at or before pos
-            middle = (low + high) // 2
-            mark = pairs[middle][0].start_mark
-            if (mark.line, mark.column) <= pos:
-                low = middle + 1
-            else:
-                high = middle
+        low = bisect.bisect_right(pairs, pos, key=lambda pair: node_start(pair[0]))  # past the last key before pos
         return [key_value(key) for key, _ in pairs[max(low - 2, 0) : low]]
 
     @property

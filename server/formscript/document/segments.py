@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import dataclasses
 import re
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
@@ -110,7 +110,7 @@ def split_entries(text: str) -> Split | None:
         return None
     after = found[0].end() + 1
     first = re.compile(r"^( *)-(?:[ ]|$)", re.MULTILINE).search(text, after)
-    if first is None or not _only_comments(text[after : first.start()]):
+    if first is None or not only_comments(text[after : first.start()]):
         return None
     indent = len(first.group(1))
     start, stray = patterns(indent)
@@ -128,7 +128,8 @@ def split_entries(text: str) -> Split | None:
     return Split(text[: first.start()], offsets, lines, indent)
 
 
-def _only_comments(gap: str) -> bool:
+def only_comments(gap: str) -> bool:
+    """Whether *gap* holds only blank lines and comment lines."""
     return all(not line.strip(" ") or line.lstrip(" ").startswith("#") for line in gap.split("\n"))
 
 
@@ -205,7 +206,7 @@ class EntryView:
     def entry(self, path: KeyPath) -> Location | None:
         if not path or path[0] != 0:
             return None
-        return _moved(self._whole.entry((*self._key, *path[1:])), -self._line)
+        return moved_location(self._whole.entry((*self._key, *path[1:])), -self._line)
 
     def collections(self) -> Iterator[Collection]:
         """As ``YamlDocument.collections`` walks the entry (below the sequence of one)."""
@@ -263,15 +264,54 @@ def moved_span(span: Span, lines: int) -> Span:
     return span_of((pos_of((start[0] + lines, start[1])), pos_of((end[0] + lines, end[1]))))
 
 
-def _moved(found: Location | None, lines: int) -> Location | None:
+def moved_collections(found: Iterable[Collection], lines: int) -> Iterator[Collection]:
+    """The collections *found*, moved down by *lines*."""
+    for each in found:
+        yield Collection(Pos(each.owner.line + lines, each.owner.column), moved_span(each.span, lines))
+
+
+def moved_location(found: Location | None, lines: int) -> Location | None:
     if found is None or not lines:
         return found
     key = moved_span(found.key, lines) if found.key is not None else None
     return Location(moved_span(found.value, lines), key, found.scalar)
 
 
+class WholeText(Document):
+    """What a document spliced from pieces parsed alone answers from its whole text."""
+
+    text: str
+    _lines: list[str] | None
+    _whole: YamlDocument | None
+    _comments: list[Comment] | None
+
+    @property
+    def lines(self) -> list[str]:
+        """The text's lines."""
+        if self._lines is None:
+            self._lines = split_lines(self.text)
+        return self._lines
+
+    def whole(self) -> YamlDocument:
+        """The whole text parsed at once (for what is asked rarely: edits for fixes, or
+        outside the pieces)."""
+        if self._whole is None:
+            self._whole = parse_document(self.text)
+        return self._whole
+
+    def comments(self) -> list[Comment]:
+        """The comments of the whole text."""
+        if self._comments is None:
+            self._comments = comments_of(self.text) if "#" in self.text else []
+        return self._comments
+
+    def edit_text(self, path: KeyPath, text: str, *, on_key: bool = False) -> str | None:
+        """*text* as a YAML scalar that loads to exactly *text*."""
+        return scalar_source(text)
+
+
 @dataclass
-class SplicedDocument(Document):
+class SplicedDocument(WholeText):
     """A script's text answered from its head and its entries, each parsed alone."""
 
     text: str
@@ -303,22 +343,9 @@ class SplicedDocument(Document):
         return "*" not in self.text
 
     @property
-    def lines(self) -> list[str]:
-        """The text's lines."""
-        if self._lines is None:
-            self._lines = split_lines(self.text)
-        return self._lines
-
-    @property
     def tolerated(self) -> bool:
         """Whether some entry does not parse alone (``tolerate``): the whole text does not load."""
         return any(part is None for part in self.parts)
-
-    def whole(self) -> YamlDocument:
-        """The whole text parsed at once (for what is asked rarely: edits outside entries)."""
-        if self._whole is None:
-            self._whole = parse_document(self.text)
-        return self._whole
 
     def _sequence(self) -> Span:
         first, last = self.parts[0], self.parts[-1]
@@ -375,14 +402,8 @@ class SplicedDocument(Document):
             part = self.parts[index]
             if part is None:  # a broken entry (tolerated): its lines, nothing inside located
                 return Location(self._lines_of(index)) if len(path) == 2 else None
-            return _moved(part.entry((0, *path[2:])), self.starts[index])
+            return moved_location(part.entry((0, *path[2:])), self.starts[index])
         return self.head.entry(path)
-
-    def comments(self) -> list[Comment]:
-        """The comments of the whole text."""
-        if self._comments is None:
-            self._comments = comments_of(self.text) if "#" in self.text else []
-        return self._comments
 
     def collections(self) -> Iterator[Collection]:
         """Every mapping and sequence below the top, in the order a whole parse gives."""
@@ -392,13 +413,9 @@ class SplicedDocument(Document):
         for index in range(len(self.parts) - 1, -1, -1):
             lines = self.starts[index]
             part = self.parts[index]
-            for found in part.collections() if part is not None else ():
-                yield Collection(Pos(found.owner.line + lines, found.owner.column), moved_span(found.span, lines))
+            if part is not None:
+                yield from moved_collections(part.collections(), lines)
         yield from self.head.collections()
-
-    def edit_text(self, path: KeyPath, text: str, *, on_key: bool = False) -> str | None:
-        """*text* as a YAML scalar that loads to exactly *text*."""
-        return scalar_source(text)
 
     def replacement(self, path: KeyPath, text: str, *, on_key: bool = False, quoted: bool = False) -> Edit | None:
         """See ``YamlDocument.replacement``: made on the entry, shifted."""
