@@ -115,9 +115,7 @@ def _fix_file(fixing: _Fixing) -> None:
     """Apply the fixes that pass the check, pass after pass, to ``fixing.text``."""
     for _ in range(MAX_PASSES):
         fixes = _candidates(fixing)
-        if not fixes:
-            return
-        if not _apply(fixing, fixes):
+        if not fixes or not _apply(fixing, fixes):
             return
 
 

@@ -41,14 +41,15 @@ def lint(args: argparse.Namespace) -> int:
     if not args.paths:  # none given: stdin when it is named, else the current folder
         args.paths = ["-"] if args.stdin_filename else ["."]
 
-    if getattr(args, "add_suppressions", None) is not None:
+    suppressing = args.add_suppressions is not None
+    if suppressing:
         refused = _suppressions_refused(args)
         if refused:
             print(f"formscript: --add-suppressions {refused}", file=sys.stderr)
             return 2
     try:
         settings_for = settings_from_args(args)
-        files, missing = collect(args.paths, settings_for, force_exclude=bool(getattr(args, "force_exclude", False)))
+        files, missing = collect(args.paths, settings_for, force_exclude=args.force_exclude)
         for path in files:  # every configuration that applies is read (and refused) before linting
             settings_for(_stdin_name(args) if path == "-" else path)
     except ConfigError as exc:
@@ -65,8 +66,7 @@ def lint(args: argparse.Namespace) -> int:
             return 2
         paired = (args.form, form_text)
     _collect_less_often()
-    writes = bool(args.fix or args.unsafe_fixes or getattr(args, "add_suppressions", None) is not None)
-    if writes and not args.diff:
+    if (args.fix or args.unsafe_fixes or suppressing) and not args.diff:
         from formscript.cli.fixing import remove_stale_temporaries, stop_on_sigterm
 
         stop_on_sigterm()
@@ -74,7 +74,7 @@ def lint(args: argparse.Namespace) -> int:
         if removed:
             print(f"formscript: removed {removed} temporary file(s) an interrupted run left", file=sys.stderr)
     reports = lint_files(files, settings_for, args, paired)
-    if getattr(args, "add_suppressions", None) is not None:
+    if suppressing:
         from formscript.cli.suppressing import add_suppressions
 
         return add_suppressions(reports, settings_for, args, paired)
@@ -125,12 +125,6 @@ def wants_fixes(args: argparse.Namespace) -> bool:
     return bool(args.fix or args.diff or args.unsafe_fixes) or args.format in FORMATS_SHOWING_FIXES
 
 
-def _split_codes(values: list[str] | None) -> list[str] | None:
-    if values is None:
-        return None
-    return [c.strip().upper() for v in values for c in v.split(",") if c.strip()]
-
-
 def _stdin_name(args: argparse.Namespace) -> str:
     """Where stdin's text is taken to be (its settings are that folder's)."""
     return str(args.stdin_filename or "<stdin>")
@@ -151,9 +145,9 @@ def settings_from_args(args: argparse.Namespace) -> SettingsFor:
             raise ConfigError(f"{path}: has no [tool.formscript] table")
     overrides: dict[str, Any] = {}
     for name in ("select", "extend_select", "ignore"):
-        codes = _split_codes(getattr(args, name))
-        if codes is not None:
-            overrides[name] = codes
+        given = getattr(args, name)  # comma-separated, each option repeatable
+        if given is not None:
+            overrides[name] = [c.strip().upper() for v in given for c in v.split(",") if c.strip()]
     if args.severity:
         table = {}
         for item in args.severity:

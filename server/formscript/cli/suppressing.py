@@ -19,7 +19,7 @@ import sys
 from typing import TYPE_CHECKING
 
 from formscript import rules
-from formscript.cli.fixing import NotWritten, _roots, write_fixed
+from formscript.cli.fixing import NotWritten, _roots, _say, write_fixed
 from formscript.cli.pool import lint_one
 
 if TYPE_CHECKING:
@@ -69,10 +69,6 @@ def add_suppressions(
     if left:
         print(f"formscript: {left} finding(s) could not be suppressed (see above)", file=sys.stderr)
     return 1 if left else 0
-
-
-def _say(path: str, message: str) -> None:
-    sys.stderr.write(f"formscript: {path}: {message}\n")
 
 
 def _wanted(report: FileReport) -> dict[int, list[str]]:
@@ -151,11 +147,8 @@ class _Relint:
             again = lint_one((path, text, settings, kind, paired), fixes=False)
         except Exception:  # a text that breaks the linter is not written
             return False
-        if _shape(again) != self.shape:
-            return False
-        if _unused(again) > self.unused:
-            return False
-        return not any(d.code in codes for codes in wanted.values() for d in again.diagnostics)
+        still_found = any(d.code in codes for codes in wanted.values() for d in again.diagnostics)
+        return _shape(again) == self.shape and _unused(again) <= self.unused and not still_found
 
 
 def _unused(report: FileReport) -> int:
