@@ -31,7 +31,7 @@ from formscript.core.fields import (
     merge_values,
     plain_field,
 )
-from formscript.core.verdict import Failure
+from formscript.core.verdict import Failure, reason_of
 
 if TYPE_CHECKING:
     from formscript.core.rules import Rule, RuleSet
@@ -73,8 +73,7 @@ def _check_arguments(plain: dict[Any, Any], problems: list[Problem]) -> None:
         for error in exc.errors():
             loc = tuple(error["loc"])
             head = loc[0] if loc else None
-            reason = str(error.get("msg", "invalid"))
-            reason = reason[:1].lower() + reason[1:]
+            reason = reason_of(str(error.get("msg", "invalid")))
             if head == "title" and len(loc) == 1:
                 problems.append(rules.FS019.problem(path=("title",), title=plain.get("title")))
             elif head == "values" and len(loc) == 1:

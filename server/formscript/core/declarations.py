@@ -22,6 +22,7 @@ from formscript.core.fields import (
 )
 from formscript.core.lax_fields import validate_fieldspec
 from formscript.core.suggest import closest
+from formscript.core.verdict import reason_of
 
 if TYPE_CHECKING:
     from formscript.core.lax_fields import Error
@@ -144,7 +145,7 @@ def _report_declaration_errors(
         elif sub is not None and sub != "name":
             problems.append(
                 rules.FS020.problem(
-                    path=(*where, sub), key=key, sub=str(sub), value=declaration.get(sub), reason=_reason(message)
+                    path=(*where, sub), key=key, sub=str(sub), value=declaration.get(sub), reason=reason_of(message)
                 )
             )
     # The default is checked after the fields, by the model validator; report it when we can.
@@ -160,7 +161,3 @@ def _report_declaration_errors(
         problems.append(
             rules.FS011.problem(path=("fields", key, "default"), key=key, declared=declared_type, default=default)
         )
-
-
-def _reason(message: str) -> str:
-    return message[:1].lower() + message[1:]

@@ -167,8 +167,7 @@ def check_form_spec(
     fields_map: dict[Any, Any] = raw_fields if isinstance(raw_fields, dict) else {}
     values_map: dict[Any, Any] = raw_values if isinstance(raw_values, dict) else {}
     # The runtime tests truthiness, so a wrongly typed but truthy 'fields' still counts.
-    fields_given = bool(raw_fields) if raw_fields is not None else False
-    values_given = bool(raw_values) if raw_values is not None else False
+    fields_given, values_given = bool(raw_fields), bool(raw_values)
 
     if values_given and not fields_given:
         problems.append(rules.FS004.problem(path=("values",)))
@@ -179,6 +178,10 @@ def check_form_spec(
                 problems.append(rules.FS005.problem(path=("values", key), key=key, suggestion=closest(key, declared)))
 
     declarations = build_declarations(fields_map, problems, memo)
+
+    def value_path(key: Any) -> KeyPath:
+        """Where a filled value is written: under ``values``, else as its field's default."""
+        return ("values", key) if key in values_map else ("fields", raw_key(fields_map, key), "default")
 
     title_raw = spec.get("title", spec_path)
     title = _title(title_raw)
@@ -201,12 +204,7 @@ def check_form_spec(
         try:
             values, failures = check_values(declarations, merge_values(declarations, to_fill), ruleset)
         except FillCrash as crash:
-            at: KeyPath = (
-                ("values", crash.field)
-                if crash.field in values_map
-                else ("fields", raw_key(fields_map, crash.field), "default")
-            )
-            problems.append(rules.FS025.filling(path=at, field=crash.field, error=crash.error))
+            problems.append(rules.FS025.filling(path=value_path(crash.field), field=crash.field, error=crash.error))
             return GateResult(verdict_from(problems), problems, declarations=declarations, title=title)
         status = "error" if failures else "validated"
 
@@ -240,14 +238,12 @@ def check_form_spec(
                 block = render_context_block(title, values)
             except Exception as exc:  # a value whose repr raises: li agent dies rendering it
                 key = _unrenderable_key(values)
-                at = ("values", key) if key in values_map else ("fields", raw_key(fields_map, key), "default")
-                problems.append(rules.FS025.rendering(path=at, key=key, error=exc))
+                problems.append(rules.FS025.rendering(path=value_path(key), key=key, error=exc))
                 verdict = verdict_from(problems)
             else:
                 for key, value in () if flat else values.items():
                     if holds_unordered_set(value):
-                        at = ("values", key) if key in values_map else ("fields", raw_key(fields_map, key), "default")
-                        problems.append(rules.FS026.problem(path=at, key=key))
+                        problems.append(rules.FS026.problem(path=value_path(key), key=key))
                 if len(block) + 2 > PROMPT_CAP:  # every prompt is refused, even an empty one
                     longest = _longest_line(spec, title, values)
                     problems.append(rules.FS024.prefix_over(path=longest, length=len(block) + 2, cap=PROMPT_CAP))

@@ -16,7 +16,7 @@ from formscript.core.fields import ValuesView
 from formscript.core.gate import GateResult, check_form_spec
 from formscript.core.rules import CHECK_KINDS, Rule, RuleSet
 from formscript.core.suggest import closest
-from formscript.core.verdict import Problem
+from formscript.core.verdict import Problem, reason_of
 
 RULE_KEYS: tuple[str, ...] = ("rule_id", "field", "check", "params", "message", "enabled")
 
@@ -131,7 +131,7 @@ def _validation_problems(index: int, raw: dict[str, Any], exc: Any) -> list[Prob
                     path=(*where, *loc),
                     index=index,
                     where=".".join(map(str, loc)),
-                    reason=error["msg"][:1].lower() + error["msg"][1:],
+                    reason=reason_of(error["msg"]),
                 )
             )
     return found

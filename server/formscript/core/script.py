@@ -24,7 +24,7 @@ from formscript.core.entries import (
     plain_entry,
 )
 from formscript.core.suggest import closest
-from formscript.core.verdict import Problem, Verdict, verdict_from
+from formscript.core.verdict import Problem, Verdict, reason_of, verdict_from
 
 SCRIPT_KEYS: tuple[str, ...] = ("version", "mode", "responses")
 
@@ -265,7 +265,7 @@ def _entry_error(index: int, response_type: str, raw: dict[Any, Any], error: Any
         response_type=response_type,
         where=".".join(map(str, loc)),
         value=_dig(raw, loc),
-        reason=_lower_first(str(error.get("msg", "invalid"))),
+        reason=reason_of(str(error.get("msg", "invalid"))),
     )
 
 
@@ -285,10 +285,6 @@ def _dig(raw: Any, loc: tuple[Any, ...]) -> Any:
         except (KeyError, IndexError, TypeError):
             return None
     return current
-
-
-def _lower_first(text: str) -> str:
-    return text[:1].lower() + text[1:]
 
 
 # ---------------------------------------------------------------- replay

@@ -50,6 +50,11 @@ KeyPath = tuple[object, ...]
 Severity: TypeAlias = 'Literal["error", "warning", "info", "hint"]'
 
 
+def reason_of(message: str) -> str:
+    """A validation error's *message* as the reason in a finding's sentence (first letter lowered)."""
+    return message[:1].lower() + message[1:]
+
+
 # ------------------------------------------------------------------------------- fixes
 
 

@@ -165,11 +165,6 @@ def same_value(a: Any, b: Any) -> bool:
     return True
 
 
-def breaks_kept(before: str, after: str, breaks: Breaks = "yaml") -> bool:
-    """Whether *after* uses no kind of line break that *before* does not."""
-    return set(line_breaks(after, breaks)) <= set(line_breaks(before, breaks))
-
-
 def documents(report: FileReport) -> list[FileReport]:
     """The reports holding *report*'s documents: its parts (a Python file), else itself."""
     return list(report.parts) if report.parts is not None else [report]
@@ -206,7 +201,7 @@ def verify(before: FileReport, after: FileReport, changes: dict[int, list[Change
         new_comments += [c.text for c in python_comments(SourceLines(new_text))]
     if sorted(old_comments) != sorted(new_comments):
         return "the fixed text would lose or change a comment"
-    if not breaks_kept(old_text, new_text, breaks):
+    if not set(line_breaks(new_text, breaks)) <= set(line_breaks(old_text, breaks)):
         return "the fixed text would mix line-break styles"
     return None
 
