@@ -255,9 +255,7 @@ def parse_document(text: str, syntax: Syntax = "yaml", *, confirm: bool = True) 
     try:
         node = compose(text, confirm)
     except Refused as refused:
-        doc.ok = False
-        doc.problems.append(refused.problem)
-        return doc
+        return _refused(doc, refused.problem)
     except Unconfirmed as refused:
         doc.ok = False
         doc.unconfirmed = True
@@ -273,9 +271,7 @@ def parse_document(text: str, syntax: Syntax = "yaml", *, confirm: bool = True) 
         deep = too_deep_node(node)
         if deep is not None:
             start = node_start(deep)
-            doc.ok = False
-            doc.problems.append(rules.YM001.too_deep(span=Span(start, Pos(start.line, start.column + 1))))
-            return doc
+            return _refused(doc, rules.YM001.too_deep(span=Span(start, Pos(start.line, start.column + 1))))
     if merges:  # construction flattens merge keys in place; look for duplicates before that
         doc.root = node
         _find_duplicates(doc, node)
@@ -290,24 +286,25 @@ def parse_document(text: str, syntax: Syntax = "yaml", *, confirm: bool = True) 
     try:
         doc.value = constructor.construct_document(node)
     except yaml.YAMLError as exc:
-        doc.ok = False
-        doc.problems.append(yaml_problem(exc, text))
-        return doc
+        return _refused(doc, yaml_problem(exc, text))
     except RecursionError:
-        doc.ok = False
-        doc.problems.append(too_deep())
-        return doc
+        return _refused(doc, too_deep())
     except Exception as exc:
         # e.g. a timestamp with month 13 (ValueError) or `!!bool maybe` (KeyError): safe_load
         # raises, so the runtime fails to load the file too
-        doc.ok = False
         failed = failed_node(node)
         where = node_span(failed) if failed is not None else ORIGIN
-        doc.problems.append(rules.YM001.unconstructible(error=exc, span=where))
-        return doc
+        return _refused(doc, rules.YM001.unconstructible(error=exc, span=where))
     doc.root = node
     if constructor.saw_duplicates and not merges:
         _find_duplicates(doc, node)
+    return doc
+
+
+def _refused(doc: YamlDocument, problem: Problem) -> YamlDocument:
+    """*doc* as not loading, for *problem*."""
+    doc.ok = False
+    doc.problems.append(problem)
     return doc
 
 
@@ -363,17 +360,14 @@ def _parse_json(doc: YamlDocument) -> None:
     try:
         doc.value = loads_json(doc.text)
     except json.JSONDecodeError as exc:
-        doc.ok = False
         span = Span(Pos(exc.lineno - 1, exc.colno - 1), Pos(exc.lineno - 1, exc.colno))
-        doc.problems.append(rules.YM001.json_syntax(detail=exc.msg, span=span))
+        _refused(doc, rules.YM001.json_syntax(detail=exc.msg, span=span))
         return
     except RecursionError:
-        doc.ok = False
-        doc.problems.append(too_deep())
+        _refused(doc, too_deep())
         return
     except Exception as exc:  # an integer past 4,300 digits: a ValueError, not a syntax error
-        doc.ok = False
-        doc.problems.append(rules.YM001.loader_failed(error=exc, span=_huge_int_span(doc.text)))
+        _refused(doc, rules.YM001.loader_failed(error=exc, span=_huge_int_span(doc.text)))
         return
     try:
         loader = safe_loader_class()(doc.text)

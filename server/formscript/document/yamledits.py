@@ -69,11 +69,8 @@ def replacement_at(
         target = source[3] if on_key else source[2]
         if not isinstance(target, yaml.ScalarNode):
             return None
-        marked = doc._marked
-        if marked is None:
-            marked = doc._marked = "&" in doc.text or "!" in doc.text
         # no anchor before it either: the scalar's span is the one the entry located
-        span = _scalar_span(doc, target) if marked else (entry.key if on_key else entry.value)
+        span = _scalar_span(doc, target) if _is_marked(doc) else (entry.key if on_key else entry.value)
     else:
         chain = _written(doc, path)
         if chain is None or not chain:
@@ -111,6 +108,14 @@ def _is_linked(doc: Located) -> bool:
         text = doc.text
         linked = doc._linked = "*" in text or "<<" in text or "!" in text
     return linked
+
+
+def _is_marked(doc: Located) -> bool:
+    """Whether the text may hold an anchor or a tag (``_scalar_span`` skips them)."""
+    marked = doc._marked
+    if marked is None:
+        marked = doc._marked = "&" in doc.text or "!" in doc.text
+    return marked
 
 
 def removal_at(doc: Located, path: KeyPath) -> tuple[Edit, ...] | None:
@@ -179,24 +184,16 @@ def _shared_nodes(doc: Located) -> set[int]:
 def _at_home(doc: Located, parent: yaml.Node, position: int) -> bool:
     """Whether child *position* of *parent* is written inside it, in order (a merged or
     aliased child was written elsewhere, earlier)."""
-    mark = parent.start_mark
-    start = (mark.line, mark.column)
+    start = node_start(parent)
     if isinstance(parent, yaml.MappingNode):
         key, value = parent.value[position]
         if position > 0:
-            mark = parent.value[position - 1][1].end_mark
-            start = max(start, (mark.line, mark.column))
-        key_start, key_end, value_start = key.start_mark, key.end_mark, value.start_mark
-        return (key_start.line, key_start.column) >= start and (value_start.line, value_start.column) >= (
-            key_end.line,
-            key_end.column,
-        )
+            start = max(start, node_end(parent.value[position - 1][1]))
+        return node_start(key) >= start and node_start(value) >= node_end(key)
     if isinstance(parent, yaml.SequenceNode):
         if position > 0:
-            mark = parent.value[position - 1].end_mark
-            start = max(start, (mark.line, mark.column))
-        mark = parent.value[position].start_mark
-        return (mark.line, mark.column) >= start
+            start = max(start, node_end(parent.value[position - 1]))
+        return node_start(parent.value[position]) >= start
     return False
 
 
@@ -289,10 +286,7 @@ def _anchors_used_elsewhere(doc: Located, key_node: yaml.Node, value_node: yaml.
 def _scalar_span(doc: Located, node: yaml.ScalarNode) -> Span | None:
     """The scalar's own text: past an anchor or tag written before it on its line."""
     span = node_span(node)
-    marked = doc._marked
-    if marked is None:
-        marked = doc._marked = "&" in doc.text or "!" in doc.text
-    if not marked:
+    if not _is_marked(doc):
         return span  # no anchor or tag is written anywhere
     begin = _offset(doc, node.start_mark)
     match = PROPERTIES.match(doc.text, begin)

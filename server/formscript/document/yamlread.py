@@ -14,12 +14,7 @@ import yaml
 
 from formscript import rules
 from formscript.core.verdict import Problem
-from formscript.document.model import (
-    Pos,
-    Span,
-    pos_of,
-    span_of,
-)
+from formscript.document.model import ORIGIN, Pos, Span, pos_of, span_of
 from formscript.document.positions import YAML_BREAKS, LineIndex
 
 __all__ = ["MAX_DEPTH", "compose", "loader_for", "position_of", "same_refusal", "tab_refusal"]
@@ -74,16 +69,13 @@ def node_span(node: yaml.Node) -> Span:
 
 
 def _mark_span(mark: Any, text: str) -> Span:
+    """The character at *mark* (empty past its line's end)."""
     if mark is None:
-        return Span(Pos(0, 0), Pos(0, 0))
+        return ORIGIN
     line, column = mark.line, mark.column
     lines = text.splitlines() or [""]
-    if line < len(lines):
-        end = min(len(lines[line]), column + 1)
-        if end <= column:
-            end = column
-        return Span(Pos(line, column), Pos(line, end))
-    return Span(Pos(line, column), Pos(line, column))
+    end = max(column, min(len(lines[line]), column + 1)) if line < len(lines) else column
+    return Span(Pos(line, column), Pos(line, end))
 
 
 def _char_span(text: str, index: int) -> Span:
@@ -505,11 +497,8 @@ def same_refusal(exc: Exception, text: str) -> Problem | None:
     return _problem_from(problem, context, mark, exc.context_mark, text)
 
 
-_ORIGIN = Span(Pos(0, 0), Pos(0, 0))
-
-
 def too_deep() -> Problem:
-    return rules.YM001.too_deep(span=_ORIGIN)
+    return rules.YM001.too_deep(span=ORIGIN)
 
 
 def yaml_problem(exc: yaml.YAMLError, text: str) -> Problem:
