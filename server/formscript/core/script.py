@@ -264,7 +264,7 @@ def _entry_error(index: int, response_type: str, raw: dict[Any, Any], error: Any
         index=index,
         response_type=response_type,
         where=".".join(map(str, loc)),
-        value=_dig(raw, loc),
+        value=value_at(raw, loc),
         reason=reason_of(str(error.get("msg", "invalid"))),
     )
 
@@ -277,14 +277,14 @@ def _owner_keys(response_type: str, loc: tuple[Any, ...]) -> tuple[str, tuple[st
     return "the entry", ENTRY_KEYS[response_type]
 
 
-def _dig(raw: Any, loc: tuple[Any, ...]) -> Any:
-    current = raw
-    for part in loc:
+def value_at(value: Any, path: tuple[Any, ...]) -> Any:
+    """The value at *path* in the loaded *value*, or None where there is none."""
+    for part in path:
         try:
-            current = current[part]
+            value = value[part]
         except (KeyError, IndexError, TypeError):
             return None
-    return current
+    return value
 
 
 # ---------------------------------------------------------------- replay

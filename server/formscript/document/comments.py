@@ -8,16 +8,10 @@ from typing import Any
 
 import yaml
 
-from formscript.document.model import (
-    Comment,
-    Span,
-)
+from formscript.document.model import Comment, Span
 from formscript.document.positions import YAML_BREAKS, LineIndex
-from formscript.document.yamlread import (
-    loader_for,
-)
+from formscript.document.yamlread import loader_for
 
-_BREAKS = YAML_BREAKS
 _BLOCK_HEADER = re.compile(r"[|>][-+0-9]*[ \t]*")
 
 
@@ -93,6 +87,6 @@ def _scan(text: str, loader_class: type[Any]) -> tuple[list[tuple[int, int]], in
 
 
 def line_end(text: str, index: int) -> int:
-    while index < len(text) and text[index] not in _BREAKS:
+    while index < len(text) and text[index] not in YAML_BREAKS:
         index += 1
     return index

@@ -7,13 +7,8 @@ from typing import Any
 
 import yaml
 
-from formscript.document.model import (
-    Scalar,
-)
-from formscript.document.yamlread import (
-    MAX_DEPTH,
-    Constructor,
-)
+from formscript.document.model import Scalar
+from formscript.document.yamlread import MAX_DEPTH, Constructor
 
 UNHASHABLE = object()
 
@@ -23,7 +18,7 @@ def key_value(node: yaml.Node) -> Any:
         return node.value  # what SafeConstructor makes of it, without making one
     if isinstance(node, yaml.ScalarNode):
         try:
-            value = construct_scalar(node)
+            value = Constructor().construct_object(node, deep=True)
             hash(value)
             return value
         except Exception:
@@ -134,11 +129,6 @@ _INT = "tag:yaml.org,2002:int"
 
 class Slow(Exception):
     """The fast construction does not apply: SafeConstructor decides."""
-
-
-def construct_scalar(node: yaml.ScalarNode) -> Any:
-    constructor = Constructor()
-    return constructor.construct_object(node, deep=True)
 
 
 def scalar_of(node: yaml.Node) -> Scalar | None:

@@ -11,24 +11,10 @@ import yaml
 
 from formscript.core.verdict import KeyPath
 from formscript.document.comments import line_end
-from formscript.document.model import (
-    Comment,
-    Edit,
-    Location,
-    Pos,
-    Span,
-    Syntax,
-)
+from formscript.document.model import Comment, Edit, Location, Pos, Span, Syntax
 from formscript.document.positions import YAML_BREAKS, LineIndex
 from formscript.document.writing import json_source, scalar_source
-from formscript.document.yamlread import (
-    ITEM_PREFIX,
-    PROPERTIES,
-    node_end,
-    node_span,
-    node_start,
-    one_comma,
-)
+from formscript.document.yamlread import ITEM_PREFIX, PROPERTIES, node_end, node_span, node_start, one_comma
 
 #: One hop of a written path: the parent, the key node (None in a sequence) and the node.
 Hop = tuple[yaml.Node, yaml.Node | None, yaml.Node]

@@ -83,7 +83,7 @@ def form_checks(doc: Document, result: GateResult, memo: FormMemo | None = None)
 def _value_items(doc: Document, key: Any, raw: Any, declaration: Declared) -> ValueItems:
     """What the value *raw* of field *key* finds on its own."""
     path = ("values", key)
-    scalar, surprise = None, None
+    surprise = None
     # a string was written as a string: YAML 1.1 misread nothing (its scalar's tag is str)
     entry = doc.entry(path) if type(raw) is not str else None
     scalar = entry.scalar if entry is not None else None
@@ -92,9 +92,7 @@ def _value_items(doc: Document, key: Any, raw: Any, declaration: Declared) -> Va
     if surprise is not None:
         return surprise, scalar.text if scalar is not None else ""
     if isinstance(raw, bool) and declaration.type in ("int", "float"):
-        stored = 1.0 if raw and declaration.type == "float" else raw
-        if declaration.type == "float":
-            stored = float(raw)
+        stored = float(raw) if declaration.type == "float" else raw
         return rules.FS017.problem(path=path, field=str(key), declared=declaration.type, given=raw, stored=stored)
     if isinstance(raw, str) and declaration.type in ("int", "float", "bool"):
         try:

@@ -85,7 +85,7 @@ class Incremental:
                     self._warm = (text, whole)
                     return lint_document(whole, path, settings=settings, fixes=fixes, memo=self._memo)
                 self._warm = (text, None)
-                return lint_text(text, path, settings=settings, fixes=fixes)
+                return self._whole(text, path, settings, fixes)
             # one anchor named in two entries: the whole parse refuses it, entries alone do not
             doc = self._entries.document(text) if not repeated_anchor(text) else None
             if doc is not None and (kind == "script" or _sniffed_script(doc.value)):
@@ -95,18 +95,19 @@ class Incremental:
                     self._memo.keep_only(raws, report.script.entries)  # what the text still uses
                 self.last = "spliced"
                 return report
+        return self._whole(text, path, settings, fixes)
+
+    def _whole(self, text: str, path: str, settings: Settings, fixes: bool | None) -> FileReport:
         self.last = "whole"
         return lint_text(text, path, settings=settings, fixes=fixes)
 
     def _lint_form(self, text: str, path: str, settings: Settings, fixes: bool | None) -> FileReport:
         if not self._opened:  # as for a script: the first version whole, split afterwards
             self._opened, self._warm, self._warm_kind = True, (text, None), "form"
-            self.last = "whole"
-            return lint_text(text, path, settings=settings, fixes=fixes)
+            return self._whole(text, path, settings, fixes)
         doc = self._form.document(text)
         if doc is None:
-            self.last = "whole"
-            return lint_text(text, path, settings=settings, fixes=fixes)
+            return self._whole(text, path, settings, fixes)
         memo = self._form_memo
         report = lint_document(doc, path, settings=settings, kind="form", fixes=fixes, memo=memo)
         spec = doc.value

@@ -15,7 +15,7 @@ from formscript.core.ends import common_ends, identical
 from formscript.core.entries import CONTENT_PREDICATES, Entry, Matcher, StreamEntry
 from formscript.core.expansion import EXPANSION_LIMIT, SERVABLE_CHARACTERS, Exhausts, encoded_length, json_error
 from formscript.core.regex_risk import COMPILE_ERRORS, backtracking_risk, compile_user_regex
-from formscript.core.script import EntryMemo, ScriptResult
+from formscript.core.script import EntryMemo, ScriptResult, value_at
 from formscript.core.verdict import Problem
 from formscript.document import Document
 
@@ -33,12 +33,12 @@ def misread_strings(doc: Document, problems: list[Problem]) -> list[Problem]:
             entry = doc.entry(problem.path)
             scalar = entry.scalar if entry is not None else None
             if scalar is not None and scalar.style == "":
-                reading = string_surprise(scalar.text, scalar.tag, _value_at(doc.value, problem.path))
+                reading = string_surprise(scalar.text, scalar.tag, value_at(doc.value, problem.path))
         if reading is None or scalar is None:
             shown.append(problem)
             continue
         index = problem.path[1]
-        raw = _value_at(doc.value, problem.path[:2])
+        raw = value_at(doc.value, problem.path[:2])
         shown.append(
             rules.SC005.misread(
                 path=problem.path,
@@ -50,15 +50,6 @@ def misread_strings(doc: Document, problems: list[Problem]) -> list[Problem]:
             )
         )
     return shown
-
-
-def _value_at(value: object, path: tuple[object, ...]) -> object:
-    for part in path:
-        try:
-            value = value[part]  # type: ignore[index]
-        except (KeyError, IndexError, TypeError):
-            return None
-    return value
 
 
 #: What encoding each entry's payload raises, by the entry's identity (kept beside it).
@@ -256,9 +247,8 @@ def _matcher_checks(index: int, when: Matcher, mode: str) -> Items:
         error, risk = _regex_findings(when.prompt_regex)
         if error is not None:
             found.append(rules.SC009.problem(path=(*where, "prompt_regex"), pattern=when.prompt_regex, error=error))
-        else:
-            if risk:
-                found.append(rules.SC010.problem(path=(*where, "prompt_regex"), pattern=when.prompt_regex, risk=risk))
+        elif risk:
+            found.append(rules.SC010.problem(path=(*where, "prompt_regex"), pattern=when.prompt_regex, risk=risk))
     call, after = when.call_index, when.after_calls
     if call is not None and call < 0:
         found.append(rules.SC011.negative_call_index(path=(*where, "call_index"), index=index, call=call))
