@@ -6,10 +6,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from formscript.core.expansion import (
-    EXPANSION_LIMIT,
-    measure,
-)
+from formscript.core.expansion import EXPANSION_LIMIT, measure
 from formscript.core.printable import printable_repr, unprintable_int
 from formscript.document import Document
 from formscript.lint.report import FileReport
@@ -137,15 +134,3 @@ def embedded_report(text: str, path: str, line: int, kind: str) -> FileReport | 
 def _is_declaration(part: FileReport) -> bool:
     """A FieldSpec(...) on its own: a declaration, not a form to dry-run."""
     return part.embedded is not None and part.gate is None and part.kind == "form"
-
-
-def error_of(d: Any, path: str) -> dict[str, Any]:
-    return {
-        "code": d.code,
-        "message": d.message,
-        "field": None,
-        "rule_id": None,
-        "path": path,
-        "line": d.span.start.line + 1,
-        "column": d.span.start.column + 1,
-    }

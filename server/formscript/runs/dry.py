@@ -5,19 +5,18 @@ from __future__ import annotations
 
 from typing import Any
 
-from formscript.core.expansion import (
-    explodes,
-)
+from formscript.core.expansion import explodes
 from formscript.core.forms import type_label
 from formscript.core.gate import PROMPT_CAP, GateResult, final_prompt, prompt_problem
 from formscript.core.printable import printable_repr
 from formscript.core.rulesets import apply_ruleset, load_ruleset
-from formscript.core.verdict import Problem
+from formscript.core.verdict import Problem, Span
 from formscript.document import Document, parse_document
+from formscript.lint.diagnostics import Diagnostic
 from formscript.lint.engine import lint_text
 from formscript.lint.formats import printable, terminal_safe
 from formscript.lint.report import FileReport
-from formscript.runs.common import error_of, json_safe, reads_a_file
+from formscript.runs.common import json_safe, reads_a_file
 
 
 def dry_run_text(
@@ -73,7 +72,7 @@ def dry_run_report(
             return result
     gate = report.gate
     if gate is None:
-        result["errors"] = [error_of(d, source) for d in report.diagnostics if d.severity == "error"]
+        result["errors"] = [_error(d, source, d.span) for d in report.diagnostics if d.severity == "error"]
         return result
     if rules_doc is not None and loaded is not None and reads_a_file(report):
         ruled = apply_ruleset(report.document.value if report.document is not None else None, path, loaded)
@@ -107,17 +106,7 @@ def dry_run_report(
         if not problem.rejects:
             continue
         span = doc.locate(problem.path, on_key=problem.on_key) if doc is not None else None
-        result["errors"].append(
-            {
-                "code": problem.code,
-                "message": problem.message,
-                "field": problem.field,
-                "rule_id": problem.rule_id,
-                "path": source,
-                "line": span.start.line + 1 if span else None,
-                "column": span.start.column + 1 if span else None,
-            }
-        )
+        result["errors"].append(_error(problem, source, span, field=problem.field, rule_id=problem.rule_id))
     result["context_block"] = gate.prompt_prefix if gate.context_block is not None else None
     if result["verdict"] == "accepted" and reads_a_file(report):
         result["prompt_room"] = gate.prompt_room
@@ -143,14 +132,21 @@ def _as_lint_says(doc: Document | None, gate: GateResult) -> list[Problem]:
 def _rules_error(doc: Document, problem: Problem, rules_path: str | None) -> dict[str, Any]:
     """A ruleset's problem as a dry run's error, located in the ruleset file."""
     span = problem.span if problem.span is not None else doc.locate(problem.path, on_key=problem.on_key)
+    return _error(problem, rules_path or "", span, rule_id=problem.rule_id)
+
+
+def _error(
+    found: Problem | Diagnostic, path: str, span: Span | None, *, field: Any = None, rule_id: Any = None
+) -> dict[str, Any]:
+    """One of a dry run's errors, at *span* in the file *path* (1-based; None: not located)."""
     return {
-        "code": problem.code,
-        "message": problem.message,
-        "field": None,
-        "rule_id": problem.rule_id,
-        "path": rules_path or "",
-        "line": span.start.line + 1,
-        "column": span.start.column + 1,
+        "code": found.code,
+        "message": found.message,
+        "field": field,
+        "rule_id": rule_id,
+        "path": path,
+        "line": span.start.line + 1 if span is not None else None,
+        "column": span.start.column + 1 if span is not None else None,
     }
 
 
@@ -162,17 +158,7 @@ def _apply_prompt(result: dict[str, Any], gate: GateResult, prompt: str, path: s
         return
     result["verdict"] = "rejected"
     result["context_block"] = None
-    result["errors"].append(
-        {
-            "code": problem.code,
-            "message": problem.message,
-            "field": None,
-            "rule_id": None,
-            "path": path,
-            "line": None,
-            "column": None,
-        }
-    )
+    result["errors"].append(_error(problem, path, None))
 
 
 def render_dry_run(result: dict[str, Any]) -> str:
@@ -225,6 +211,6 @@ def dry_run_unread(report: FileReport) -> dict[str, Any]:
         "status": None,
         "title": None,
         "values": {},
-        "errors": [error_of(d, report.path) for d in report.diagnostics if d.severity == "error"],
+        "errors": [_error(d, report.path, d.span) for d in report.diagnostics if d.severity == "error"],
         "context_block": None,
     }
