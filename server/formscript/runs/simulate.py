@@ -119,6 +119,7 @@ def simulate_report(
                 "response_type": None,
                 "response": None,
             }
+            out["calls"].append(record)  # filled in below
             if call_item.form == "chat" and call_item.written is not None:
                 record["payload"] = json_safe(payload)
                 found = misses(replayer, call_item.written, payload, served_count)
@@ -129,19 +130,15 @@ def simulate_report(
                 match = replayer.next(payload, served_count)
             except ScriptExhausted as exc:
                 record.update(outcome="exhausted", error=str(exc))
-                out["calls"].append(record)
                 break
             except RegexFailure as exc:
                 record.update(outcome="invalid_regex", entry=exc.entry, error=str(exc))
-                out["calls"].append(record)
                 break
             except RegexTimeout as exc:
                 record.update(outcome="regex_timeout", error=str(exc), timeout=exc.as_json())
-                out["calls"].append(record)
                 break
             except Exception as exc:  # the runtime raises the same on this payload
                 record.update(outcome="raised", error=f"{type(exc).__name__}: {exc}")
-                out["calls"].append(record)
                 break
             if len(search.slow) > slow_before:  # answered, after the bound: how long the runtime takes
                 record["slow_regexes"] = [
@@ -169,7 +166,6 @@ def simulate_report(
                         "reason": f"the response's {what} expand to more than {EXPANSION_LIMIT:,} values through "
                         f"YAML aliases: {length:,} characters of JSON, not shown",
                     }
-                    out["calls"].append(record)
                     continue
                 record.update(
                     outcome="too_large",
@@ -177,7 +173,6 @@ def simulate_report(
                     f"{EXPANSION_LIMIT:,} values through YAML aliases and to more than "
                     f"{SERVABLE_CHARACTERS:,} characters of JSON; encoding it may exhaust the runtime's memory",
                 )
-                out["calls"].append(record)
                 break
             try:
                 if entry.type == "error":
@@ -191,9 +186,7 @@ def simulate_report(
                         record["response_repr"] = printable_repr(response)
             except (TypeError, ValueError) as exc:
                 record.update(outcome="serve_error", error=f"{type(exc).__name__}: {exc}")
-                out["calls"].append(record)
                 break
-            out["calls"].append(record)
     out["unreached"] = [i for i in range(len(entries)) if i not in served]
     return out
 
