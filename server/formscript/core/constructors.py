@@ -17,6 +17,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Collection
 from dataclasses import dataclass, field
+from functools import cache
 from typing import TYPE_CHECKING, Any
 
 from formscript import rules
@@ -96,13 +97,9 @@ def _check_arguments(plain: dict[Any, Any], problems: list[Problem]) -> None:
                 problems.append(rules.PY002.invalid(path=loc[:1], call="WorkForm", where=where, reason=reason))
 
 
-_MODEL: list[Any] = []
-
-
+@cache
 def _arguments_model() -> Any:
     """A pydantic model of WorkForm's arguments other than ``fields`` (built once)."""
-    if _MODEL:
-        return _MODEL[0]
     from typing import ClassVar
 
     from pydantic import Field
@@ -117,7 +114,6 @@ def _arguments_model() -> Any:
         status: FormStatus = "draft"
         validation_errors: list[str] = Field(default_factory=list)
 
-    _MODEL.append(WorkFormArguments)
     return WorkFormArguments
 
 

@@ -10,7 +10,8 @@ from typing import TYPE_CHECKING
 from formscript import rules
 from formscript.core.gate import GateResult, check_form_spec
 from formscript.core.verdict import Problem, Verdict
-from formscript.document import Document, Pos, Span, loads_json, parse_document
+from formscript.document import Document, Span, loads_json, parse_document
+from formscript.document.model import ORIGIN
 from formscript.lint.config import Settings
 from formscript.lint.diagnostics import Change, Diagnostic, Fix, TextEdit
 from formscript.lint.form_checks import FormMemo, form_checks
@@ -88,7 +89,7 @@ def lint_document(
 
 def _failed(path: str, kind: str | None, exc: Exception) -> FileReport:
     """The report of a file whose linting raised *exc*."""
-    failed = _located(rules.FSX000, rules.FSX000.message(error=exc), Span(Pos(0, 0), Pos(0, 0)))
+    failed = _located(rules.FSX000, rules.FSX000.message(error=exc), ORIGIN)
     return FileReport(path, kind, Verdict.VALIDATOR_ERROR, [failed])
 
 

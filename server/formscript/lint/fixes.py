@@ -62,10 +62,8 @@ def applicable(diagnostics: Iterable[Diagnostic], *, unsafe: bool) -> list[Fix]:
 def _overlaps(taken: list[tuple[Pos, Pos]], span: tuple[Pos, Pos]) -> bool:
     """Whether *span* overlaps (or starts where starts) a span of the sorted *taken*."""
     at = bisect.bisect_left(taken, span)
-    for neighbour in taken[max(at - 1, 0) : at + 1]:
-        if neighbour[0] == span[0] or (span[0] < neighbour[1] and neighbour[0] < span[1]):
-            return True
-    return False
+    neighbours = taken[max(at - 1, 0) : at + 1]
+    return any(start == span[0] or (span[0] < end and start < span[1]) for start, end in neighbours)
 
 
 def fix_edits(diagnostics: Iterable[Diagnostic], *, unsafe: bool) -> list[TextEdit]:

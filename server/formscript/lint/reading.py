@@ -12,6 +12,7 @@ from __future__ import annotations
 from formscript import rules
 from formscript.core.verdict import Verdict
 from formscript.document import Pos, Span, position_of
+from formscript.document.model import ORIGIN
 from formscript.lint.config import Settings
 from formscript.lint.diagnostics import Diagnostic
 from formscript.lint.files import MAX_BYTES, Unreadable, read_bytes
@@ -19,23 +20,17 @@ from formscript.lint.kinds import kind_from_name
 from formscript.lint.report import FileReport
 
 
-def read_report_or_text(
-    path: str, kind: str | None, settings: Settings, limit: int = MAX_BYTES
-) -> tuple[str | None, FileReport | None]:
+def read_report_or_text(path: str, kind: str | None, settings: Settings) -> tuple[str | None, FileReport | None]:
     """The file's text, or a report saying why it cannot be read (the runtime fails too)."""
     guessed = kind or kind_from_name(path, settings) or "unknown"
     try:
-        data = read_bytes(path, limit)
+        data = read_bytes(path, MAX_BYTES)
     except Unreadable as exc:
-        return None, refused_report(path, guessed, exc.message(limit))
+        return None, refused_report(path, guessed, exc.message(MAX_BYTES))
     return text_or_report(data, path, guessed)
 
 
-#: Where a file that cannot be read at all is reported.
-_ORIGIN = Span(Pos(0, 0), Pos(0, 0))
-
-
-def refused_report(path: str, kind: str, message: str, span: Span = _ORIGIN) -> FileReport:
+def refused_report(path: str, kind: str, message: str, span: Span = ORIGIN) -> FileReport:
     """A rejected report of *path* with one diagnostic of the rule of files that do not load,
     saying *message* (at *span*)."""
     diagnostic = Diagnostic(rules.YM001.code, rules.YM001.severity, message, span)
