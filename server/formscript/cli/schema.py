@@ -7,24 +7,15 @@ import sys
 
 from formscript.cli.output import write
 
-_ALIASES = {
-    "form": "form",
-    "form-spec": "form",
-    "script": "script",
-    "rules": "rules",
-    "ruleset": "rules",
-    "calls": "calls",
-}
-
 
 def schema(args: argparse.Namespace) -> int:
     """Print the schema of a file kind (form, script, rules, calls)."""
     try:
-        from formscript.schemas import SCHEMA_KINDS, schema_text
+        from formscript.schemas import KIND_ALIASES, SCHEMA_KINDS, schema_text
     except ImportError:
         print("formscript: schemas are not available in this build", file=sys.stderr)
         return 2
-    kind = _ALIASES.get(args.kind, args.kind)
+    kind = KIND_ALIASES.get(args.kind, args.kind)
     if kind not in SCHEMA_KINDS:
         print(f"formscript: unknown schema {args.kind!r}; choose from {', '.join(SCHEMA_KINDS)}", file=sys.stderr)
         return 2

@@ -27,9 +27,7 @@ def doc(markdown: str) -> Schema:
 
 def documented(schema: Schema, markdown: str) -> Schema:
     """*schema* with *markdown* as its description."""
-    out = dict(schema)
-    out.update(doc(markdown))
-    return out
+    return {**schema, **doc(markdown)}
 
 
 def key_doc(owner: str, name: str) -> str:
