@@ -113,17 +113,13 @@ def _say(path: str, message: str) -> None:
 
 def _fix_file(fixing: _Fixing) -> None:
     """Apply the fixes that pass the check, pass after pass, to ``fixing.text``."""
-    for _ in range(MAX_PASSES):
-        fixes = _candidates(fixing)
-        if not fixes or not _apply(fixing, fixes):
-            return
-
-
-def _candidates(fixing: _Fixing) -> list[Fix]:
     from formscript.lint.fixes import applicable
 
-    found = applicable(fixing.report.diagnostics, unsafe=fixing.args.unsafe_fixes)
-    return [f for f in found if _identity(f) not in fixing.declined]
+    for _ in range(MAX_PASSES):
+        found = applicable(fixing.report.diagnostics, unsafe=fixing.args.unsafe_fixes)
+        fixes = [f for f in found if _identity(f) not in fixing.declined]
+        if not fixes or not _apply(fixing, fixes):
+            return
 
 
 def _identity(fix: Fix) -> tuple[str, str, str]:

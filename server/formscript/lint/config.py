@@ -144,15 +144,11 @@ def _merge(base: Settings, overrides: dict[str, Any], source: str = "settings") 
     parsed = _parse_table(overrides, source)
     out: dict[str, Any] = {}
     for name in SETTINGS:
-        if not _present(overrides, name):
+        if name not in overrides and toml_name(name) not in overrides:
             continue
         value = getattr(parsed, name)
         out[name] = {**getattr(base, name), **value} if isinstance(value, dict) else value
     return out
-
-
-def _present(table: dict[str, Any], name: str) -> bool:
-    return name in table or toml_name(name) in table
 
 
 def _matches(code: str, patterns: tuple[str, ...]) -> bool:

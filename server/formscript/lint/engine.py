@@ -131,7 +131,11 @@ def _lint(
                 json_syntax = not json_syntax
                 doc = parse_document(text, "json" if json_syntax else "yaml")
     if kind == "script" and not doc.ok and not json_syntax and given is None and not tried:
-        doc, tolerated = _tolerated(text, doc)
+        from formscript.document.tolerate import tolerate
+
+        partial = tolerate(text)
+        if partial is not None:
+            doc, tolerated = partial, True
     problems: list[Problem] = []
     report = FileReport(path, kind, None, document=doc)
     if kind == "form":
@@ -172,13 +176,6 @@ def _script_document(text: str) -> tuple[Document, bool, bool]:
     if partial is not None:  # one broken entry hides none of the others
         return partial, True, True
     return parse_document(text), False, True
-
-
-def _tolerated(text: str, doc: Document) -> tuple[Document, bool]:
-    from formscript.document.tolerate import tolerate
-
-    partial = tolerate(text)
-    return (partial, True) if partial is not None else (doc, False)
 
 
 def realize_fixes(diagnostics: list[Diagnostic], doc: Document, fixes: bool | None = True) -> list[Diagnostic]:

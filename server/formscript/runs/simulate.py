@@ -18,16 +18,12 @@ from formscript.core.expansion import (
 )
 from formscript.core.printable import printable_repr
 from formscript.core.regex_guard import BoundedSearch, Estimate, RegexTimeout, duration
-from formscript.core.script import Match, RegexFailure, Replayer, ScriptExhausted
+from formscript.core.script import RegexFailure, Replayer, ScriptExhausted
 from formscript.document import parse_document
 from formscript.lint.engine import lint_text
 from formscript.lint.formats import printable, terminal_safe
 from formscript.lint.report import FileReport
 from formscript.runs.common import CONTRACT_VERSION, json_safe, line_of
-
-
-def _matched(match: Match) -> dict[str, Any]:
-    return {"kind": match.kind, "value": json_safe(match.value)}
 
 
 def simulate_text(
@@ -152,7 +148,7 @@ def simulate_report(
             record.update(
                 entry=match.entry,
                 line=line_of(doc, ("responses", match.entry)),
-                matched_by=_matched(match),
+                matched_by={"kind": match.kind, "value": json_safe(match.value)},
                 response_type=entry.type,
             )
             payload_value = getattr(entry, "data", None) or getattr(entry, "arguments", None)
