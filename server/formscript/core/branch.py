@@ -91,27 +91,6 @@ def tool_schema_list(given: Any) -> list[Any]:
     return list(given) if isinstance(given, list) else [given]
 
 
-def chat_message(
-    instruction: Any = None,
-    *,
-    guidance: Any = None,
-    context: Any = None,
-    plain_content: str | None = None,
-    tool_schemas: Any = None,
-) -> str:
-    """The user message ``branch.chat(instruction, guidance=, context=, plain_content=,
-    tool_schemas=)`` sends."""
-    # The instruction keeps only values that are truthy: chat("") or chat(0) sends no text.
-    text = instruction if instruction else None
-    advice = guidance if guidance else None
-    if plain_content:
-        return plain_content
-    items = [] if context is None else list(context) if isinstance(context, list) else [context]
-    sections = {"Guidance": advice, "Instruction": text, "Context": items, "Tools": tool_schema_list(tool_schemas)}
-    shown = {k: v for k, v in sections.items() if v is not None and not (isinstance(v, str | list | dict) and not v)}
-    return render_yaml(shown).strip()
-
-
 def chat_payload(
     instruction: Any = None,
     *,
@@ -121,18 +100,26 @@ def chat_payload(
     tool_schemas: Any = None,
     tools: Any = None,
 ) -> dict[str, Any]:
-    """The request payload the scripted endpoint receives for that ``branch.chat(...)``; a
-    ``tools=`` keyword goes to the request as it is (it is what ``has_tool`` reads)."""
+    """The request payload the scripted endpoint receives for ``branch.chat(instruction,
+    guidance=, context=, plain_content=, tool_schemas=, tools=)``: the user message the
+    Branch renders, and a ``tools=`` keyword as it is (it is what ``has_tool`` reads)."""
     payload: dict[str, Any] = {"model": TEST_MODEL}
     if tools is not None:
         payload["tools"] = tools
-    message = chat_message(
-        instruction,
-        guidance=guidance,
-        context=context,
-        plain_content=plain_content,
-        tool_schemas=tool_schemas,
-    )
+    if plain_content:
+        message = plain_content
+    else:
+        items = [] if context is None else list(context) if isinstance(context, list) else [context]
+        # The instruction keeps only values that are truthy: chat("") or chat(0) sends no text.
+        sections = {
+            "Guidance": guidance or None,
+            "Instruction": instruction or None,
+            "Context": items,
+            "Tools": tool_schema_list(tool_schemas),
+        }
+        blank = (str, list, dict)
+        shown = {k: v for k, v in sections.items() if v is not None and not (isinstance(v, blank) and not v)}
+        message = render_yaml(shown).strip()
     payload["messages"] = [{"role": "user", "content": message}]
     return payload
 
