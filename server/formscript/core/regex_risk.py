@@ -58,19 +58,12 @@ def _scan(items: list[tuple[Any, Any]], *, inside_repeat: bool) -> str | None:
                 return found
             if unbounded and _overlapping_branches(list(body)):
                 return "a repeated alternation has branches that can match the same text"
-        elif name == "SUBPATTERN":
-            found = _scan(list(arg[-1]), inside_repeat=inside_repeat)
-            if found:
-                return found
-        elif name == "BRANCH":
-            for branch in arg[1]:
-                found = _scan(list(branch), inside_repeat=inside_repeat)
+        elif name in ("SUBPATTERN", "BRANCH", "ASSERT", "ASSERT_NOT"):
+            # a group's or a lookaround's pattern is its argument's last item; a branch has several
+            for inner in arg[1] if name == "BRANCH" else (arg[-1],):
+                found = _scan(list(inner), inside_repeat=inside_repeat)
                 if found:
                     return found
-        elif name in ("ASSERT", "ASSERT_NOT"):
-            found = _scan(list(arg[1]), inside_repeat=inside_repeat)
-            if found:
-                return found
     return None
 
 
