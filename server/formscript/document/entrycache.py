@@ -15,6 +15,7 @@ from formscript.document.segments import (
     SplicedDocument,
     entry_doc,
     head_doc,
+    line_numbers,
     markers,
     patterns,
     root_start,
@@ -109,13 +110,13 @@ class EntryCache:
         start = offsets[begin]
         stop = offsets[after] + shift if after < len(offsets) else len(text)
         window = text[start:stop]
-        if unmodelled(window) or markers(window):
-            return None
-        if loader_for(window) is not safe_loader_class():
-            return None
-        if any(c in window for c in "?{[") and loader_for(text) is not safe_loader_class():
-            return None
-        if re.search(rf"^{KEY}:", window, re.MULTILINE):
+        if (
+            unmodelled(window)
+            or markers(window)
+            or loader_for(window) is not safe_loader_class()
+            or (any(c in window for c in "?{[") and loader_for(text) is not safe_loader_class())
+            or re.search(rf"^{KEY}:", window, re.MULTILINE)
+        ):
             return None
         item, stray = patterns(indent)
         if stray.search(window):
@@ -123,13 +124,7 @@ class EntryCache:
         inner = [start + m.start() for m in item.finditer(window)]
         if not inner or inner[0] != start:
             return None
-        line = lines[begin]
-        inner_lines = []
-        previous = start
-        for offset in inner:
-            line += text.count("\n", previous, offset)
-            previous = offset
-            inner_lines.append(line)
+        inner_lines = line_numbers(text, inner, lines[begin], start)
         kept: dict[str, list[Part]] = {}
         for part in last.parts[begin:after]:
             if part is not None:

@@ -116,16 +116,19 @@ def split_entries(text: str) -> Split | None:
     start, stray = patterns(indent)
     if stray.search(text, first.start()):
         return None
-    offsets: list[int] = []
-    lines: list[int] = []
-    line = text.count("\n", 0, first.start())
-    previous = first.start()
-    for match in start.finditer(text, first.start()):
-        line += text.count("\n", previous, match.start())
-        previous = match.start()
-        offsets.append(match.start())
-        lines.append(line)
+    offsets = [match.start() for match in start.finditer(text, first.start())]
+    lines = line_numbers(text, offsets, text.count("\n", 0, first.start()), first.start())
     return Split(text[: first.start()], offsets, lines, indent)
+
+
+def line_numbers(text: str, offsets: list[int], line: int, at: int) -> list[int]:
+    """The line each of the ascending *offsets* of *text* lies on, offset *at* lying on *line*."""
+    found = []
+    for offset in offsets:
+        line += text.count("\n", at, offset)
+        at = offset
+        found.append(line)
+    return found
 
 
 def only_comments(gap: str) -> bool:
