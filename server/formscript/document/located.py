@@ -220,24 +220,29 @@ class YamlDocument(Document):
 
     def collections(self) -> Iterator[Collection]:
         """Every mapping and sequence below the root, walking the node graph once."""
-        if self.root is None:
-            return
-        stack: list[tuple[yaml.Node, Pos | None]] = [(self.root, None)]
-        seen: set[int] = set()
-        while stack:
-            node, owner = stack.pop()
-            if id(node) in seen:
-                continue  # aliases share nodes
-            seen.add(id(node))
-            if isinstance(node, yaml.MappingNode):
-                children = [(value, node_start(key)) for key, value in node.value]
-            elif isinstance(node, yaml.SequenceNode):
-                children = [(item, node_start(item)) for item in node.value]
-            else:
-                continue
-            if owner is not None:
-                yield Collection(owner, node_span(node))
-            stack.extend(children)
+        if self.root is not None:
+            yield from node_collections(self.root)
+
+
+def node_collections(root: yaml.Node, owner: Pos | None = None) -> Iterator[Collection]:
+    """The mappings and sequences from *root* down, each node once: *root* itself only
+    with an *owner* (where the member holding it starts)."""
+    stack: list[tuple[yaml.Node, Pos | None]] = [(root, owner)]
+    seen: set[int] = set()
+    while stack:
+        node, held_at = stack.pop()
+        if id(node) in seen:
+            continue  # aliases share nodes
+        seen.add(id(node))
+        if isinstance(node, yaml.MappingNode):
+            children = [(value, node_start(key)) for key, value in node.value]
+        elif isinstance(node, yaml.SequenceNode):
+            children = [(item, node_start(item)) for item in node.value]
+        else:
+            continue
+        if held_at is not None:
+            yield Collection(held_at, node_span(node))
+        stack.extend(children)
 
 
 def parse_document(text: str, syntax: Syntax = "yaml", *, confirm: bool = True) -> YamlDocument:

@@ -33,7 +33,7 @@ import yaml
 
 from formscript.core.verdict import KeyPath, Problem
 from formscript.document.comments import comments_of
-from formscript.document.located import YamlDocument, parse_document
+from formscript.document.located import YamlDocument, node_collections, parse_document
 from formscript.document.model import (
     Collection,
     Comment,
@@ -213,18 +213,7 @@ class EntryView:
 
     def collections(self) -> Iterator[Collection]:
         """As ``YamlDocument.collections`` walks the entry (below the sequence of one)."""
-        up = -self._line
-        stack: list[tuple[yaml.Node, Pos]] = [(self._node, node_start(self._node))]
-        while stack:
-            node, owner = stack.pop()
-            if isinstance(node, yaml.MappingNode):
-                children = [(value, node_start(key)) for key, value in node.value]
-            elif isinstance(node, yaml.SequenceNode):
-                children = [(item, node_start(item)) for item in node.value]
-            else:
-                continue
-            yield Collection(Pos(owner.line + up, owner.column), moved_span(node_span(node), up))
-            stack.extend(children)
+        yield from moved_collections(node_collections(self._node, node_start(self._node)), -self._line)
 
     def replacement(self, path: KeyPath, text: str, *, on_key: bool = False, quoted: bool = False) -> Edit | None:
         edit = self._whole.replacement((*self._key, *path[1:]), text, on_key=on_key, quoted=quoted)
