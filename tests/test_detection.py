@@ -15,6 +15,7 @@ import yaml
 
 from formscript.cli import run
 from formscript.core import keys
+from formscript.core.script_models import ENTRY_MODELS
 from formscript.lint import kinds
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -24,11 +25,11 @@ NAMED = re.compile(r"\.(form|script|rules|calls)\.(ya?ml|json)$")
 
 def test_detection_knows_the_keys_core_keys_knows() -> None:
     entry_keys = set()
-    for response_type in keys._response_types():
+    for response_type in ENTRY_MODELS:
         entry_keys |= set(keys.keys_of("entry", {"type": response_type}))
     assert set(keys.table("script")) == kinds._SCRIPT_KEYS
     assert entry_keys == kinds._ENTRY_KEYS
-    assert set(keys._response_types()) == kinds._ENTRY_TYPES
+    assert set(ENTRY_MODELS) == kinds._ENTRY_TYPES
     assert set(keys.VALUES["mode"]) == kinds._MODES
     assert set(keys.table("form")) == kinds._FORM_KEYS
     assert set(keys.table("field")) == kinds._FIELD_KEYS

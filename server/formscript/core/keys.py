@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any, Literal, Union, get_args, get_origin
 
+from formscript.core.entries import RESPONSE_TYPES
 from formscript.core.keyprose import PROSE, VALUES, Prose
 from formscript.core.verdict import KeyPath
 
@@ -210,7 +211,7 @@ def keys_of(owner: str, siblings: Mapping[str, Any]) -> dict[str, Key]:
     if owner == "entry":
         shared = table("entry")
         response_type = siblings.get("type")
-        specific = table(f"entry.{response_type}") if response_type in _response_types() else {}
+        specific = table(f"entry.{response_type}") if response_type in RESPONSE_TYPES else {}
         return {"type": shared["type"], **specific, "when": shared["when"]}
     if owner == "params":
         check = siblings.get("check")
@@ -245,24 +246,15 @@ def _models() -> dict[str, Any]:
     from formscript.core.rules import Rule
     from formscript.core.script_models import ENTRY_MODELS, ScriptHeader, StreamChunkSpec, WhenMatcher
 
-    found: dict[str, Any] = {
+    return {
         "form": WorkForm,
         "field": FieldSpec,
         "script": ScriptHeader,
         "when": WhenMatcher,
         "chunk": StreamChunkSpec,
         "rule": Rule,
+        **{f"entry.{response_type}": model for response_type, model in ENTRY_MODELS.items()},
     }
-    for response_type, model in ENTRY_MODELS.items():
-        found[f"entry.{response_type}"] = model
-    return found
-
-
-@cache
-def _response_types() -> tuple[str, ...]:
-    from formscript.core.script_models import ENTRY_MODELS
-
-    return tuple(ENTRY_MODELS)
 
 
 _MODEL_TITLES = {"FieldSpec": "field declaration", "WhenMatcher": "when matcher", "StreamChunkSpec": "stream chunk"}
