@@ -41,22 +41,6 @@ class ConfigError(ValueError):
     """A configuration that cannot be used (exit code 2)."""
 
 
-#: The settings' attribute names, in declaration order: the one list of them (the fields of
-#: :class:`Settings` before ``root`` and ``source``).
-SETTINGS: tuple[str, ...] = (
-    "select",
-    "extend_select",
-    "ignore",
-    "severity",
-    "per_file_ignores",
-    "kinds",
-    "calls",
-    "expected_outcomes",
-    "exclude",
-    "respect_gitignore",
-)
-
-
 @dataclass(frozen=True, slots=True)
 class Settings:
     """Which codes run, at which severity, and how files map to kinds.
@@ -121,6 +105,11 @@ class Settings:
     def merged(self, overrides: dict[str, Any], source: str = "settings") -> Settings:
         """These settings with *overrides* (same keys as the TOML table, from *source*) applied."""
         return dataclasses.replace(self, **_merge(self, overrides, source))
+
+
+#: The settings' attribute names, in declaration order: the fields of :class:`Settings`
+#: before ``root`` and ``source``.
+SETTINGS: tuple[str, ...] = tuple(field.name for field in dataclasses.fields(Settings))[:-2]
 
 
 def toml_name(name: str) -> str:
