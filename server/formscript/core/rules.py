@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from typing import Any, Literal
+from typing import Any, Literal, get_args
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -14,7 +14,7 @@ from formscript.core.regex_risk import compile_user_regex
 from formscript.core.verdict import Failure
 
 CheckKind = Literal["required", "type", "range", "pattern", "custom"]
-CHECK_KINDS: tuple[str, ...] = ("required", "type", "range", "pattern", "custom")
+CHECK_KINDS: tuple[str, ...] = get_args(CheckKind)
 
 #: Longest value a pattern rule will search; longer values fail before the regex compiles.
 PATTERN_INPUT_CAP = 4096

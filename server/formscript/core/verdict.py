@@ -95,9 +95,6 @@ class Verdict(StrEnum):
     INSUFFICIENT_EVIDENCE = "insufficient_evidence"
     VALIDATOR_ERROR = "validator_error"
 
-    def __str__(self) -> str:
-        return self.value
-
 
 @dataclass(frozen=True, slots=True)
 class Problem:
