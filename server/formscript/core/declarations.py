@@ -48,20 +48,15 @@ def build_declarations(
     """
     built: dict[Any, Declared] = {}
     for key, declaration in fields.items():
-        if memo is not None and type(declaration) is dict:
+        if memo is None or type(declaration) is not dict:
+            spec = _build_declaration(key, declaration, problems)
+        else:
             known = memo.get(id(declaration))
-            if known is not None and known[0] is declaration and known[1] is key:
-                spec, own = known[2], known[3]
-            else:
-                own = []
-                spec = _build_declaration(key, declaration, own)
-                memo[id(declaration)] = (declaration, key, spec, own)
-            if own:
-                problems.extend(own)
-            if spec is not None:
-                built[key if type(key) is str else workform_key(key)] = spec
-            continue
-        spec = _build_declaration(key, declaration, problems)
+            if known is None or known[0] is not declaration or known[1] is not key:
+                own: list[Problem] = []
+                known = memo[id(declaration)] = (declaration, key, _build_declaration(key, declaration, own), own)
+            spec = known[2]
+            problems.extend(known[3])
         if spec is not None:
             built[workform_key(key)] = spec
     return built
