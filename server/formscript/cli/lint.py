@@ -200,23 +200,19 @@ def lint_files(
     stdin_data = read_stdin() if "-" in files else None
     for path in files:
         settings = settings_for(_stdin_name(args) if path == "-" else path)
-        if path == "-":
+        if path != "-":
+            read_in, failed = read_report_or_text(path, args.kind, settings)
+        else:
             path = _stdin_name(args)
             kind = args.kind or kind_from_name(path, settings) or "unknown"
             if stdin_data is None:
-                reports.append(refused_report(path, kind, f"stdin holds more than {MAX_BYTES} bytes"))
-                continue
-            read_in, failed = text_or_report(stdin_data, path, kind)
-            if failed is not None:
-                reports.append(failed)
-                continue
-            text = read_in or ""
-        else:
-            read, failed = read_report_or_text(path, args.kind, settings)
-            if failed is not None:
-                reports.append(failed)
-                continue
-            text = read or ""
+                read_in, failed = None, refused_report(path, kind, f"stdin holds more than {MAX_BYTES} bytes")
+            else:
+                read_in, failed = text_or_report(stdin_data, path, kind)
+        if failed is not None:
+            reports.append(failed)
+            continue
+        text = read_in or ""
         key = cache.key(path, text, args.kind, paired[1] if paired else None, repr(settings)) if cache else ""
         hit = cache.get(key, path, text) if cache is not None else None
         reports.append(hit)
