@@ -85,7 +85,6 @@ def simulate_report(
     out["mode"] = script.mode
     out["script_version"] = json_safe(script.version)  # an int too long for decimal: hex
     doc = report.document
-    reach = _reachability(entries, script.mode)
     for index, entry in enumerate(entries):
         out["entries"].append(
             {
@@ -93,7 +92,7 @@ def simulate_report(
                 "type": entry.type,
                 "line": line_of(doc, ("responses", index)),
                 "conditional": entry.conditional,
-                "reachability": reach[index],
+                "reachability": _reachability(entry, script.mode),
             }
         )
     if calls_text is None:
@@ -216,18 +215,12 @@ def _miss(miss: Miss, call: Call) -> dict[str, Any]:
     }
 
 
-def _reachability(entries: list[Any], mode: str) -> list[str]:
-    states = []
-    for entry in entries:
-        if mode == "positional" and entry.conditional:
-            states.append("never (conditional entries are skipped in positional mode)")
-        elif mode == "when_only" and not entry.conditional:
-            states.append("never (when_only mode serves only conditional entries)")
-        elif entry.conditional:
-            states.append("when its matcher matches (at most once)")
-        else:
-            states.append("positional")
-    return states
+def _reachability(entry: Any, mode: str) -> str:
+    if mode == "positional" and entry.conditional:
+        return "never (conditional entries are skipped in positional mode)"
+    if mode == "when_only" and not entry.conditional:
+        return "never (when_only mode serves only conditional entries)"
+    return "when its matcher matches (at most once)" if entry.conditional else "positional"
 
 
 def render_simulation(result: dict[str, Any]) -> str:
