@@ -368,15 +368,11 @@ class Replayer:
 
     def next(self, payload: dict[str, Any], call_index: int) -> Match:
         """The entry serving this call; ScriptExhausted or RegexFailure as the runtime raises."""
-        if self.mode != "positional":
-            for index, entry in enumerate(self.entries):
-                when = entry.when
-                if when is None or when.is_empty() or index in self.served_conditional:
-                    continue
-                found = self._matches(index, when, payload, call_index)
-                if found is not None:
-                    self.served_conditional.append(index)
-                    return found
+        for index in self.candidates():
+            found = self.matches(index, payload, call_index)
+            if found is not None:
+                self.served_conditional.append(index)
+                return found
         if self.mode == "when_only":
             raise ScriptExhausted(
                 f"no when: matcher matches call {call_index} (last user message {last_user_message(payload)!r})"
