@@ -294,10 +294,8 @@ def _seeded_hash(member: Any) -> bool:
 def _longest_line(spec: dict[Any, Any], title: str, values: dict[Any, Any]) -> KeyPath:
     """Where a prefix over the cap is reported: at the value with the longest line of the
     block, or at the title when its line is longer."""
-    longest: KeyPath = ("values",)
+    longest: KeyPath = ("title",) if "title" in spec else ("values",)
     size = len(title) if "title" in spec else -1
-    if size >= 0:
-        longest = ("title",)
     raw_values = spec.get("values")
     given = raw_values if isinstance(raw_values, dict) else {}
     for key, value in values.items():

@@ -90,32 +90,26 @@ class Location:
     @property
     def value(self) -> Span:
         """The value's span."""
-        found = self._value
-        if found is _LATER:
+        if self._value is _LATER:
             span_of_node, _, node, _ = self._source
-            found = span_of_node(node)
-            self._value = found
-        return found  # type: ignore[no-any-return]
+            self._value = span_of_node(node)
+        return self._value  # type: ignore[no-any-return]
 
     @property
     def key(self) -> Span | None:
         """The key's span (None but for a mapping member)."""
-        found = self._key
-        if found is _LATER:
+        if self._key is _LATER:
             span_of_node, _, _, key_node = self._source
-            found = span_of_node(key_node) if key_node is not None else None
-            self._key = found
-        return found  # type: ignore[no-any-return]
+            self._key = span_of_node(key_node) if key_node is not None else None
+        return self._key  # type: ignore[no-any-return]
 
     @property
     def scalar(self) -> Scalar | None:
         """How a scalar value was written (None for a mapping or a sequence)."""
-        found = self._scalar
-        if found is _LATER:
+        if self._scalar is _LATER:
             _, scalar_of_node, node, _ = self._source
-            found = scalar_of_node(node)
-            self._scalar = found
-        return found  # type: ignore[no-any-return]
+            self._scalar = scalar_of_node(node)
+        return self._scalar  # type: ignore[no-any-return]
 
 
 #: A field of a ``Location.found`` not worked out yet.
