@@ -335,17 +335,15 @@ def discover(start: Path, loaded: dict[Path, Settings | None] | None = None) -> 
     *loaded* keeps the files read, for a caller that asks for many folders."""
     current = start if start.is_dir() else start.parent
     current = current.resolve()
+    known = {} if loaded is None else loaded
     for folder in (current, *current.parents):
         for name in ("formscript.toml", "pyproject.toml"):
             candidate = folder / name
-            if loaded is not None and candidate in loaded:
-                found = loaded[candidate]
-            elif candidate.is_file():
-                found = load_file(candidate)
-                if loaded is not None:
-                    loaded[candidate] = found
-            else:
-                continue
+            if candidate not in known:
+                if not candidate.is_file():
+                    continue
+                known[candidate] = load_file(candidate)
+            found = known[candidate]
             if found is not None:
                 return found
     return Settings()
