@@ -463,9 +463,8 @@ class SplicedForm(WholeText):
                 yield from moved_collections(member.piece.doc.collections(), self._line(member.offset))
                 continue
             yield Collection(Pos(self._line(member.offset), 0), self._cut_span(member))
-            for number in range(len(member.entries) - 1, -1, -1):
-                piece = member.entries[number]
-                yield from moved_collections(piece.doc.collections(), self._line(member.offsets[number]))
+            for piece, offset in zip(reversed(member.entries), reversed(member.offsets), strict=True):
+                yield from moved_collections(piece.doc.collections(), self._line(offset))
 
     def replacement(self, path: KeyPath, text: str, *, on_key: bool = False, quoted: bool = False) -> Edit | None:
         """See ``YamlDocument.replacement`` (made on the whole text: asked for a fix)."""

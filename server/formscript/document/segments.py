@@ -402,9 +402,7 @@ class SplicedDocument(WholeText):
         own = self.head.entry((KEY,))
         assert own is not None and own.key is not None
         yield Collection(own.key.start, self._sequence())
-        for index in range(len(self.parts) - 1, -1, -1):
-            lines = self.starts[index]
-            part = self.parts[index]
+        for part, lines in zip(reversed(self.parts), reversed(self.starts), strict=True):
             if part is not None:
                 yield from moved_collections(part.collections(), lines)
         yield from self.head.collections()
