@@ -94,9 +94,8 @@ def apply_fixes(
             sys.stdout.write(unified_diff(before, fixing.text, path))
             updated.append(report)
             continue
-        try:
-            if not from_stdin:
-                write_fixed(path, before, fixing.text, roots)
+        try:  # (stdin's text was left out above: it is only ever diffed)
+            write_fixed(path, before, fixing.text, roots)
         except NotWritten as exc:
             _say(path, f"fixes not written: {exc}")
             failed += 1

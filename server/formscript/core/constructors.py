@@ -145,8 +145,7 @@ def _check_field(key: Any, declaration: Any, problems: list[Problem]) -> None:
         return
     found: list[Problem] = []
     _build_declaration(name, {k: v for k, v in declaration.items() if k != "name"}, found)
-    for problem in found:
-        problems.append(_moved(problem, ("fields", name), where))
+    problems.extend(_moved(problem, ("fields", name), where) for problem in found)
 
 
 def _moved(problem: Problem, old: KeyPath, new: KeyPath) -> Problem:

@@ -111,8 +111,7 @@ def check_script(data: Any, memo: EntryMemo | None = None) -> ScriptResult:
     if not isinstance(raw_entries, list):
         problems.append(rules.SC019.problem(path=("responses",), found=raw_entries))
     elif memo is None:
-        for index, raw in enumerate(raw_entries):
-            entries.append(_build_entry(index, raw, problems))
+        entries = [_build_entry(index, raw, problems) for index, raw in enumerate(raw_entries)]
     else:
         entries = _spliced_entries(raw_entries, memo, problems)
     return ScriptResult(verdict_from(problems), problems, mode=str(mode), version=version, entries=entries)
