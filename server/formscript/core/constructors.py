@@ -53,11 +53,7 @@ def check_work_form(arguments: dict[Any, Any], built: Collection[Any] = ()) -> l
             for key, declaration in fields.items():
                 where = ("fields", key)
                 if as_text(key) is None:  # a pydantic str key: text, or bytes that are UTF-8
-                    problems.append(
-                        rules.PY002.invalid(
-                            path=where, call="WorkForm", where=f"fields key {key!r}", reason="input should be a string"
-                        )
-                    )
+                    problems.append(_invalid(where, f"fields key {key!r}", "input should be a string"))
                 if key in built:
                     continue
                 _check_field(key, declaration, problems)
@@ -81,20 +77,12 @@ def _check_arguments(plain: dict[Any, Any], problems: list[Problem]) -> None:
                 problems.append(rules.FS003.problem(path=("values",), section="values", found=plain.get("values")))
             elif head == "values":
                 key = loc[1]
-                problems.append(
-                    rules.PY002.invalid(
-                        path=("values", key), call="WorkForm", where=f"values key {key!r}", reason=reason
-                    )
-                )
+                problems.append(_invalid(("values", key), f"values key {key!r}", reason))
             elif error["type"] == "extra_forbidden":
-                problems.append(
-                    rules.PY002.invalid(
-                        path=(head,), call="WorkForm", where=f"{head}=", reason="WorkForm takes no such argument"
-                    )
-                )
+                problems.append(_invalid((head,), f"{head}=", "WorkForm takes no such argument"))
             else:
                 where = ".".join(map(str, loc)) or "its arguments"
-                problems.append(rules.PY002.invalid(path=loc[:1], call="WorkForm", where=where, reason=reason))
+                problems.append(_invalid(loc[:1], where, reason))
 
 
 @cache
@@ -117,18 +105,17 @@ def _arguments_model() -> Any:
     return WorkFormArguments
 
 
+def _invalid(path: KeyPath, where: str, reason: str) -> Problem:
+    """``WorkForm(...)`` refusing its argument *where* (at *path*) for *reason*."""
+    return rules.PY002.invalid(path=path, call="WorkForm", where=where, reason=reason)
+
+
 def _check_field(key: Any, declaration: Any, problems: list[Problem]) -> None:
     """A ``fields`` member given as a mapping: validated as ``FieldSpec(**declaration)``."""
     where = ("fields", key)
     if not isinstance(declaration, dict):
-        problems.append(
-            rules.PY002.invalid(
-                path=where,
-                call="WorkForm",
-                where=f"fields[{key!r}]",
-                reason="input should be a FieldSpec or a mapping of its arguments",
-            )
-        )
+        reason = "input should be a FieldSpec or a mapping of its arguments"
+        problems.append(_invalid(where, f"fields[{key!r}]", reason))
         return
     if "name" not in declaration:
         problems.append(rules.PY002.missing(call=f"the FieldSpec of fields[{key!r}]", argument="name", path=where))
@@ -137,11 +124,7 @@ def _check_field(key: Any, declaration: Any, problems: list[Problem]) -> None:
     try:
         hash(name)
     except TypeError:
-        problems.append(
-            rules.PY002.invalid(
-                path=(*where, "name"), call="WorkForm", where=f"fields[{key!r}].name", reason="not a string"
-            )
-        )
+        problems.append(_invalid((*where, "name"), f"fields[{key!r}].name", "not a string"))
         return
     found: list[Problem] = []
     _build_declaration(name, {k: v for k, v in declaration.items() if k != "name"}, found)
