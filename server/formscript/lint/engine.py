@@ -404,7 +404,5 @@ def suppression_findings(suppressions: list[Suppression], settings: Settings, pa
             extra.append(_located(rules.FSX002, rules.FSX002.message(), suppression.span))
         for item in extra:
             if settings.enabled(item.code, path):
-                found.append(
-                    Diagnostic(item.code, settings.severity_of(item.code, item.severity), item.message, item.span)
-                )
+                found.append(dataclasses.replace(item, severity=settings.severity_of(item.code, item.severity)))
     return found
