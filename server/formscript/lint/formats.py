@@ -520,14 +520,11 @@ def render_chunks(fmt: str, reports: Sequence[FileReport], *, color: bool = Fals
 
 def render(fmt: str, reports: Sequence[FileReport], *, color: bool = False) -> str:
     """Render *reports* in format *fmt* (valid UTF-8 text: see ``printable``)."""
-    if fmt == "json":
-        return printable(render_json(reports))
-    if fmt == "concise":
-        return printable(render_concise(reports))
-    if fmt == "sarif":
-        return printable(render_sarif(reports))
-    if fmt == "github":
-        return printable(render_github(reports))
-    if fmt == "junit":
-        return printable(render_junit(reports))
-    return printable(render_text(reports, color=color))
+    others = {
+        "json": render_json,
+        "concise": render_concise,
+        "sarif": render_sarif,
+        "github": render_github,
+        "junit": render_junit,
+    }
+    return printable(others[fmt](reports) if fmt in others else render_text(reports, color=color))
