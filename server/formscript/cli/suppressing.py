@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING
 from formscript import rules
 from formscript.cli.fixing import NotWritten, _roots, _say, write_fixed
 from formscript.cli.pool import lint_one
+from formscript.lint.report import documents
 
 if TYPE_CHECKING:
     from formscript.lint.config import Settings
@@ -158,9 +159,8 @@ def _unused(report: FileReport) -> int:
 
 def _shape(report: FileReport) -> list[tuple[object, ...]]:
     """What the file holds, comments aside: each document's kind, verdict and value."""
-    parts = report.parts if report.parts is not None else [report]
     shape: list[tuple[object, ...]] = []
-    for part in parts:
+    for part in documents(report):
         try:
             value = repr(part.document.value) if part.document is not None else None
         except Exception:  # a light document without a value

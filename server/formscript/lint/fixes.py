@@ -17,7 +17,7 @@ from typing import Any
 from formscript.document.model import Pos
 from formscript.document.positions import Breaks, LineIndex, line_breaks
 from formscript.lint.diagnostics import Change, Diagnostic, Fix, TextEdit
-from formscript.lint.report import FileReport
+from formscript.lint.report import FileReport, documents
 
 
 def apply_edits(text: str, edits: Iterable[TextEdit], breaks: Breaks = "yaml") -> str:
@@ -161,11 +161,6 @@ def same_value(a: Any, b: Any) -> bool:
         elif left != right:
             return False
     return True
-
-
-def documents(report: FileReport) -> list[FileReport]:
-    """The reports holding *report*'s documents: its parts (a Python file), else itself."""
-    return list(report.parts) if report.parts is not None else [report]
 
 
 def verify(before: FileReport, after: FileReport, changes: dict[int, list[Change]], breaks: Breaks) -> str | None:

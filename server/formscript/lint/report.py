@@ -76,12 +76,11 @@ class FileReport:
 NOT_A_KIND = "skipped: not a form spec, script, ruleset or calls transcript"
 
 
+def documents(report: FileReport) -> list[FileReport]:
+    """The reports holding *report*'s documents: its parts (a Python file), else itself."""
+    return list(report.parts) if report.parts is not None else [report]
+
+
 def flatten(reports: list[FileReport]) -> list[FileReport]:
     """The reports as they are shown: a Python file's documents in its place."""
-    shown: list[FileReport] = []
-    for report in reports:
-        if report.parts is None:
-            shown.append(report)
-        else:
-            shown.extend(report.parts)
-    return shown
+    return [document for report in reports for document in documents(report)]
