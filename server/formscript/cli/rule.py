@@ -25,20 +25,8 @@ def rule(args: argparse.Namespace) -> int:
         print("formscript: give a rule code or --all", file=sys.stderr)
         return 2
     if args.format == "json":
-        data = [
-            {
-                "code": r.code,
-                "name": r.name,
-                "kind": r.kind,
-                "severity": r.severity,
-                "rejects": r.rejects,
-                "summary": r.summary,
-                "why": r.why,
-                "fails": r.fails,
-                "passes": r.passes,
-            }
-            for r in chosen
-        ]
+        shown = ("code", "name", "kind", "severity", "rejects", "summary", "why", "fails", "passes")
+        data = [{name: getattr(r, name) for name in shown} for r in chosen]
         write(json.dumps(data if args.all else data[0], indent=2, ensure_ascii=False) + "\n")
     elif args.format == "markdown":
         from formscript.rules import reference
