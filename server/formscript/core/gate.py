@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 from formscript import rules
 from formscript.core.declarations import DeclarationMemo, build_declarations, raw_key
 from formscript.core.expansion import EXPANSION_LIMIT, measure
-from formscript.core.fields import Declared, FillCrash, FormStatus, check_values, merge_values
+from formscript.core.fields import DECLARATION_KEYS, Declared, FillCrash, FormStatus, check_values, merge_values
 from formscript.core.lax_common import Unsure
 from formscript.core.lax_fields import Invalid, lax_str
 from formscript.core.suggest import closest
@@ -77,15 +77,7 @@ class GateResult:
         fields = {
             key: spec
             if isinstance(spec, FieldSpec)
-            else FieldSpec.model_validate(
-                {
-                    "name": spec.name,
-                    "type": spec.type,
-                    "required": spec.required,
-                    "default": spec.default,
-                    "description": spec.description,
-                }
-            )
+            else FieldSpec.model_validate({"name": spec.name, **{k: getattr(spec, k) for k in DECLARATION_KEYS}})
             for key, spec in self.declarations.items()
         }
         return WorkForm.model_construct(
