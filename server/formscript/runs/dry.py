@@ -186,15 +186,10 @@ def render_dry_run(result: dict[str, Any]) -> str:
         lines.append(f"{call} in Python: it builds a form and sends no prompt")
     elif result.get("prompt") is not None:
         sent = result["prompt"]
-        lines.append(f"li agent sends this prompt ({len(sent):,} of at most {PROMPT_CAP:,} characters):")
-        lines.append("-" * 40)
-        lines.append(sent[:-1] if sent.endswith("\n") else sent)
-        lines.append("-" * 40)
+        heading = f"li agent sends this prompt ({len(sent):,} of at most {PROMPT_CAP:,} characters):"
+        lines += [heading, "-" * 40, sent[:-1] if sent.endswith("\n") else sent, "-" * 40]
     elif result["context_block"] is not None:
-        lines.append("the model receives, before the prompt:")
-        lines.append("-" * 40)
-        lines.append(result["context_block"].rstrip("\n"))
-        lines.append("-" * 40)
+        lines += ["the model receives, before the prompt:", "-" * 40, result["context_block"].rstrip("\n"), "-" * 40]
     elif result["verdict"] == "accepted":
         lines.append("nothing is added to the prompt (no values)")
     else:
