@@ -131,24 +131,19 @@ def runs(analysis: Analysis, span: Span) -> list[Action]:
     commands with the same arguments; Emacs's eglot, Helix and Neovim 0.7 show no lenses)."""
     if analysis.report.parts is not None:
         found = []
-        for part in analysis.report.parts:
-            embedded = part.embedded
-            if embedded is None or part.kind not in ("form", "script"):
-                continue
-            if part.kind == "form" and part.gate is None:
-                continue  # a FieldSpec(...) on its own declares, it is not a form to dry-run
+        for part, embedded in analysis.runnable():
             start = (embedded.call_span or embedded.span).start
             if not touches(Span(start, embedded.span.end), span):
                 continue
             line = embedded.span.start.line + 1
-            found.append(_run(part.kind, (analysis.uri, line), f" ({embedded.call}, line {line})"))
+            found.append(_run(part.kind == "form", (analysis.uri, line), f" ({embedded.call}, line {line})"))
         return found
     if analysis.kind in ("form", "script"):
-        return [_run(analysis.kind, (analysis.uri,), "")]
+        return [_run(analysis.kind == "form", (analysis.uri,), "")]
     return []
 
 
-def _run(kind: str, arguments: tuple[Any, ...], where: str) -> Action:
-    if kind == "form":
+def _run(form: bool, arguments: tuple[Any, ...], where: str) -> Action:
+    if form:
         return Action(f"formscript: Dry run{where}", DRY_RUN_KIND, (), command=SHOW_DRY_RUN, arguments=arguments)
     return Action(f"formscript: Simulate{where}", SIMULATE_KIND, (), command=SHOW_SIMULATION, arguments=arguments)

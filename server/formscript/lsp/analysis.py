@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import contextlib
+from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from functools import cached_property
 from pathlib import Path
@@ -15,6 +17,7 @@ from formscript.lint.diagnostics import Change, Diagnostic, Fix
 from formscript.lint.engine import FileReport, fix_for, lint_text
 from formscript.lint.incremental import Incremental
 from formscript.lint.python_lint import is_python, lint_python
+from formscript.lint.report import Embedding
 from formscript.lsp import context
 from formscript.lsp.facade import KeyPath
 from formscript.lsp.positions import Positions
@@ -35,6 +38,19 @@ def path_to_uri(path: str | Path) -> str:
         return Path(path).resolve().as_uri()
     except (OSError, RuntimeError):  # RuntimeError: a symlink loop (Python 3.11)
         return Path(path).absolute().as_uri()
+
+
+def inside(path: str | Path, roots: Sequence[str]) -> bool:
+    """Whether *path*, links resolved, lies inside one of the folders *roots*."""
+    try:
+        target = Path(path).resolve()
+    except (OSError, RuntimeError):
+        return False
+    for root in roots:
+        with contextlib.suppress(OSError, RuntimeError):
+            if target.is_relative_to(Path(root).resolve()):
+                return True
+    return False
 
 
 @dataclass
@@ -137,6 +153,15 @@ class Analysis:
         """The located entry at *path*."""
         doc = self.document
         return doc.entry(tuple(path)) if doc is not None else None
+
+    def runnable(self) -> list[tuple[FileReport, Embedding]]:
+        """In a Python file, the forms and scripts it hands to lionagi, each with where it is
+        (a ``FieldSpec(...)`` on its own declares: it is not a form to dry-run)."""
+        return [
+            (part, part.embedded)
+            for part in self.report.parts or []
+            if part.embedded is not None and (part.kind == "script" or (part.kind == "form" and part.gate is not None))
+        ]
 
     def part_at(self, pos: Pos) -> Analysis | None:
         """For a Python file, the analysis of the document whose literal (or call) holds

@@ -12,7 +12,7 @@ from typing import Any
 
 from formscript import rules as registry
 from formscript.document import Pos, Span
-from formscript.lsp.analysis import Analysis
+from formscript.lsp.analysis import Analysis, inside
 from formscript.lsp.hover import shown
 
 DRY_RUN = "formscript.dryRun"
@@ -65,22 +65,6 @@ def sibling(path: str, kind: str, reader: Reader) -> tuple[str, str] | None:
     return None
 
 
-def confined(candidate: str, roots: Sequence[str]) -> bool:
-    """Whether *candidate*, links resolved, lies inside one of *roots* (a repository's
-    ``calls`` setting must not show the editor a file outside the workspace)."""
-    try:
-        target = Path(candidate).resolve()
-    except (OSError, RuntimeError):
-        return False
-    for root in roots:
-        try:
-            target.relative_to(Path(root).resolve())
-        except (ValueError, OSError, RuntimeError):
-            continue
-        return True
-    return False
-
-
 def calls_for(analysis: Analysis, reader: Reader, roots: Sequence[str] = ()) -> tuple[str, str] | None:
     """The calls transcript for a script: one named in the settings' ``calls`` table for this
     script, else the sibling ``<name>.calls.yaml``. A transcript the table names must lie
@@ -97,7 +81,7 @@ def calls_for(analysis: Analysis, reader: Reader, roots: Sequence[str] = ()) -> 
         for pattern, target in settings.calls.items():
             if fnmatch.fnmatch(relative, pattern) or fnmatch.fnmatch(Path(analysis.path).name, pattern):
                 candidate = str(root / target)
-                if not confined(candidate, allowed):
+                if not inside(candidate, allowed):
                     continue
                 text = reader(candidate)
                 if text is not None:
@@ -110,12 +94,7 @@ def python_lenses(analysis: Analysis) -> list[Lens]:
     each script, on the line of the call; the commands get the document's line (the
     ``FILE.py:LINE`` of ``formscript dry-run`` and ``simulate``)."""
     found = []
-    for part in analysis.report.parts or []:
-        embedded = part.embedded
-        if embedded is None or part.kind not in ("form", "script"):
-            continue
-        if part.kind == "form" and part.gate is None:
-            continue  # a FieldSpec(...) on its own declares, it is not a form to dry-run
+    for part, embedded in analysis.runnable():
         start = (embedded.call_span or embedded.span).start
         line = embedded.span.start.line + 1
         title, command = ("▶ Dry run", DRY_RUN) if part.kind == "form" else ("▶ Simulate", SIMULATE)

@@ -15,18 +15,10 @@ import tempfile
 from collections.abc import Sequence
 from pathlib import Path
 
+from formscript.lsp.analysis import inside
+
 #: The folder under the cache directory that holds the result files.
 FOLDER = ("formscript", "results")
-
-
-def _inside(path: Path, roots: Sequence[str]) -> bool:
-    for root in roots:
-        try:
-            path.resolve().relative_to(Path(root).resolve())
-        except (ValueError, OSError, RuntimeError):
-            continue
-        return True
-    return False
 
 
 def candidates() -> list[Path]:
@@ -70,7 +62,7 @@ def write(source: str, label: str, line: int | None, text: str, roots: Sequence[
     outside the workspace folders *roots* and can be written; None when none can."""
     name = file_name(source, label, line)
     for folder in candidates():
-        if _inside(folder, roots) or not _usable(folder):
+        if inside(folder, roots) or not _usable(folder):
             continue
         target = folder / name
         try:

@@ -13,7 +13,7 @@ from lsprotocol import types
 from pygls.exceptions import JsonRpcException, JsonRpcInvalidParams
 
 from formscript.lsp import actions, lenses, results
-from formscript.lsp.analysis import path_to_uri
+from formscript.lsp.analysis import Analysis, path_to_uri
 from formscript.lsp.handlers.guard import Handler, guarded
 from formscript.lsp.server import FormscriptServer
 
@@ -37,20 +37,27 @@ def _uri_argument(args: tuple[Any, ...]) -> tuple[str, int | None]:
     return first, line
 
 
+async def _run(ls: FormscriptServer, what: str, args: tuple[Any, ...]) -> tuple[Analysis, int | None, str]:
+    """The document named by *args*, its line, and the text of its dry run or simulation."""
+    uri, line = _uri_argument(args)
+    found = await ls.documents.current(uri)
+    if what == "dry run":
+        text = await ls.documents.off_loop_run(lenses.dry_run, found, ls.documents.read, line)
+    else:
+        text = await ls.documents.off_loop_run(lenses.simulate, found, ls.documents.read, ls.roots(), line)
+    return found, line, text
+
+
 @guarded(lambda: "")
 async def cmd_dry_run(ls: FormscriptServer, *args: Any) -> str:
     """``formscript.dryRun [uri]``: the dry run of a form, as text."""
-    uri, line = _uri_argument(args)
-    found = await ls.documents.current(uri)
-    return await ls.documents.off_loop_run(lenses.dry_run, found, ls.documents.read, line)
+    return (await _run(ls, "dry run", args))[2]
 
 
 @guarded(lambda: "")
 async def cmd_simulate(ls: FormscriptServer, *args: Any) -> str:
     """``formscript.simulate [uri]``: the simulation of a script, as text."""
-    uri, line = _uri_argument(args)
-    found = await ls.documents.current(uri)
-    return await ls.documents.off_loop_run(lenses.simulate, found, ls.documents.read, ls.roots(), line)
+    return (await _run(ls, "simulation", args))[2]
 
 
 #: How long the server waits for the client to open a result file before saying it instead.
@@ -81,9 +88,7 @@ async def show(ls: FormscriptServer, what: str, source: str, line: int | None, t
 @guarded(lambda: "")
 async def cmd_show_dry_run(ls: FormscriptServer, *args: Any) -> str:
     """``formscript.showDryRun [uri]``: ``formscript.dryRun``, shown by the server; answers the text."""
-    uri, line = _uri_argument(args)
-    found = await ls.documents.current(uri)
-    text: str = await ls.documents.off_loop_run(lenses.dry_run, found, ls.documents.read, line)
+    found, line, text = await _run(ls, "dry run", args)
     await show(ls, "dry run", found.path, line, text)
     return text
 
@@ -91,9 +96,7 @@ async def cmd_show_dry_run(ls: FormscriptServer, *args: Any) -> str:
 @guarded(lambda: "")
 async def cmd_show_simulation(ls: FormscriptServer, *args: Any) -> str:
     """``formscript.showSimulation [uri]``: ``formscript.simulate``, shown by the server; answers the text."""
-    uri, line = _uri_argument(args)
-    found = await ls.documents.current(uri)
-    text: str = await ls.documents.off_loop_run(lenses.simulate, found, ls.documents.read, ls.roots(), line)
+    found, line, text = await _run(ls, "simulation", args)
     await show(ls, "simulation", found.path, line, text)
     return text
 
