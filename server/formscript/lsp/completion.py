@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import dataclasses
 import re
-from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -57,7 +56,6 @@ _MAPPING_KEYS = frozenset(
     {"fields", "values", "when", "params", "data", "arguments", "metadata", "tool_input", "payload"}
 )
 _LIST_KEYS = frozenset({"responses", "chunks", "rules"})
-_SEQUENCE_OWNERS = frozenset(_ITEM_SNIPPETS)
 
 _PLACEHOLDER_CHOICE = re.compile(r"\$\{\d+\|([^,|}]*)[^}]*\}")
 _PLACEHOLDER_DEFAULT = re.compile(r"\$\{\d+:([^}]*)\}")
@@ -123,8 +121,8 @@ def complete(analysis: Analysis, pos: Pos, *, snippets: bool = True, as_is: bool
     found: list[Suggestion]
     if context.where == "value":
         found = _values(owner, context, replace)
-    elif owner in _SEQUENCE_OWNERS and not context.in_flow:
-        found = _items(owner, context, replace)
+    elif owner in _ITEM_SNIPPETS and not context.in_flow:
+        found = _snippet_items(_ITEM_SNIPPETS[owner], context, replace, dashed=context.dashed)
     elif owner == "fields":
         found = _new_field(context, replace)
     elif owner == "values":
@@ -132,17 +130,13 @@ def complete(analysis: Analysis, pos: Pos, *, snippets: bool = True, as_is: bool
     else:
         found = _keys(owner, context, replace)
         if owner == "entry" and context.dashed and not context.present:
-            found += _entry_snippets(context, replace, dashed=True)
+            found += _snippet_items("entry", context, replace, dashed=True)
     if not snippets:
         found = [dataclasses.replace(s, insert=one_line(plain(s.insert), context.column), snippet=False) for s in found]
     elif not as_is:
         indent = len(lines[pos.line]) - len(lines[pos.line].lstrip(" "))
-        found = [_replace_insert(s, _relative(s.insert, indent)) for s in found]
+        found = [dataclasses.replace(s, insert=_relative(s.insert, indent)) for s in found]
     return found
-
-
-def _replace_insert(found: Suggestion, insert: str) -> Suggestion:
-    return dataclasses.replace(found, insert=insert)
 
 
 def _relative(insert: str, indent: int) -> str:
@@ -178,9 +172,8 @@ def one_line(text: str, column: int) -> str:
     return _flow(value)
 
 
-def _indent_lines(body: Sequence[str], column: int) -> str:
-    pad = "\n" + " " * column
-    return pad.join(body)
+def _indent_lines(body: list[str], column: int) -> str:
+    return ("\n" + " " * column).join(body)
 
 
 def _keys(owner: str, context: CursorContext, replace: Span) -> list[Suggestion]:
@@ -256,14 +249,6 @@ def _snippet_items(owner: str, context: CursorContext, replace: Span, *, dashed:
         insert = _indent_lines(body, context.column) if dashed else "- " + _indent_lines(body, context.column + 2)
         found.append(_snippet(snippet, order, insert, replace))
     return found
-
-
-def _entry_snippets(context: CursorContext, replace: Span, *, dashed: bool) -> list[Suggestion]:
-    return _snippet_items("entry", context, replace, dashed=dashed)
-
-
-def _items(owner: str, context: CursorContext, replace: Span) -> list[Suggestion]:
-    return _snippet_items(_ITEM_SNIPPETS[owner], context, replace, dashed=context.dashed)
 
 
 def _new_field(context: CursorContext, replace: Span) -> list[Suggestion]:

@@ -398,7 +398,7 @@ def cursor_context(
     key_match = _KEY.match(rest)
     if key_match is not None:
         key = _unquote(key_match.group("key"))
-        parent = _parent_with_item(outline, line, key_column, indent if dashed else None)
+        parent = parent_with_item(outline, line, key_column, indent if dashed else None)
         present = {k: v for k, (_, v) in outline.block(line, key_column, above=not dashed).items()}
         present.setdefault(key, rest[key_match.end() :].strip())
         return CursorContext(
@@ -406,12 +406,12 @@ def cursor_context(
         )
     if rest and not _WORD.fullmatch(rest):
         return None
-    parent = _parent_with_item(outline, line, key_column, indent if dashed else None)
+    parent = parent_with_item(outline, line, key_column, indent if dashed else None)
     present = {k: v for k, (n, v) in outline.block(line, key_column, above=not dashed).items() if n != line}
     return CursorContext("key", parent, present=present, column=key_column, dashed=dashed, word_start=word_start)
 
 
-def _parent_with_item(outline: Outline, line: int, column: int, dash: int | None) -> KeyPath:
+def parent_with_item(outline: Outline, line: int, column: int, dash: int | None) -> KeyPath:
     """The path of the mapping a key at *column* belongs to; on a ``- `` line, the new item."""
     if dash is None:
         return outline.parent(line, column)

@@ -1,12 +1,5 @@
 """Conversions between formscript's domain objects and LSP types, with a document's
-``lsp.positions.Positions`` (re-exported here, with the encodings).
-
-Inside formscript a position is a YAML line and a column in Unicode code points
-(``document.located.Pos``). A client counts lines by ``\\n``, ``\\r\\n`` and ``\\r`` only,
-and columns in the code units of the negotiated position encoding (UTF-16 unless the client
-offers another). YAML 1.1 also breaks lines at NEL, LS and PS, and the linter drops a
-leading byte-order mark, so the mapping goes through absolute offsets when either occurs.
-"""
+``lsp.positions.Positions`` (which maps formscript's positions to the client's)."""
 
 from __future__ import annotations
 
@@ -42,26 +35,19 @@ _SEVERITY = {
 # ------------------------------------------------------------------------------ diagnostics
 
 
-def severity(level: str) -> types.DiagnosticSeverity:
-    """The LSP severity of a formscript severity."""
-    return _SEVERITY.get(level, types.DiagnosticSeverity.Warning)
-
-
 def diagnostic(found: Diagnostic, positions: Positions, uri: str) -> types.Diagnostic:
     """An LSP diagnostic with the lint's code, message and severity; faded when its rule marks
     dead text. No codeDescription: the rule pages have no web address (``formscript.ruleDoc``
     and ``formscript rule CODE`` show them; the documentation site has them all)."""
     rule = rules.get(found.code)
     related = [
-        types.DiagnosticRelatedInformation(
-            location=types.Location(uri=uri, range=positions.range(span)), message=message
-        )
+        types.DiagnosticRelatedInformation(location=location(uri, span, positions), message=message)
         for message, span in found.related
     ]
     return types.Diagnostic(
         range=positions.range(found.span),
         message=found.message,
-        severity=severity(found.severity),
+        severity=_SEVERITY.get(found.severity, types.DiagnosticSeverity.Warning),
         code=found.code,
         source=SOURCE,
         related_information=related or None,
@@ -88,21 +74,14 @@ def workspace_edit(uri: str, edits: list[types.TextEdit], version: int | None, v
     return types.WorkspaceEdit(changes={uri: list(edits)})
 
 
-def markdown(text: str) -> types.MarkupContent:
-    """Markdown content."""
-    return types.MarkupContent(kind=types.MarkupKind.Markdown, value=text)
-
-
-def documentation(text: str, supported: bool = True) -> types.MarkupContent | str:
-    """Markdown content, or a plain string for a client that does not declare Markdown."""
-    return markdown(text) if supported else plain_text(text)
-
-
 _FENCE = re.compile(r"^```[a-z]*\n?", re.MULTILINE)
 
 
-def plain_text(text: str) -> str:
-    """Markdown as plain text: code fences, backticks and bold markers dropped."""
+def documentation(text: str, markdown: bool = True) -> types.MarkupContent | str:
+    """Markdown content, or for a client that does not declare Markdown plain text (code
+    fences, backticks and bold markers dropped)."""
+    if markdown:
+        return types.MarkupContent(kind=types.MarkupKind.Markdown, value=text)
     return _FENCE.sub("", text).replace("**", "").replace("`", "")
 
 

@@ -9,7 +9,7 @@ from formscript import rules
 from formscript.document import Pos, Span
 from formscript.lsp import keydocs
 from formscript.lsp.analysis import Analysis
-from formscript.lsp.context import node_at
+from formscript.lsp.context import node_at, parent_with_item
 from formscript.lsp.facade import Declared, KeyPath, type_label
 
 _MAX_REPR = 300
@@ -179,10 +179,7 @@ def _hover_unparsed(analysis: Analysis, pos: Pos) -> HoverText | None:
     line = outline.line(pos.line)
     if line.key is None or not line.content <= pos.column <= line.content + len(line.key):
         return None
-    parent = outline.parent(pos.line, line.content)
-    if line.dash is not None:
-        parent = (*outline.parent(pos.line, line.dash), outline.item_index(pos.line, line.dash))
-    owner = keydocs.owner_of(analysis.kind, parent)
+    owner = keydocs.owner_of(analysis.kind, parent_with_item(outline, pos.line, line.content, line.dash))
     if owner is None or owner in ("fields", "values"):
         return None
     block = outline.block(pos.line, line.content, above=line.dash is None)

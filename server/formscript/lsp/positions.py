@@ -81,8 +81,13 @@ class Positions:
         self.lines = _lsp_lines(text, previous)
         self._bom = 1 if text.startswith("\ufeff") else 0
         self._exotic = any(c in text for c in _EXOTIC)
-        self._lsp_starts: list[int] | None = None
-        self._yaml_starts: list[int] | None = None
+        self._starts: tuple[list[int], list[int]] | None = None
+
+    def _line_starts(self) -> tuple[list[int], list[int]]:
+        """The offsets at which the YAML lines and the LSP lines start (texts with NEL, LS or PS)."""
+        if self._starts is None:
+            self._starts = _line_starts(self.text[self._bom :], _YAML_BREAK), _line_starts(self.text, _LSP_BREAK)
+        return self._starts
 
     # -- formscript -> client -----------------------------------------------------------
 
@@ -91,14 +96,11 @@ class Positions:
         if not self._exotic:
             column = pos.column + (self._bom if pos.line == 0 else 0)
             return pos.line, column
-        if self._yaml_starts is None:
-            self._yaml_starts = _line_starts(self.text[self._bom :], _YAML_BREAK)
-            self._lsp_starts = _line_starts(self.text, _LSP_BREAK)
-        assert self._lsp_starts is not None
-        line = min(pos.line, len(self._yaml_starts) - 1)
-        offset = self._yaml_starts[line] + pos.column + self._bom
-        lsp_line = bisect.bisect_right(self._lsp_starts, offset) - 1
-        return lsp_line, offset - self._lsp_starts[lsp_line]
+        yaml_starts, lsp_starts = self._line_starts()
+        line = min(pos.line, len(yaml_starts) - 1)
+        offset = yaml_starts[line] + pos.column + self._bom
+        lsp_line = bisect.bisect_right(lsp_starts, offset) - 1
+        return lsp_line, offset - lsp_starts[lsp_line]
 
     def position(self, pos: Pos) -> types.Position:
         """The client position of *pos*, clamped to the text."""
@@ -137,10 +139,7 @@ class Positions:
             if line == 0:
                 column = max(column - self._bom, 0)
             return Pos(line, column)
-        if self._yaml_starts is None:
-            self._yaml_starts = _line_starts(self.text[self._bom :], _YAML_BREAK)
-            self._lsp_starts = _line_starts(self.text, _LSP_BREAK)
-        assert self._lsp_starts is not None
-        offset = max(self._lsp_starts[line] + column - self._bom, 0)
-        yaml_line = bisect.bisect_right(self._yaml_starts, offset) - 1
-        return Pos(yaml_line, offset - self._yaml_starts[yaml_line])
+        yaml_starts, lsp_starts = self._line_starts()
+        offset = max(lsp_starts[line] + column - self._bom, 0)
+        yaml_line = bisect.bisect_right(yaml_starts, offset) - 1
+        return Pos(yaml_line, offset - yaml_starts[yaml_line])

@@ -12,7 +12,7 @@ from pygls.exceptions import JsonRpcInvalidParams
 from formscript.document import Span
 from formscript.lsp import actions, completion, convert, hover, lenses, navigation, pycompletion
 from formscript.lsp.analysis import Analysis
-from formscript.lsp.handlers.guard import Handler, empty_list, guarded
+from formscript.lsp.handlers.guard import Handler, guarded
 from formscript.lsp.server import FormscriptServer
 
 
@@ -45,7 +45,7 @@ async def on_completion(ls: FormscriptServer, params: types.CompletionParams) ->
     return types.CompletionList(is_incomplete=False, items=items)
 
 
-@guarded(empty_list)
+@guarded(list)
 async def on_document_symbol(
     ls: FormscriptServer, params: types.DocumentSymbolParams
 ) -> list[types.DocumentSymbol] | list[types.SymbolInformation]:
@@ -70,7 +70,7 @@ async def on_definition(ls: FormscriptServer, params: types.DefinitionParams) ->
     return convert.location(uri, span, found.positions) if span is not None else None
 
 
-@guarded(empty_list)
+@guarded(list)
 async def on_references(ls: FormscriptServer, params: types.ReferenceParams) -> list[types.Location]:
     """A field's declaration and its value."""
     uri = params.text_document.uri
@@ -109,7 +109,7 @@ async def on_rename(ls: FormscriptServer, params: types.RenameParams) -> types.W
     return convert.workspace_edit(uri, lsp_edits, found.version, versioned)
 
 
-@guarded(empty_list)
+@guarded(list)
 async def on_folding_range(ls: FormscriptServer, params: types.FoldingRangeParams) -> list[types.FoldingRange]:
     """One fold per multi-line mapping or sequence: entries, declarations, sections."""
     found = await ls.documents.current(params.text_document.uri)
@@ -123,7 +123,7 @@ def _wanted(kind: str, only: list[str] | None) -> bool:
     return not only or any(kind == k or kind.startswith(k + ".") for k in only)
 
 
-@guarded(empty_list)
+@guarded(list)
 async def on_code_action(ls: FormscriptServer, params: types.CodeActionParams) -> list[types.CodeAction]:
     """Quick fixes and suppressions at the range; all safe fixes as source.fixAll; the dry run
     or simulation (``source.formscript.*``) for clients without lenses."""
@@ -144,7 +144,7 @@ async def on_code_action(ls: FormscriptServer, params: types.CodeActionParams) -
     return [convert.code_action(a, positions, uri, found.version, versioned) for a in chosen]
 
 
-@guarded(empty_list)
+@guarded(list)
 async def on_code_lens(ls: FormscriptServer, params: types.CodeLensParams) -> list[types.CodeLens]:
     """ "Dry run" above a form, "Simulate" above a script."""
     found = await ls.documents.current(params.text_document.uri)
@@ -169,7 +169,7 @@ async def _simulation(ls: FormscriptServer, found: Analysis) -> dict[str, Any]:
     return result
 
 
-@guarded(empty_list)
+@guarded(list)
 async def on_inlay_hint(ls: FormscriptServer, params: types.InlayHintParams) -> list[types.InlayHint]:
     """Coerced values beside form values; "served at call N" beside script entries."""
     found = await ls.documents.current(params.text_document.uri)

@@ -21,19 +21,9 @@ T = TypeVar("T")
 Handler = Callable[..., Any] | Callable[..., Awaitable[Any]]
 
 
-def empty_list() -> list[Any]:
-    """The empty answer of requests that answer lists."""
-    return []
-
-
-def _none() -> None:
-    return None
-
-
-def guarded(
-    empty: Callable[[], Any] = _none,
-) -> Callable[[Callable[..., T]], Callable[..., T]]:
-    """Answer with ``empty()`` (and log) when the handler fails; protocol errors pass."""
+def guarded(empty: Callable[[], Any] = lambda: None) -> Callable[[Callable[..., T]], Callable[..., T]]:
+    """Answer with ``empty()`` (and log) when the handler fails (``list`` for requests that answer
+    lists); protocol errors pass."""
 
     def decorate(handler: Callable[..., T]) -> Callable[..., T]:
         if asyncio.iscoroutinefunction(handler):
