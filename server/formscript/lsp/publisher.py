@@ -155,16 +155,8 @@ class Publisher:
         documents = self._documents
         if documents.is_open(uri):
             found = await documents.current(uri)
-            version = found.version
-            rid = result_id(found)
-            if previous.get(uri) == rid:
-                return types.WorkspaceUnchangedDocumentDiagnosticReport(uri=uri, result_id=rid, version=version)
-            return types.WorkspaceFullDocumentDiagnosticReport(
-                uri=uri,
-                version=version,
-                result_id=rid,
-                items=convert.diagnostics(found.report.diagnostics, found.positions, uri),
-            )
+            items = convert.diagnostics(found.report.diagnostics, found.positions, uri)
+            return _workspace_report(uri, found.version, result_id(found), items, previous)
         try:
             stat = await documents.off_loop_read(os.stat, path)
         except (OSError, TimeoutError):
@@ -180,9 +172,7 @@ class Publisher:
             items = convert.diagnostics(found.report.diagnostics, found.positions, uri)
             cached = (key, f"disk:{key[0]}:{key[1]}:{key[2]}", items)
             self._files[uri] = cached
-        if previous.get(uri) == cached[1]:
-            return types.WorkspaceUnchangedDocumentDiagnosticReport(uri=uri, result_id=cached[1], version=None)
-        return types.WorkspaceFullDocumentDiagnosticReport(uri=uri, version=None, result_id=cached[1], items=cached[2])
+        return _workspace_report(uri, None, cached[1], cached[2], previous)
 
     # -- progress of workspace reports ------------------------------------------------------
 
@@ -197,3 +187,10 @@ class Publisher:
     def progress_done(self, token: types.ProgressToken) -> None:
         """The work under *token* ended: forget it."""
         self._cancelled_progress.discard(token)
+
+
+def _workspace_report(uri: str, version: int | None, rid: str, items: list[Any], previous: dict[str, str]) -> Any:
+    """One file's workspace report: "unchanged" when the client has *rid* already."""
+    if previous.get(uri) == rid:
+        return types.WorkspaceUnchangedDocumentDiagnosticReport(uri=uri, result_id=rid, version=version)
+    return types.WorkspaceFullDocumentDiagnosticReport(uri=uri, version=version, result_id=rid, items=items)

@@ -39,7 +39,6 @@ import threading
 from collections.abc import Awaitable, Callable, Generator, Sequence
 from concurrent.futures import Future
 from typing import Any, BinaryIO
-from typing import Protocol as Typing
 from urllib.parse import unquote
 
 import attrs
@@ -264,92 +263,75 @@ def _short(text: str, size: int = 120) -> str:
     return text if len(text) <= size else text[: size - 3] + "..."
 
 
-class FrameReader(Typing):
-    """What ``read_frames`` reads from: a header line (at most ``MAX_LINE`` bytes of it), a body."""
+class FrameReader:
+    """What ``read_frames`` reads from: lines of at most ``MAX_LINE`` bytes (a longer one comes
+    in pieces: garbage, dropped, losing nothing after it) and bodies, through a buffer of its
+    own that ``_chunk`` fills with what has arrived."""
 
-    def readline(self) -> Awaitable[bytes]: ...
-
-    def readexactly(self, n: int) -> Awaitable[bytes]: ...
-
-
-class StdinReader:
-    """stdin, read on a thread of *executor*: lines of at most ``MAX_LINE`` bytes.
-
-    Read in chunks of what has arrived (``read1``) into a buffer of its own, so a message's
-    header lines and body, which arrive together, cost the event loop one trip to the reader
-    thread rather than one per line; the rest of a body longer than the buffer holds is read
-    at once. A stream without ``read1`` is read line by line."""
-
-    def __init__(self, stdin: BinaryIO, executor: Any) -> None:
-        self.stdin, self.executor = stdin, executor
+    def __init__(self) -> None:
         self.buffer = bytearray()
-        self._read1: Callable[[int], bytes] | None = getattr(stdin, "read1", None)
 
-    def _off_loop(self, work: Callable[[int], bytes], size: int) -> Awaitable[bytes]:
-        return asyncio.get_running_loop().run_in_executor(self.executor, work, size)
+    async def _chunk(self, size: int) -> bytes:
+        raise NotImplementedError
 
-    async def readline(self) -> bytes:
-        read1 = self._read1
-        if read1 is None:
-            return await self._off_loop(self.stdin.readline, MAX_LINE)
-        buffer = self.buffer
-        while True:
-            end = buffer.find(b"\n")
-            if end >= 0 or len(buffer) >= MAX_LINE:
-                size = end + 1 if end >= 0 else MAX_LINE
-                line = bytes(buffer[:size])
-                del buffer[:size]
-                return line
-            chunk = await self._off_loop(read1, 65536)
-            if not chunk:
-                line = bytes(buffer)
-                buffer.clear()
-                return line
-            buffer += chunk
-
-    async def readexactly(self, n: int) -> bytes:
-        buffer = self.buffer
-        if len(buffer) >= n:
-            body = bytes(buffer[:n])
-            del buffer[:n]
-            return body
-        head = bytes(buffer)
-        buffer.clear()
-        return head + await self._off_loop(self.stdin.read, n - len(head))
-
-
-class StreamFrames:
-    """An asyncio stream (a TCP connection) as a ``FrameReader``, with its own buffer: a line
-    past ``MAX_LINE`` comes in pieces (garbage, dropped) and loses nothing after it."""
-
-    def __init__(self, reader: asyncio.StreamReader) -> None:
-        self.reader = reader
-        self.buffer = bytearray()
+    def _take(self, size: int) -> bytes:
+        taken = bytes(self.buffer[:size])
+        del self.buffer[:size]
+        return taken
 
     async def readline(self) -> bytes:
         while True:
             end = self.buffer.find(b"\n")
             if end >= 0 or len(self.buffer) >= MAX_LINE:
-                size = end + 1 if end >= 0 else MAX_LINE
-                line = bytes(self.buffer[:size])
-                del self.buffer[:size]
-                return line
-            chunk = await self.reader.read(65536)
+                return self._take(end + 1 if end >= 0 else MAX_LINE)
+            chunk = await self._chunk(65536)
             if not chunk:
-                line = bytes(self.buffer)
-                self.buffer.clear()
-                return line
+                return self._take(len(self.buffer))
             self.buffer += chunk
 
     async def readexactly(self, n: int) -> bytes:
         while len(self.buffer) < n:
-            chunk = await self.reader.read(min(n - len(self.buffer), 1 << 20))
+            chunk = await self._chunk(min(n - len(self.buffer), 1 << 20))
             if not chunk:
                 break
             self.buffer += chunk
-        body = bytes(self.buffer[:n])
-        del self.buffer[:n]
-        return body
+        return self._take(n)
+
+
+class StdinReader(FrameReader):
+    """stdin, read on a thread of *executor*.
+
+    Read in chunks of what has arrived (``read1``), so a message's header lines and body,
+    which arrive together, cost the event loop one trip to the reader thread rather than one
+    per line; the rest of a body longer than the buffer holds is read at once. A stream
+    without ``read1`` is read line by line."""
+
+    def __init__(self, stdin: BinaryIO, executor: Any) -> None:
+        super().__init__()
+        self.stdin, self.executor = stdin, executor
+
+    def _off_loop(self, work: Callable[[int], bytes], size: int) -> Awaitable[bytes]:
+        return asyncio.get_running_loop().run_in_executor(self.executor, work, size)
+
+    async def _chunk(self, size: int) -> bytes:
+        read1 = getattr(self.stdin, "read1", None)
+        return await self._off_loop(read1 if read1 is not None else self.stdin.readline, size)
+
+    async def readexactly(self, n: int) -> bytes:
+        if len(self.buffer) < n:
+            self.buffer += await self._off_loop(self.stdin.read, n - len(self.buffer))
+        return self._take(n)
+
+
+class StreamFrames(FrameReader):
+    """An asyncio stream (a TCP connection) as a ``FrameReader``."""
+
+    def __init__(self, reader: asyncio.StreamReader) -> None:
+        super().__init__()
+        self.reader = reader
+
+    async def _chunk(self, size: int) -> bytes:
+        return await self.reader.read(size)
 
 
 async def read_frames(
