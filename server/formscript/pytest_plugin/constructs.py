@@ -21,6 +21,7 @@ __all__ = [
     "Outcome",
     "Repro",
     "call_repro",
+    "decidable_rules",
     "observed",
     "observed_failures",
     "predict_add",
@@ -41,6 +42,8 @@ Repro = tuple[dict[str, str], str]
 _DRAWN = frozenset({"id", "created_at"})
 #: Values read without running anything of the test's (attribute access on them is Python's).
 _PLAIN = (str, int, float, bool, type(None), bytes, list, tuple, dict, set, frozenset)
+#: A rule's fields, as a ruleset file lists them.
+_RULE_KEYS = ("rule_id", "field", "check", "params", "message", "enabled")
 
 
 def predict_model(api: str, kwargs: dict[str, Any], fields: Any) -> Outcome | None:
@@ -82,21 +85,11 @@ def predict_add(existing: list[Any], rule: Any, rule_class: type[Any]) -> Outcom
 
 def predict_apply_all(held: list[Any], form: Any) -> Outcome | None:
     """``RuleSet.apply_all(form)``: the message of each enabled rule that fails, in order."""
-    from formscript.core.constructors import build_rules
-
     values = getattr(form, "values", None)
-    if not isinstance(values, dict):
+    ruleset = decidable_rules(held) if isinstance(values, dict) else None
+    if ruleset is None:
         return None
-    listed = [
-        {k: getattr(rule, k) for k in ("rule_id", "field", "check", "params", "message", "enabled")} for rule in held
-    ]
-    if any(item["check"] == "custom" for item in listed):
-        return None  # a callable of the test's decides
-    problems: list[Any] = []
-    ruleset, undecidable = build_rules(listed, problems)
-    if ruleset is None or undecidable or problems:
-        return None
-    messages = {item["rule_id"]: item["message"] for item in listed}
+    messages = {rule.rule_id: rule.message for rule in held}
     said_by: list[str] = []
     for failure in ruleset.failures(form):
         own = messages.get(failure.rule_id)
@@ -107,6 +100,19 @@ def predict_apply_all(held: list[Any], form: Any) -> Outcome | None:
         else:
             said_by.append(f"field {failure.field!r}")
     return ("returns", _failures(said_by))
+
+
+def decidable_rules(rules: list[Any]) -> Any | None:
+    """formscript's rule set of lionagi's *rules*, or None where formscript makes no claim (a
+    custom check, a rule its model does not build)."""
+    from formscript.core.constructors import build_rules
+
+    listed = [{key: getattr(rule, key) for key in _RULE_KEYS} for rule in rules]
+    if any(item["check"] == "custom" for item in listed):
+        return None  # a callable of the test's decides
+    problems: list[Any] = []
+    ruleset, undecidable = build_rules(listed, problems)
+    return None if undecidable or problems else ruleset
 
 
 def observed_failures(result: Any, exc: BaseException | None) -> Outcome:
@@ -197,9 +203,6 @@ def _short(text: str, limit: int = 160) -> str:
 
 
 # -- repro bundles: what formscript replays (``formscript dry-run``, ``formscript lint``)
-
-#: A rule's fields, as a ruleset file lists them.
-_RULE_KEYS = ("rule_id", "field", "check", "params", "message", "enabled")
 
 
 def spec_repro(title: Any, fields: Any, values: Any, rules: list[Any] | None = None) -> Repro | None:

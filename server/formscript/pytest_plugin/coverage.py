@@ -22,6 +22,17 @@ REPORT_VERSION = 1
 MODELLED_LIONAGI = "0.36.0"
 
 
+#: The counts of what formscript predicted and compared (``Coverage``'s fields of those names).
+_COUNTERS = (
+    "predicted",
+    "predicted_forms",
+    "predicted_responses",
+    "predicted_specs",
+    "predicted_constructs",
+    "predicted_blocks",
+)
+
+
 @dataclass
 class Coverage:
     """Sources (with their entries), how often each entry was served, and the sessions
@@ -61,13 +72,20 @@ class Coverage:
     def fill(self, key: str, site: str, filled: dict[str, bool], rules: dict[str, bool]) -> None:
         """Count one fill_form / validate_form of the form *key*: which declared fields had a
         value (*filled*) and which rules failed (*rules*: rule_id -> failed)."""
-        form = self.forms.setdefault(key, {"key": key, "site": site, "calls": 0, "fields": {}, "rules": {}})
-        form["calls"] += 1
-        for name, has in filled.items():
-            form["fields"][name] = form["fields"].get(name, 0) + int(has)
-        for rule_id, failed in rules.items():
-            counts = form["rules"].setdefault(rule_id, {"passed": 0, "failed": 0})
-            counts["failed" if failed else "passed"] += 1
+        fields = {name: int(has) for name, has in filled.items()}
+        counts = {rule_id: {"passed": int(not failed), "failed": int(failed)} for rule_id, failed in rules.items()}
+        self._add_form({"key": key, "site": site, "calls": 1, "fields": fields, "rules": counts})
+
+    def _add_form(self, form: dict[str, Any]) -> None:
+        """Add the counts of *form* (one call's, or a worker's of many) to the form's."""
+        kept: dict[str, Any] = self.forms.setdefault(form["key"], {**form, "calls": 0, "fields": {}, "rules": {}})
+        kept["calls"] += form["calls"]
+        for name, count in form["fields"].items():
+            kept["fields"][name] = kept["fields"].get(name, 0) + count
+        for rule_id, counts in form["rules"].items():
+            both = kept["rules"].setdefault(rule_id, {"passed": 0, "failed": 0})
+            both["passed"] += counts["passed"]
+            both["failed"] += counts["failed"]
 
     def serve(self, key: str, index: int) -> None:
         """Count one call served by entry *index* of source *key*."""
@@ -83,12 +101,7 @@ class Coverage:
             "served": {k: {str(i): n for i, n in v.items()} for k, v in self.served.items()},
             "sessions": self.sessions,
             "drift": self.drift,
-            "predicted": self.predicted,
-            "predicted_forms": self.predicted_forms,
-            "predicted_responses": self.predicted_responses,
-            "predicted_specs": self.predicted_specs,
-            "predicted_constructs": self.predicted_constructs,
-            "predicted_blocks": self.predicted_blocks,
+            **{name: getattr(self, name) for name in _COUNTERS},
             "forms": self.forms,
         }
 
@@ -102,21 +115,10 @@ class Coverage:
                 mine[int(index)] = mine.get(int(index), 0) + int(count)
         self.sessions.extend(data.get("sessions", []))
         self.drift.extend(data.get("drift", []))
-        self.predicted += int(data.get("predicted", 0))
-        self.predicted_forms += int(data.get("predicted_forms", 0))
-        self.predicted_responses += int(data.get("predicted_responses", 0))
-        self.predicted_specs += int(data.get("predicted_specs", 0))
-        self.predicted_constructs += int(data.get("predicted_constructs", 0))
-        self.predicted_blocks += int(data.get("predicted_blocks", 0))
-        for key, form in data.get("forms", {}).items():
-            kept: dict[str, Any] = self.forms.setdefault(key, {**form, "calls": 0, "fields": {}, "rules": {}})
-            kept["calls"] += form["calls"]
-            for name, count in form["fields"].items():
-                kept["fields"][name] = kept["fields"].get(name, 0) + count
-            for rule_id, counts in form["rules"].items():
-                both = kept["rules"].setdefault(rule_id, {"passed": 0, "failed": 0})
-                both["passed"] += counts["passed"]
-                both["failed"] += counts["failed"]
+        for name in _COUNTERS:
+            setattr(self, name, getattr(self, name) + int(data.get(name, 0)))
+        for form in data.get("forms", {}).values():
+            self._add_form(form)
 
     # -- the numbers
 
@@ -219,16 +221,6 @@ class Coverage:
 
     def sarif(self) -> dict[str, Any]:
         """SARIF 2.1.0: one result per never-served entry, at its line."""
-        rule = {
-            "id": "never-served",
-            "name": "NeverServedEntry",
-            "shortDescription": {"text": "a scripted entry no test served"},
-            "fullDescription": {
-                "text": "No call of the test session was answered by this entry of the script: "
-                "a `when:` that never matches, a positional entry past the calls made, or a test that was removed."
-            },
-            "defaultConfiguration": {"level": "warning"},
-        }
         results = []
         for row in self.rows():
             for entry in row["entries"]:
@@ -250,16 +242,6 @@ class Coverage:
             for gap in gaps:
                 text = f"form {key}: {gap} in the test session"
                 results.append(_result(1, text, path or form["site"], int(line) if line.isdigit() else 1))
-        form_rule = {
-            "id": "form-gap",
-            "name": "FormCoverageGap",
-            "shortDescription": {"text": "a form field never filled, or a rule never failed or never passed"},
-            "fullDescription": {
-                "text": "Over the fill_form and validate_form calls of the test session, a declared field "
-                "never had a value, or a rule's failure (or its pass) was never exercised."
-            },
-            "defaultConfiguration": {"level": "note"},
-        }
         return {
             "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
             "version": "2.1.0",
@@ -270,7 +252,7 @@ class Coverage:
                             "name": "formscript-pytest",
                             "version": __version__,
                             "informationUri": "https://formscript.dev",
-                            "rules": [rule, form_rule],
+                            "rules": list(_SARIF_RULES),
                         }
                     },
                     "results": results,
@@ -406,18 +388,38 @@ def dumps(value: Any) -> str:
     return json.dumps(value, indent=2, ensure_ascii=True, sort_keys=False) + "\n"
 
 
-#: The SARIF rules of the coverage report, by index: (id, level).
-_SARIF_RULES = (("never-served", "warning"), ("form-gap", "note"))
+#: The SARIF rules of the coverage report, by index.
+_SARIF_RULES: tuple[dict[str, Any], ...] = (
+    {
+        "id": "never-served",
+        "name": "NeverServedEntry",
+        "shortDescription": {"text": "a scripted entry no test served"},
+        "fullDescription": {
+            "text": "No call of the test session was answered by this entry of the script: "
+            "a `when:` that never matches, a positional entry past the calls made, or a test that was removed."
+        },
+        "defaultConfiguration": {"level": "warning"},
+    },
+    {
+        "id": "form-gap",
+        "name": "FormCoverageGap",
+        "shortDescription": {"text": "a form field never filled, or a rule never failed or never passed"},
+        "fullDescription": {
+            "text": "Over the fill_form and validate_form calls of the test session, a declared field "
+            "never had a value, or a rule's failure (or its pass) was never exercised."
+        },
+        "defaultConfiguration": {"level": "note"},
+    },
+)
 
 
 def _result(rule: int, text: str, path: str, line: int) -> dict[str, Any]:
     """One SARIF result of rule *rule* (an index of :data:`_SARIF_RULES`), at *path*:*line*."""
-    rule_id, level = _SARIF_RULES[rule]
     where = {"artifactLocation": {"uri": _uri(path)}, "region": {"startLine": line}}
     return {
-        "ruleId": rule_id,
+        "ruleId": _SARIF_RULES[rule]["id"],
         "ruleIndex": rule,
-        "level": level,
+        "level": _SARIF_RULES[rule]["defaultConfiguration"]["level"],
         "message": {"text": text},
         "locations": [{"physicalLocation": where}],
     }

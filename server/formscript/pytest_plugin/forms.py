@@ -8,6 +8,7 @@ arguments is then set against what lionagi did, and a difference is drift.
 from __future__ import annotations
 
 import contextvars
+import functools
 import os
 from pathlib import Path
 from typing import Any
@@ -19,7 +20,19 @@ from formscript.pytest_plugin.checks import (
     Checked,
     check_spec_value,
 )
-from formscript.pytest_plugin.constructs import spec_file_repro
+from formscript.pytest_plugin.constructs import (
+    call_repro,
+    decidable_rules,
+    observed,
+    observed_failures,
+    predict_add,
+    predict_apply_all,
+    predict_model,
+    rules_repro,
+    said,
+    spec_file_repro,
+    spec_repro,
+)
 from formscript.pytest_plugin.coverage import Coverage
 from formscript.pytest_plugin.watching import _ABSENT, Watcher, _lookup, _same
 
@@ -62,6 +75,7 @@ class FormWatcher(Watcher):
         (``_build_work_form(spec, path)``): when either refuses the spec, the test's failure
         (the command returns 1) carries formscript's located report of the spec file."""
 
+        @functools.wraps(original)
         def form_step(*args: Any, **kwargs: Any) -> Any:
             __tracebackhide__ = True
             path = args[-1] if args else kwargs.get("path", kwargs.get("spec_path"))
@@ -79,22 +93,19 @@ class FormWatcher(Watcher):
                 self._guarded(self._form_after, path, None, result, spec)
             return result
 
-        form_step.__wrapped__ = original  # type: ignore[attr-defined]
-        form_step.__name__ = getattr(original, "__name__", "form_step")
         return form_step
 
     def _block_wrapper(self, original: Any) -> Any:
         """``li agent --form``'s context block (the text put before the prompt) for a form it
         built from a spec: set against the block formscript renders for the same spec."""
 
+        @functools.wraps(original)
         def block(form: Any, *args: Any, **kwargs: Any) -> Any:
             __tracebackhide__ = True
             text = original(form, *args, **kwargs)
             self._guarded(self._block_drift, form, text)
             return text
 
-        block.__wrapped__ = original  # type: ignore[attr-defined]
-        block.__name__ = getattr(original, "__name__", "block")
         return block
 
     def _block_drift(self, form: Any, text: Any) -> None:
@@ -123,6 +134,7 @@ class FormWatcher(Watcher):
         """``fill_form`` / ``validate_form``: the call runs as it would, then formscript's
         prediction from the same form, values and rule set is set against what it returned."""
 
+        @functools.wraps(original)
         def filling(*args: Any, **kwargs: Any) -> Any:
             __tracebackhide__ = True
             outermost = _FILLING.get() == 0  # fill_form calls validate_form: one call, one check
@@ -141,8 +153,6 @@ class FormWatcher(Watcher):
                 self._guarded(self._form_drift, fill, args, kwargs, result, None)
             return result
 
-        filling.__wrapped__ = original  # type: ignore[attr-defined]
-        filling.__name__ = getattr(original, "__name__", "filling")
         return filling
 
     def _form_drift(
@@ -150,7 +160,6 @@ class FormWatcher(Watcher):
     ) -> None:
         """Predict the call with formscript's core (status, errors in order by field, values
         after coercion, or the exception) and record any difference as drift."""
-        from formscript.core.constructors import build_rules
         from formscript.core.fields import FillCrash, check_values, merge_values
 
         form = args[0] if args else kwargs.get("form")
@@ -158,19 +167,10 @@ class FormWatcher(Watcher):
         fields = getattr(form, "fields", None)
         if not isinstance(fields, dict) or not isinstance(values, dict):
             return  # lionagi's own errors for what is not a form or mapping: not modelled here
-        ruleset = None
         given = kwargs.get("ruleset")
-        if given is not None:
-            listed = [
-                {k: getattr(rule, k) for k in ("rule_id", "field", "check", "params", "message", "enabled")}
-                for rule in given.rules()
-            ]
-            if any(item["check"] == "custom" for item in listed):
-                return  # a callable of the test's decides
-            problems: list[Any] = []
-            ruleset, undecidable = build_rules(listed, problems)
-            if ruleset is None or undecidable or problems:
-                return
+        ruleset = decidable_rules(given.rules()) if given is not None else None
+        if given is not None and ruleset is None:
+            return
         self.coverage.predicted_forms += 1
         merged = merge_values(fields, values) if fill else dict(values)
         site = self._call_site()
@@ -193,18 +193,14 @@ class FormWatcher(Watcher):
             filled = {str(name): merged.get(name) is not None for name in fields}
             self.coverage.fill(key, shown_site, filled, {rule_id: rule_id in failed for rule_id in enabled})
         if exc is not None:
-            observed = ("raises", type(exc).__name__, predicted[2] if predicted[0] == "raises" else (), "")
+            seen = ("raises", type(exc).__name__, predicted[2] if predicted[0] == "raises" else (), "")
         else:
             errors = tuple(_error_field(str(e)) for e in getattr(result, "validation_errors", []) or [])
-            observed = ("returns", str(getattr(result, "status", "")), errors, _shown_values(result.values))
-        if observed != predicted:
-            from formscript.pytest_plugin.constructs import spec_repro
-
+            seen = ("returns", str(getattr(result, "status", "")), errors, _shown_values(result.values))
+        if seen != predicted:
             held = given.rules() if given is not None else None
             repro = spec_repro(getattr(form, "title", None), fields, values, held)
-            self._drift(
-                "fill_form" if fill else "validate_form", site, _said_form(observed), _said_form(predicted), repro
-            )
+            self._drift("fill_form" if fill else "validate_form", site, _said_form(seen), _said_form(predicted), repro)
 
     def _watch_constructs(self, form_module: Any, rules_module: Any) -> None:
         """Wrap ``FieldSpec``, ``WorkForm`` and ``Rule``'s construction, ``RuleSet.add`` and
@@ -241,8 +237,6 @@ class FormWatcher(Watcher):
     def _construct_drift(
         self, api: str, kwargs: dict[str, Any], model: type, built: Any, exc: BaseException | None
     ) -> None:
-        from formscript.pytest_plugin.constructs import observed, predict_model, said
-
         fields = getattr(model, "model_fields", None)
         predicted = predict_model(api, kwargs, fields)
         if predicted is None:
@@ -250,22 +244,11 @@ class FormWatcher(Watcher):
         self.coverage.predicted_constructs += 1
         seen = observed(built, exc, fields)
         if seen != predicted:
-            from formscript.pytest_plugin.constructs import call_repro
-
             repro = call_repro(api, kwargs)
             self._drift(api, self._call_site(), said(seen, predicted), said(predicted, seen), repro)
 
     def _ruleset_wrapper(self, name: str, original: Any, rule_class: type) -> Any:
-        from formscript.pytest_plugin.constructs import (
-            observed,
-            observed_failures,
-            predict_add,
-            predict_apply_all,
-            rules_repro,
-            said,
-            spec_repro,
-        )
-
+        @functools.wraps(original)
         def method(ruleset: Any, argument: Any, *rest: Any, **kwargs: Any) -> Any:
             __tracebackhide__ = True
             if _INSIDE.get() or rest or kwargs:
@@ -301,8 +284,6 @@ class FormWatcher(Watcher):
                 site = self._call_site()
                 self._drift(f"RuleSet.{name}", site, said(seen, predicted), said(predicted, seen), repro)
 
-        method.__wrapped__ = original  # type: ignore[attr-defined]
-        method.__name__ = name
         return method
 
     def _form_after(self, path: Any, exc: BaseException | None, form: Any, spec: Any = _ABSENT) -> None:

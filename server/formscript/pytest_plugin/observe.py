@@ -17,10 +17,12 @@ plugin is active.
 from __future__ import annotations
 
 import contextvars
+import functools
 import importlib
 import os
 import warnings
 import weakref
+from collections.abc import Callable
 from dataclasses import dataclass
 from dataclasses import field as dataclass_field
 from pathlib import Path
@@ -88,15 +90,13 @@ class Observer(FormWatcher):
         model = script_module.ScriptModel
         self._model = model
         self._exhausted = script_module.ScriptExhaustedError
-        lionagi_dir = str(Path(importlib.import_module("lionagi").__file__ or "").parent)
-        pydantic_dir = str(Path(importlib.import_module("pydantic").__file__ or "").parent)
-        skip = [lionagi_dir + os.sep, pydantic_dir + os.sep, str(Path(__file__).parent) + os.sep]
-        try:
-            core_dir = str(Path(importlib.import_module("pydantic_core").__file__ or "").parent)
-            skip.append(core_dir + os.sep)
-        except ImportError:  # pragma: no cover - pydantic always brings it
-            pass
-        self._skip = tuple(skip)
+        packages = (
+            importlib.import_module("lionagi"),
+            importlib.import_module("pydantic"),
+            importlib.import_module("pydantic_core"),
+        )
+        folders = [Path(package.__file__ or "").parent for package in packages]
+        self._skip = tuple(str(folder) + os.sep for folder in (*folders, Path(__file__).parent))
         for name in LOADERS:
             self._wrap_loader(model, name)
         self._patch(model, "__init__", self._init_wrapper(_lookup(model, "__init__")))
@@ -194,47 +194,41 @@ class Observer(FormWatcher):
     def _wrap_loader(self, model: type, name: str) -> None:
         func = _lookup(model, name).__func__
 
+        @functools.wraps(func)
         def loader(cls: type, *args: Any, **kwargs: Any) -> Any:
             __tracebackhide__ = True  # pytest shows the test's and lionagi's frames, not ours
-            if _DEPTH.get():
-                return func(cls, *args, **kwargs)
-            token = _DEPTH.set(1)
-            try:
-                result = func(cls, *args, **kwargs)
-            except BaseException as exc:
-                _DEPTH.reset(token)
-                if isinstance(exc, Exception):  # not for KeyboardInterrupt and its kind
-                    self._guarded(self._after, name, args, kwargs, None, exc)
-                raise
-            _DEPTH.reset(token)
-            self._guarded(self._after, name, args, kwargs, result, None)
-            return result
+            return self._load(name, functools.partial(func, cls, *args, **kwargs), args, kwargs)
 
-        loader.__name__ = func.__name__
-        loader.__qualname__ = func.__qualname__
-        loader.__doc__ = func.__doc__
-        loader.__wrapped__ = func  # type: ignore[attr-defined]
         self._patch(model, name, classmethod(loader))
 
     def _init_wrapper(self, init: Any) -> Any:
         def __init__(instance: Any, /, **data: Any) -> None:
             __tracebackhide__ = True
-            if _DEPTH.get():
-                init(instance, **data)
-                return
-            token = _DEPTH.set(1)
-            try:
-                init(instance, **data)
-            except BaseException as exc:
-                _DEPTH.reset(token)
-                if isinstance(exc, Exception):
-                    self._guarded(self._after, "__init__", (data,), {}, None, exc)
-                raise
-            _DEPTH.reset(token)
-            self._guarded(self._after, "__init__", (data,), {}, instance, None)
+            self._load("__init__", functools.partial(init, instance, **data), (data,), {}, instance)
 
         __init__.__wrapped__ = init  # type: ignore[attr-defined]
         return __init__
+
+    def _load(
+        self, api: str, load: Callable[[], Any], args: tuple[Any, ...], kwargs: dict[str, Any], made: Any = None
+    ) -> Any:
+        """Run the loader call *load*; when it is the outermost (lionagi's loaders call one
+        another), check what it was handed (*args*, *kwargs*) and what it made (its result, or
+        the instance *made* that the constructor initialised)."""
+        __tracebackhide__ = True
+        if _DEPTH.get():
+            return load()
+        token = _DEPTH.set(1)
+        try:
+            result = load()
+        except BaseException as exc:
+            _DEPTH.reset(token)
+            if isinstance(exc, Exception):  # not for KeyboardInterrupt and its kind
+                self._guarded(self._after, api, args, kwargs, None, exc)
+            raise
+        _DEPTH.reset(token)
+        self._guarded(self._after, api, args, kwargs, result if made is None else made, None)
+        return result
 
     def _next_wrapper(self, original: Any) -> Any:
         def next(instance: Any, payload: dict[str, Any], call_index: int) -> Any:
