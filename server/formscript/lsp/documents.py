@@ -19,7 +19,9 @@ import dataclasses
 import os
 from collections.abc import Callable, Hashable
 from concurrent.futures import ThreadPoolExecutor
-from typing import Any, Protocol, TypeVar
+from typing import Any, TypeVar
+
+from pygls.workspace import TextDocument
 
 from formscript import rules
 from formscript.lint.files import Unreadable, read_bytes
@@ -53,21 +55,11 @@ class Absent(Exception):
     """A request about a document that is neither open nor readable: answered empty."""
 
 
-class TextSource(Protocol):
-    """What the store needs of a pygls text document."""
-
-    @property
-    def source(self) -> str: ...
-
-    @property
-    def version(self) -> int | None: ...
-
-
 class DocumentStore:
     """Open documents, their texts, and the analysis of each text."""
 
     def __init__(
-        self, texts: Callable[[str], TextSource], settings: SettingsStore, encoding: Callable[[], str]
+        self, texts: Callable[[str], TextDocument], settings: SettingsStore, encoding: Callable[[], str]
     ) -> None:
         self._texts = texts
         self._settings = settings

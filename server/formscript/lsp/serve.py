@@ -18,10 +18,7 @@ def create_server() -> FormscriptServer:
     server = FormscriptServer()
     for module in (sync, diagnostics, features, commands):
         for method, handler, options in module.FEATURES:
-            if options is None:
-                server.feature(method)(handler)
-            else:
-                server.feature(method, options)(handler)
+            server.feature(method, options)(handler)
         for name, handler in module.COMMANDS:
             server.command(name)(handler)
     return server

@@ -19,11 +19,12 @@ from typing import Any, BinaryIO
 
 from lsprotocol import types
 from pygls.lsp.server import LanguageServer
+from pygls.workspace import TextDocument
 
 from formscript import __version__
 from formscript.lsp import positions, transport
 from formscript.lsp.analysis import uri_to_path
-from formscript.lsp.documents import DocumentStore, TextSource
+from formscript.lsp.documents import DocumentStore
 from formscript.lsp.publisher import Publisher
 from formscript.lsp.settings import SettingsStore
 from formscript.lsp.workspace import WorkspaceFiles
@@ -78,7 +79,7 @@ class FormscriptServer(LanguageServer):
             self.documents.close(uri)
         self.settings.set_editor({})
 
-    def _text_document(self, uri: str) -> TextSource:
+    def _text_document(self, uri: str) -> TextDocument:
         return self.workspace.get_text_document(uri)
 
     def _ask_to_pull(self) -> None:
