@@ -146,9 +146,7 @@ def check_value(data: Any, site: CallSite, text: str | None, *, settings: Settin
     caller's file, None when it cannot be read)."""
     part = _part_at(text, site, settings) if text is not None else None
     if part is not None and part.verdict in (Verdict.ACCEPTED, Verdict.REJECTED) and part.embedded is not None:
-        line = part.embedded.span.start.line + 1
-        key = f"{site.shown}:{line}"
-        return Checked(key, "literal", site.shown, line, part.embedded.call, part.verdict, part, _entry_lines(part))
+        return _literal(site, part)
     call = part.embedded.call if part is not None and part.embedded is not None else None
     key = f"{site.shown}:{site.line}#{_digest(data)}"
     if not is_plain(data):
@@ -191,7 +189,7 @@ def written_at(file_text: str, site: CallSite, text: str, *, kind: str, settings
     has exactly this content."""
     from formscript.document.python import EmbeddedDocument
 
-    bundle = _cached_python(text, site.shown, settings, _lint_python())
+    bundle = _cached_python(text, site.shown, settings)
     found = [
         p
         for p in bundle.parts or []
@@ -203,50 +201,45 @@ def written_at(file_text: str, site: CallSite, text: str, *, kind: str, settings
     if not found:
         return None
     above = [p for p in found if p.embedded is not None and p.embedded.span.start.line < site.line]
-    part = (above or found)[-1]
+    return _literal(site, (above or found)[-1])
+
+
+def _literal(site: CallSite, part: FileReport) -> Checked:
+    """The outcome for the literal *part* of the caller's file, named by its line."""
     assert part.embedded is not None
     line = part.embedded.span.start.line + 1
     key = f"{site.shown}:{line}"
     return Checked(key, "literal", site.shown, line, part.embedded.call, part.verdict, part, _entry_lines(part))
 
 
-def _lint_python() -> Any:
-    from formscript.lint.python_lint import lint_python
-
-    return lint_python
-
-
 def _part_at(text: str, site: CallSite, settings: Settings) -> FileReport | None:
     """The script the file hands to lionagi by the call at *site*: the call that starts at the
     call's position, else the innermost script call on its line."""
-    from formscript.lint.python_lint import lint_python
-
-    bundle = _cached_python(text, site.shown, settings, lint_python)
-    parts = [p for p in bundle.parts or [] if p.kind == "script" and p.embedded is not None]
+    bundle = _cached_python(text, site.shown, settings)
     at = Pos(site.line - 1, site.column)
-    for part in parts:
-        assert part.embedded is not None
-        if part.embedded.call_span is not None and part.embedded.call_span.start == at:
-            return part
-    on_line = [
-        p
-        for p in parts
-        if p.embedded is not None and p.embedded.call_span is not None and p.embedded.call_span.start.line == at.line
+    starts = [
+        (part, part.embedded.call_span.start)
+        for part in bundle.parts or []
+        if part.kind == "script" and part.embedded is not None and part.embedded.call_span is not None
     ]
-    return on_line[-1] if on_line else None
+    exact = [part for part, start in starts if start == at]
+    on_line = [part for part, start in starts if start.line == at.line]
+    return exact[0] if exact else on_line[-1] if on_line else None
 
 
 _PYTHON_CACHE: dict[tuple[str, str], FileReport] = {}
 
 
-def _cached_python(text: str, shown: str, settings: Settings, lint: Any) -> FileReport:
+def _cached_python(text: str, shown: str, settings: Settings) -> FileReport:
+    from formscript.lint.python_lint import lint_python
+
     key = (shown, hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest())
     if key not in _PYTHON_CACHE:
         # the plugin sees what lionagi does with each document: what the test states about it
         # (pytest.raises, ...) is pytest's business here, and judging it cost a third of the
         # plugin's time on form-heavy suites (bench/pytest_plugin.py: 1.31x -> see the bench)
         quiet = dataclasses.replace(settings, expected_outcomes=False)
-        _PYTHON_CACHE[key] = lint(text, shown, settings=quiet, fixes=True)
+        _PYTHON_CACHE[key] = lint_python(text, shown, settings=quiet, fixes=True)
     return _PYTHON_CACHE[key]
 
 

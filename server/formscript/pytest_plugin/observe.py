@@ -172,22 +172,32 @@ class Observer(FormWatcher):
         self.coverage.predicted_responses += 1
         if _same(theirs, predicted):
             return
-        source = self.coverage.sources.get(tracked.key, {})
-        rows = source.get("entries", [])
-        line = rows[index]["line"] if index < len(rows) else source.get("line")
-        record = {
+        lionagi, formscript = f"builds {_short(theirs)}", f"predicts {_short(predicted)}"
+        record = self._entry_drift(tracked.key, index, call, payload, lionagi, formscript)
+        self._add_drift(record, f"drift in the response to call {call} of {tracked.key}: lionagi {lionagi}")
+
+    def _entry_drift(
+        self, key: str, at: int | None, call: int, payload: Any, lionagi: str, formscript: str
+    ) -> dict[str, Any]:
+        """A drift record at entry *at* of the script *key* (at the script when *at* is None)."""
+        source = self.coverage.sources.get(key, {})
+        entries = source.get("entries", [])
+        return {
             "test": self.current_test,
-            "source": tracked.key,
-            "path": source.get("path", tracked.key),
-            "line": line,
+            "source": key,
+            "path": source.get("path", key),
+            "line": entries[at]["line"] if at is not None and at < len(entries) else source.get("line"),
             "call": call,
             "payload": call_item(payload),
-            "lionagi": f"builds {_short(theirs)}",
-            "formscript": f"predicts {_short(predicted)}",
+            "lionagi": lionagi,
+            "formscript": formscript,
         }
+
+    def _add_drift(self, record: dict[str, Any], text: str) -> None:
+        """Keep *record* and warn with *text* at its entry."""
         self.coverage.drift.append(record)
-        text = f"drift in the response to call {call} of {tracked.key}: lionagi {record['lionagi']}"
-        warnings.warn_explicit(FormscriptDriftWarning(text), FormscriptDriftWarning, record["path"], line or 1)
+        line = record["line"] or 1
+        warnings.warn_explicit(FormscriptDriftWarning(text), FormscriptDriftWarning, record["path"], line)
 
     # -- the work-form building blocks a test calls (constructs.py predicts them)
 
@@ -441,29 +451,14 @@ class Observer(FormWatcher):
         if predicted[0] == "raised" and observed[0] == "raised":
             return  # both raise: which exception is the runtime's own business here
         tracked.replay = None  # the states part: later calls would differ for that reason alone
-        source = self.coverage.sources.get(key, {})
-        entries = source.get("entries", [])
         at = index if index is not None else predicted[1]
-        line = entries[at]["line"] if at is not None and at < len(entries) else source.get("line")
-        record = {
-            "test": self.current_test,
-            "source": key,
-            "path": source.get("path", key),
-            "line": line,
-            "call": call_index,
-            "payload": call_item(payload),
-            "lionagi": _said(observed),
-            "formscript": _said(predicted),
-        }
+        lionagi, formscript = _said(observed), _said(predicted)
+        record = self._entry_drift(key, at, call_index, payload, lionagi, formscript)
         if self.drift_dir is not None:
             record["bundle"] = self._bundle(instance, tracked.items, record)
-        self.coverage.drift.append(record)
-        text = (
-            f"drift at call {call_index} of {key}: lionagi {record['lionagi']}, "
-            f"formscript predicts {record['formscript']}"
+        self._add_drift(
+            record, f"drift at call {call_index} of {key}: lionagi {lionagi}, formscript predicts {formscript}"
         )
-        path = source.get("path", key)
-        warnings.warn_explicit(FormscriptDriftWarning(text), FormscriptDriftWarning, path, line or 1)
 
     def _bundle(self, instance: Any, calls: list[Any], record: dict[str, Any]) -> str:
         """Write a served call's repro bundle: the script as lionagi holds it (data) and the
