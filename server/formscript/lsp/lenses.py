@@ -12,6 +12,7 @@ from typing import Any
 
 from formscript import rules as registry
 from formscript.document import Pos, Span
+from formscript.lint.report import FileReport
 from formscript.lsp.analysis import Analysis, inside
 from formscript.lsp.hover import shown
 
@@ -124,32 +125,27 @@ def lenses(analysis: Analysis, reader: Reader, roots: Sequence[str] = ()) -> lis
     return []
 
 
-def _runs() -> Any:
-    import formscript.runs as runs_module
+def _embedded(analysis: Analysis, line: int | None, kind: str) -> tuple[FileReport | str, int] | None:
+    """For a Python file, the report of the document of *kind* on *line* (the first when None)
+    or the message why there is none, and the line; None for another file."""
+    import formscript.runs as runs
 
-    return runs_module
-
-
-def _embedded(analysis: Analysis, line: int | None, kind: str) -> Any:
-    """For a Python file, the report of the document of *kind* on *line*, or the message why
-    there is none; None for another file."""
     if analysis.report.parts is None:
         return None
     if line is None:
         lines = [p.embedded.span.start.line + 1 for p in analysis.report.parts if p.kind == kind and p.embedded]
         if not lines:
-            return f"{analysis.path}: no {'form' if kind == 'form' else 'script'} is handed to lionagi here"
+            return f"{analysis.path}: no {kind} is handed to lionagi here", 0
         line = lines[0]
-    return _runs().embedded_report(analysis.text, analysis.path, line, kind), line
+    return runs.embedded_report(analysis.text, analysis.path, line, kind), line
 
 
 def dry_run(analysis: Analysis, reader: Reader, line: int | None = None) -> str:
     """The dry run of a form (with its sibling ruleset, if any), as text; in a Python file,
     of the form handed to lionagi on *line* (1-based; the first when None)."""
-    runs = _runs()
+    import formscript.runs as runs
+
     embedded = _embedded(analysis, line, "form")
-    if isinstance(embedded, str):
-        return embedded
     if embedded is not None:
         report, at = embedded
         if isinstance(report, str):
@@ -162,8 +158,10 @@ def dry_run(analysis: Analysis, reader: Reader, line: int | None = None) -> str:
 
 def simulation(analysis: Analysis, reader: Reader, roots: Sequence[str] = ()) -> dict[str, Any]:
     """The simulation of a script against its calls transcript (settings, or sibling), if any."""
+    import formscript.runs as runs
+
     calls = calls_for(analysis, reader, roots)
-    result: dict[str, Any] = _runs().simulate_text(
+    result: dict[str, Any] = runs.simulate_text(
         analysis.text, analysis.path, calls[1] if calls else None, calls[0] if calls else None
     )
     result["calls_path"] = calls[0] if calls else None
@@ -173,10 +171,9 @@ def simulation(analysis: Analysis, reader: Reader, roots: Sequence[str] = ()) ->
 def simulate(analysis: Analysis, reader: Reader, roots: Sequence[str] = (), line: int | None = None) -> str:
     """The simulation as text; in a Python file, of the script handed to lionagi on *line*
     (1-based; the first when None), against the calls the settings' ``calls`` table names."""
-    runs = _runs()
+    import formscript.runs as runs
+
     embedded = _embedded(analysis, line, "script")
-    if isinstance(embedded, str):
-        return embedded
     if embedded is not None:
         report, at = embedded
         if isinstance(report, str):

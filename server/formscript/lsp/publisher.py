@@ -57,9 +57,9 @@ class Publisher:
         self._changed: dict[str, float] = {}
         #: Closed files' workspace reports: uri -> ((generation, mtime, size), result id, items).
         self._files: dict[str, tuple[tuple[int, int, int], str, list[Any]]] = {}
-        #: Progress tokens the client cancelled, remembered even when the cancel arrives
-        #: before the work that owns the token has registered it.
-        self._cancelled_progress: set[types.ProgressToken] = set()
+        #: Progress tokens of workspace reports the client cancelled, remembered even when the
+        #: cancel arrives before the work that owns the token has registered it.
+        self.cancelled_progress: set[types.ProgressToken] = set()
 
     # -- pushed ---------------------------------------------------------------------------
 
@@ -127,7 +127,7 @@ class Publisher:
         self._waiting.clear()
         self._changed.clear()
         self._files.clear()
-        self._cancelled_progress.clear()
+        self.cancelled_progress.clear()
         self.pull = False
 
     def refresh(self) -> None:
@@ -173,20 +173,6 @@ class Publisher:
             cached = (key, f"disk:{key[0]}:{key[1]}:{key[2]}", items)
             self._files[uri] = cached
         return _workspace_report(uri, None, cached[1], cached[2], previous)
-
-    # -- progress of workspace reports ------------------------------------------------------
-
-    def cancel_progress(self, token: types.ProgressToken) -> None:
-        """The client cancelled the work reporting progress under *token*."""
-        self._cancelled_progress.add(token)
-
-    def progress_cancelled(self, token: types.ProgressToken) -> bool:
-        """Whether the client cancelled *token*."""
-        return token in self._cancelled_progress
-
-    def progress_done(self, token: types.ProgressToken) -> None:
-        """The work under *token* ended: forget it."""
-        self._cancelled_progress.discard(token)
 
 
 def _workspace_report(uri: str, version: int | None, rid: str, items: list[Any], previous: dict[str, str]) -> Any:

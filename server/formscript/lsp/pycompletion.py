@@ -155,7 +155,6 @@ def _suggest(part: Analysis, path: tuple[Any, ...], attempt: _Attempt) -> list[S
     value = part.value_at(parent)
     present = {str(k): _written(v) for k, v in value.items() if k != name} if isinstance(value, dict) else {}
     q = attempt.quote
-    found: list[Suggestion] = []
     token = attempt.text.split("\n")[attempt.replace.start.line][attempt.replace.start.column :]
 
     def quoted(name: str) -> str:
@@ -163,23 +162,21 @@ def _suggest(part: Analysis, path: tuple[Any, ...], attempt: _Attempt) -> list[S
         return f"{q}{name}{q}" if token[:1] == q and attempt.replace.start != attempt.replace.end else ""
 
     if attempt.where == "key":
-        for order, (key_name, key) in enumerate(keydocs.keys_of(owner, present).items()):
-            if key_name in present or (owner == "field" and key_name in ELEMENT_KEYS):
-                continue
-            insert = f"{q}{key_name}{q}" + (": " if attempt.needs_colon else "")
-            found.append(
-                Suggestion(
-                    key_name,
-                    "key",
-                    insert,
-                    attempt.replace,
-                    detail=key.type,
-                    documentation=keydocs.markdown(key),
-                    sort=f"{order:03d}",
-                    filter=quoted(key_name),
-                )
+        colon = ": " if attempt.needs_colon else ""
+        return [
+            Suggestion(
+                key.name,
+                "key",
+                f"{q}{key.name}{q}{colon}",
+                attempt.replace,
+                detail=key.type,
+                documentation=keydocs.markdown(key),
+                sort=f"{order:03d}",
+                filter=quoted(key.name),
             )
-        return found
+            for order, key in enumerate(keydocs.keys_of(owner, present).values())
+            if key.name not in present and not (owner == "field" and key.name in ELEMENT_KEYS)
+        ]
     if not isinstance(name, str):
         return []
     value_key = keydocs.doc_for(owner, name, present)

@@ -59,12 +59,12 @@ async def workspace_diagnostic(
     finally:
         if token is not None:
             ls.work_done_progress.end(token, types.WorkDoneProgressEnd(message="done"))
-            ls.publisher.progress_done(token)
+            ls.publisher.cancelled_progress.discard(token)
     return types.WorkspaceDiagnosticReport(items=items)
 
 
 def _progress_cancelled(ls: FormscriptServer, token: types.ProgressToken) -> bool:
-    if ls.publisher.progress_cancelled(token):
+    if token in ls.publisher.cancelled_progress:
         return True
     future = ls.work_done_progress.tokens.get(token)
     return future is not None and future.cancelled()
@@ -72,7 +72,7 @@ def _progress_cancelled(ls: FormscriptServer, token: types.ProgressToken) -> boo
 
 def progress_cancel(ls: FormscriptServer, params: types.WorkDoneProgressCancelParams) -> None:
     """Remember a cancelled progress token (pygls itself only cancels tokens it knows)."""
-    ls.publisher.cancel_progress(params.token)
+    ls.publisher.cancelled_progress.add(params.token)
 
 
 FEATURES: list[tuple[str, Handler, Any]] = [

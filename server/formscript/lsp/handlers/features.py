@@ -55,10 +55,7 @@ async def on_document_symbol(
     outline = navigation.symbols(found)
     if ls.capability("text_document", "document_symbol", "hierarchical_document_symbol_support"):
         return [convert.document_symbol(s, found.positions) for s in outline]
-    flat: list[types.SymbolInformation] = []
-    for symbol in outline:
-        flat.extend(convert.symbol_information(symbol, found.positions, uri))
-    return flat
+    return [flat for symbol in outline for flat in convert.symbol_information(symbol, found.positions, uri)]
 
 
 @guarded()
