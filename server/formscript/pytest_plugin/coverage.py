@@ -322,13 +322,12 @@ def call_item(payload: Any) -> Any:
                 deciding = {"role": "user", "content": message["content"]}
                 break
     tools = payload.get("tools") or []
-    names: list[Any] = []
     tools_plain = isinstance(tools, list)
-    if tools_plain:
-        for tool in tools:
-            if not isinstance(tool, dict):
-                continue
-            names.append((tool.get("function") or {}).get("name") or tool.get("name"))
+    names = [
+        (tool.get("function") or {}).get("name") or tool.get("name")
+        for tool in (tools if tools_plain else [])
+        if isinstance(tool, dict)
+    ]
     named = tools_plain and all(isinstance(n, str) for n in names)
     if deciding is not None and isinstance(deciding["content"], str) and named:
         if not names:
