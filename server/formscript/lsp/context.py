@@ -396,19 +396,19 @@ def cursor_context(
     if "#" in rest:
         return None
     key_match = _KEY.match(rest)
-    if key_match is not None:
-        key = _unquote(key_match.group("key"))
-        parent = parent_with_item(outline, line, key_column, indent if dashed else None)
-        present = {k: v for k, (_, v) in outline.block(line, key_column, above=not dashed).items()}
-        present.setdefault(key, rest[key_match.end() :].strip())
-        return CursorContext(
-            "value", parent, key=key, present=present, column=key_column, dashed=dashed, word_start=word_start
-        )
-    if rest and not _WORD.fullmatch(rest):
+    if key_match is None and rest and not _WORD.fullmatch(rest):
         return None
     parent = parent_with_item(outline, line, key_column, indent if dashed else None)
-    present = {k: v for k, (n, v) in outline.block(line, key_column, above=not dashed).items() if n != line}
-    return CursorContext("key", parent, present=present, column=key_column, dashed=dashed, word_start=word_start)
+    block = outline.block(line, key_column, above=not dashed)
+    if key_match is None:
+        present = {k: v for k, (n, v) in block.items() if n != line}
+        return CursorContext("key", parent, present=present, column=key_column, dashed=dashed, word_start=word_start)
+    key = _unquote(key_match.group("key"))
+    present = {k: v for k, (_, v) in block.items()}
+    present.setdefault(key, rest[key_match.end() :].strip())
+    return CursorContext(
+        "value", parent, key=key, present=present, column=key_column, dashed=dashed, word_start=word_start
+    )
 
 
 def parent_with_item(outline: Outline, line: int, column: int, dash: int | None) -> KeyPath:

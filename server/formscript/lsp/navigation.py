@@ -64,9 +64,7 @@ def symbols(analysis: Analysis) -> list[Symbol]:
             entry = doc.entry((index,))
             if entry is None:
                 continue
-            prompt = (
-                item if isinstance(item, str) else (item.get("prompt", "payload") if isinstance(item, dict) else item)
-            )
+            prompt = item.get("prompt", "payload") if isinstance(item, dict) else item
             span = _whole(entry, lines)
             found.append(Symbol(f"#{index}", "call", span, span, _preview(prompt)))
         return found

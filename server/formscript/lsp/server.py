@@ -68,10 +68,6 @@ class FormscriptServer(LanguageServer):
         self._stop_event = threading.Event()
         transport.serve_tcp(self, host, port)
 
-    def new_session(self) -> None:
-        """A new client connected (TCP): the lifecycle starts again."""
-        self.protocol.new_session()
-
     def end_session(self) -> None:
         """The client went away (TCP): forget its documents, settings and pending work."""
         self.publisher.forget()

@@ -400,7 +400,7 @@ def serve_stdio(server: Any, stop: threading.Event, stdin: BinaryIO, stdout: Bin
 
 def serve_tcp(server: Any, host: str, port: int) -> None:
     """Serve clients over TCP at *host*:*port*, one session at a time, client after client:
-    a client that disconnects or sends ``exit`` ends its session (``server.new_session``
+    a client that disconnects or sends ``exit`` ends its session (``Protocol.new_session``
     readies the server for the next)."""
     protocol: Protocol = server.protocol
 
@@ -409,7 +409,7 @@ def serve_tcp(server: Any, host: str, port: int) -> None:
 
         async def session(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
             async with one_at_a_time:
-                server.new_session()
+                protocol.new_session()
                 protocol.set_writer(writer)
                 try:
                     await read_frames(threading.Event(), StreamFrames(reader), protocol, server.report_server_error)
