@@ -17,6 +17,8 @@ import ast
 import re
 from typing import Any
 
+from formscript.pytest_plugin.checks import is_plain
+
 __all__ = [
     "Outcome",
     "Repro",
@@ -209,8 +211,6 @@ def spec_repro(title: Any, fields: Any, values: Any, rules: list[Any] | None = N
     """A form spec (``form.yaml``) holding *fields* (lionagi's FieldSpecs) and *values*, with
     the rule set's ``rules.yaml``: ``formscript dry-run`` replays what a fill does with them.
     None when something in them is no plain data a YAML file can hold."""
-    from formscript.pytest_plugin.checks import is_plain
-
     declared: dict[str, Any] = {}
     for name, spec in (fields or {}).items():
         item: dict[str, Any] = {"type": getattr(spec, "type", "str"), "required": getattr(spec, "required", True)}
@@ -232,8 +232,6 @@ def spec_repro(title: Any, fields: Any, values: Any, rules: list[Any] | None = N
 
 def rules_repro(rules: list[Any]) -> Repro | None:
     """The rules a set would hold, as a ruleset file ``formscript lint`` checks."""
-    from formscript.pytest_plugin.checks import is_plain
-
     listed = [{key: getattr(rule, key, None) for key in _RULE_KEYS} for rule in rules]
     if not is_plain(listed):
         return None
@@ -259,8 +257,6 @@ def call_repro(api: str, kwargs: dict[str, Any]) -> Repro | None:
 
 def spec_file_repro(spec: Any) -> Repro | None:
     """The spec li agent --form was given, as the file ``formscript dry-run`` replays."""
-    from formscript.pytest_plugin.checks import is_plain
-
     return ({"form.yaml": yaml_text(spec)}, "formscript dry-run form.yaml") if is_plain(spec) else None
 
 
