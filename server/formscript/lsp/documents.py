@@ -69,8 +69,8 @@ class DocumentStore:
         #: What each open document's earlier versions left for linting the next one.
         self._incremental: dict[str, Incremental] = {}
         self._inflight: dict[str, tuple[str, int, asyncio.Future[Analysis]]] = {}
-        #: Results derived from an open document (a simulation), dropped when it closes.
-        self._memos: dict[str, dict[str, tuple[Hashable, Any]]] = {}
+        #: A result derived from each open document (its simulation), dropped when it closes.
+        self._memos: dict[str, tuple[Hashable, Any]] = {}
         self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="formscript-lint")
         #: Disk reads and the file lookups of lenses, apart from the lints (a slow disk never
         #: holds a lint back, a long lint never holds a read back).
@@ -253,15 +253,15 @@ class DocumentStore:
 
     # -- derived results --------------------------------------------------------------------
 
-    def remembered(self, uri: str, name: str, key: Hashable) -> Any | None:
-        """What ``remember`` kept under *name* for *uri*, if it was made from *key*."""
-        memo = self._memos.get(uri, {}).get(name)
+    def remembered(self, uri: str, key: Hashable) -> Any | None:
+        """What ``remember`` kept for *uri*, if it was made from *key*."""
+        memo = self._memos.get(uri)
         return memo[1] if memo is not None and memo[0] == key else None
 
-    def remember(self, uri: str, name: str, key: Hashable, value: Any) -> None:
+    def remember(self, uri: str, key: Hashable, value: Any) -> None:
         """Keep *value* (made from *key*) while *uri* is open."""
         if uri in self._open:
-            self._memos.setdefault(uri, {})[name] = (key, value)
+            self._memos[uri] = (key, value)
 
     # -- the lint thread --------------------------------------------------------------------
 

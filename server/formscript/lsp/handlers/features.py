@@ -158,11 +158,11 @@ async def _simulation(ls: FormscriptServer, found: Analysis) -> dict[str, Any]:
     """The simulation of a script against its calls, kept while the texts stay."""
     calls = await _calls(ls, found)
     key = (found.text, calls)
-    cached = ls.documents.remembered(found.uri, "simulation", key)
+    cached = ls.documents.remembered(found.uri, key)
     if cached is not None:
         return cached  # type: ignore[no-any-return]
     result = await ls.documents.off_loop_run(lenses.simulation, found, ls.documents.read, ls.roots())
-    ls.documents.remember(found.uri, "simulation", key, result)
+    ls.documents.remember(found.uri, key, result)
     return result
 
 
