@@ -156,13 +156,13 @@ def observed(result: Any, exc: BaseException | None, fields: Any = None) -> Outc
     return ("returns", repr(result))
 
 
-def said(outcome: Outcome, other: Outcome | None = None) -> str:
+def said(outcome: Outcome, other: Outcome) -> str:
     """An outcome in words, for the drift line: of an exception's message, its first line, or
     the first line where it differs from *other*'s."""
     if outcome[0] == "raises":
         lines = outcome[2].splitlines()
         shown = lines[0] if lines else ""
-        if other is not None and other[0] == "raises":
+        if other[0] == "raises":
             theirs = other[2].splitlines()
             shown = next((mine for mine, its in zip(lines, theirs, strict=False) if mine != its), shown)
         return f"raises {outcome[1]}" + (f" ({_short(shown.strip())})" if shown else "")
