@@ -96,6 +96,8 @@ MALFORMED = [
     {"kind": "form", "verdict": "accepted", "note": "", "diagnostics": [["FS015", "error", "m", [5, 0, 0, 1], None]]},
     {"kind": "form", "verdict": "accepted", "note": "", "diagnostics": [["FS015", "error", "m", [0, 0, 0, 1], [1]]]},
     {"kind": 3, "verdict": "accepted", "note": "", "diagnostics": []},
+    {"kind": "form", "verdict": ["accepted"], "note": "", "diagnostics": []},
+    {"kind": "form", "verdict": "accepted", "note": "", "diagnostics": [["FS015", ["error"], "m", [0, 0, 0, 1], None]]},
     {"kind": "form", "verdict": "accepted", "note": "", "diagnostics": [], "parts": [{"x": 1}]},
     {"kind": "form", "verdict": "accepted", "note": "", "diagnostics": [], "embedded": ["x", [0], [0]]},
 ]

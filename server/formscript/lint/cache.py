@@ -168,6 +168,7 @@ def _is_diagnostic(value: Any) -> bool:
         isinstance(value, list)
         and len(value) == 5
         and isinstance(value[0], str)
+        and isinstance(value[1], str)
         and value[1] in _SEVERITIES
         and isinstance(value[2], str)
         and _is_span(value[3])
@@ -193,7 +194,7 @@ def _is_part(value: Any) -> bool:
             )
         )
         and (value.get("kind") is None or isinstance(value.get("kind"), str))
-        and (value.get("verdict") is None or value.get("verdict") in _VERDICTS)
+        and (value.get("verdict") is None or (isinstance(value.get("verdict"), str) and value["verdict"] in _VERDICTS))
         and isinstance(value.get("note"), str)
         and isinstance(value.get("diagnostics"), list)
         and all(_is_diagnostic(d) for d in value["diagnostics"])
