@@ -20,13 +20,16 @@ from formscript.lint.kinds import kind_from_name
 from formscript.lint.report import FileReport
 
 
-def read_report_or_text(path: str, kind: str | None, settings: Settings) -> tuple[str | None, FileReport | None]:
-    """The file's text, or a report saying why it cannot be read (the runtime fails too)."""
+def read_report_or_text(
+    path: str, kind: str | None, settings: Settings, limit: int = MAX_BYTES
+) -> tuple[str | None, FileReport | None]:
+    """The file's text, or a report saying why it cannot be read (the runtime fails too);
+    the language server reads at most *limit* bytes of a file it was not sent."""
     guessed = kind or kind_from_name(path, settings) or "unknown"
     try:
-        data = read_bytes(path, MAX_BYTES)
+        data = read_bytes(path, limit)
     except Unreadable as exc:
-        return None, refused_report(path, guessed, exc.message(MAX_BYTES))
+        return None, refused_report(path, guessed, exc.message(limit))
     return text_or_report(data, path, guessed)
 
 

@@ -19,7 +19,7 @@ import dataclasses
 import os
 from collections.abc import Callable, Hashable
 from concurrent.futures import ThreadPoolExecutor
-from typing import Any, TypeVar
+from typing import Any, TypeVar, TypeVarTuple
 
 from pygls.workspace import TextDocument
 
@@ -34,6 +34,7 @@ from formscript.lsp.positions import Positions
 from formscript.lsp.settings import SettingsStore
 
 T = TypeVar("T")
+Args = TypeVarTuple("Args")
 
 #: Files the server reads from disk (not opened by the editor) are refused above this size
 #: (a YM001 diagnostic): linting more in an editor takes too long to be of use.
@@ -123,7 +124,7 @@ class DocumentStore:
             return self.text_of(uri)[0]
         return read_disk(path)
 
-    async def off_loop_read(self, work: Callable[..., T], *args: Any) -> T:
+    async def off_loop_read(self, work: Callable[[*Args], T], *args: *Args) -> T:
         """Run *work* (which reads files) on a reader thread, under ``READ_SECONDS``
         (``TimeoutError`` past it)."""
         future = asyncio.get_running_loop().run_in_executor(self._readers, work, *args)
