@@ -266,11 +266,11 @@ class DocumentStore:
 
     # -- the lint thread --------------------------------------------------------------------
 
-    async def off_loop(self, work: Callable[..., T], *args: Any) -> T:
+    async def off_loop(self, work: Callable[[*Args], T], *args: *Args) -> T:
         """Run *work* on the lint thread (after the lints queued before it)."""
         return await asyncio.get_running_loop().run_in_executor(self._pool, work, *args)
 
-    async def off_loop_run(self, work: Callable[..., T], *args: Any) -> T:
+    async def off_loop_run(self, work: Callable[[*Args], T], *args: *Args) -> T:
         """Run *work* (a dry run, a simulation) on the runs thread, apart from the lints."""
         return await asyncio.get_running_loop().run_in_executor(self._runs, work, *args)
 
