@@ -13,7 +13,7 @@ import warnings
 from collections.abc import Callable
 from pathlib import Path
 from types import FrameType
-from typing import Any
+from typing import Any, TypeVarTuple
 
 from formscript.lint.config import Settings
 from formscript.pytest_plugin.checks import (
@@ -26,6 +26,8 @@ from formscript.pytest_plugin.checks import (
 from formscript.pytest_plugin.constructs import Repro
 from formscript.pytest_plugin.coverage import Coverage
 from formscript.pytest_plugin.warning import FormscriptDriftWarning, FormscriptWarning
+
+Args = TypeVarTuple("Args")
 
 __all__ = ["Watcher"]
 
@@ -65,7 +67,7 @@ class Watcher:
         self._restore.append((owner, name, owner.__dict__.get(name, _ABSENT)))
         setattr(owner, name, value)
 
-    def _guarded(self, action: Callable[..., None], *args: Any) -> None:
+    def _guarded(self, action: Callable[[*Args], None], *args: *Args) -> None:
         """Run *action*; a failure of formscript's own is a warning, never the test's problem."""
         try:
             action(*args)
