@@ -154,7 +154,7 @@ class _FileLinter:
                 report = self._literal(embedded)
         except Exception as exc:  # a bug of ours: reported for this document, never a crash
             report = _failed(self.path, exc)
-            report.embedded = Embedding(embedded.call, embedded.range, embedded.call_span)
+            report.embedded = _embedding(embedded)
             report.kind = embedded.kind
         if report is not None:
             self.extents[id(report)] = _extent(embedded)
@@ -163,21 +163,25 @@ class _FileLinter:
 
     def _literal(self, embedded: Embedded) -> FileReport:
         assert embedded.root is not None
-        doc = PyDocument(self.text, embedded.root, self.lines, file_comments=self.comments, extent=_extent(embedded))
+        doc = self._python_document(embedded, embedded.root)
         found, undecidable, model = self._core(embedded, doc)
         notes: list[str] = []
         rejected = False
-        children = []
         open_parts: list[str] = []
-        for child_path, child in embedded.children:
-            child_report = self.report(child)
-            children.append(child_path)
-            line = child.call_span.start.line + 1
-            if child_report is not None and child_report.verdict is Verdict.REJECTED:
+        built = [
+            (child, f"{child.call}(...) at line {child.call_span.start.line + 1}") for _, child in embedded.children
+        ]
+        if embedded.source is not None:
+            line = embedded.source.call_span.start.line + 1
+            built.append((embedded.source, f"the form it is given (line {line})"))
+        for part, described in built:
+            part_report = self.report(part)
+            if part_report is not None and part_report.verdict is Verdict.REJECTED:
                 rejected = True
-                notes.append(f"{child.call}(...) at line {line} is rejected")
-            elif child_report is None or child_report.verdict is not Verdict.ACCEPTED:
-                open_parts.append(f"{child.call}(...) at line {line} is not decided")
+                notes.append(f"{described} is rejected")
+            elif part_report is None or part_report.verdict is not Verdict.ACCEPTED:
+                open_parts.append(f"{described} is not decided")
+        children = [path for path, _ in embedded.children]
         chains = [path for path, child in embedded.children if child.semantic == "ruleset"]
         if embedded.semantic in ("fill_form", "validate_form") and chains:
             # a RuleSet().add(...) chain reports its own repeated rule_id
@@ -188,14 +192,6 @@ class _FileLinter:
                 for p in found
                 if p.rule is rules.RS009 or not any(_under(p.path, c) for c in children) or p.span is not None
             ]
-        if embedded.source is not None:
-            source_report = self.report(embedded.source)
-            line = embedded.source.call_span.start.line + 1
-            if source_report is not None and source_report.verdict is Verdict.REJECTED:
-                rejected = True
-                notes.append(f"the form it is given (line {line}) is rejected")
-            elif source_report is None or source_report.verdict is not Verdict.ACCEPTED:
-                open_parts.append(f"the form it is given (line {line}) is not decided")
         raising = [(path, node) for path, node in doc.opaque if node.raises]
         if raising:  # evaluating the literal raises: lionagi is never called
             opaque = [(path, node) for path, node in doc.opaque if not node.raises]
@@ -232,7 +228,7 @@ class _FileLinter:
             diagnostics,
             note="; ".join(dict.fromkeys(notes)),
             document=doc,
-            embedded=Embedding(embedded.call, embedded.range, embedded.call_span),
+            embedded=_embedding(embedded),
         )
         if model is not None and embedded.kind == "script":
             report.script = model
@@ -308,12 +304,12 @@ class _FileLinter:
         return found[1].value
 
     def _text(self, embedded: Embedded) -> FileReport | None:
-        from formscript.lint.kinds import kind_from_name, sniff
+        from formscript.lint.kinds import sniff
 
         where = embedded.text
         assert where is not None
         name = embedded.target
-        kind = embedded.kind or (kind_from_name(name, self.settings) if name else None)
+        kind = self._named_kind(embedded)
         loaded = None
         if kind is None:
             loaded = parse_document(where.text)
@@ -324,38 +320,19 @@ class _FileLinter:
             if kind is None:
                 return None
         loader_name = _loader_name(embedded, "written.yaml")
-        syntax: Syntax = "json" if loader_name.endswith(".json") and kind != "form" else "yaml"
-        if kind == "script":
-            from formscript.core.script import loads_as_yaml
-
-            syntax = "yaml" if loads_as_yaml(loader_name) else "json"
+        syntax = _syntax(kind, loader_name)
         inner = loaded if loaded is not None and syntax == "yaml" else parse_document(where.text, syntax)
         doc = EmbeddedDocument(inner, where, self.lines, file_comments=self.comments, extent=_extent(embedded))
-        report = lint_document(doc, loader_name, kind=kind, settings=Settings(), fixes=self.fixes, suppress=False)
-        report.diagnostics = finish(report.diagnostics, doc, self.settings, self.path, suppress=False)
-        if kind == "form" and embedded.reads_as == "mapping":
-            _loaded_only(report, inner)
-        note = ""
-        undecided = kind == "script" and loader_name == "written.yaml" and report.verdict is not Verdict.REJECTED
-        if undecided and not _same_as_json(where.text, doc.value):
-            report.verdict = Verdict.INSUFFICIENT_EVIDENCE
-            note = "the written file's name decides whether lionagi reads it as YAML or JSON"
-        report.path = self.path
-        report.note = note
-        report.embedded = Embedding(embedded.call, embedded.range, embedded.call_span)
-        report.document = doc
-        self.documents[id(report)] = doc
-        return report
+        return self._written(embedded, doc, inner, kind, loader_name, "written.yaml")
 
     def _dumped(self, embedded: Embedded) -> FileReport | None:
         """A value a test writes as JSON text: the file's text is ``json.dumps`` of it, read
         back as lionagi reads the file; located on the literal when reading it back gives the
         value JSON keeps (keys as strings, tuples as lists), else on the whole literal."""
-        from formscript.lint.kinds import kind_from_name, sniff
+        from formscript.lint.kinds import sniff
 
         root = embedded.root
         assert root is not None
-        name = embedded.target
         converted = _as_json(root)
         try:
             text = json.dumps(root.materialize(), **embedded.options)
@@ -364,49 +341,46 @@ class _FileLinter:
             text = None
         if text is None or converted is None or any(n.kind == "opaque" for _, _, n in root.walk()):
             return None if text is None and converted is not None else self._undecided_dump(embedded)
-        kind = embedded.kind or (kind_from_name(name, self.settings) if name else None)
+        kind = self._named_kind(embedded) or sniff(json.loads(text))
         if kind is None:
-            kind = sniff(json.loads(text))
-            if kind is None:
-                return None
+            return None
         loader_name = _loader_name(embedded, "written.json")
-        syntax: Syntax = "json"
-        if kind == "script":
-            from formscript.core.script import loads_as_yaml
-
-            syntax = "yaml" if loads_as_yaml(loader_name) else "json"
-        elif kind == "form" or not loader_name.endswith(".json"):
-            syntax = "yaml"
-        inner = parse_document(text, syntax)
+        inner = parse_document(text, _syntax(kind, loader_name))
         doc: Document
         if inner.ok and _canonical(inner.value) == _canonical(converted.materialize()):
-            doc = PyDocument(self.text, converted, self.lines, file_comments=self.comments, extent=_extent(embedded))
+            doc = self._python_document(embedded, converted)
         else:
             whole = TextPositions(text, tuple(root.span.start for _ in text), root.span.end)
             doc = EmbeddedDocument(inner, whole, self.lines, file_comments=self.comments, extent=_extent(embedded))
+        return self._written(embedded, doc, inner, kind, loader_name, "written.json")
+
+    def _written(
+        self, embedded: Embedded, doc: Document, inner: Document, kind: str, loader_name: str, unnamed: str
+    ) -> FileReport:
+        """The report of a text written to a file (*inner*: the text as lionagi loads it; *doc*:
+        it located in the Python file), read as the file *loader_name* (*unnamed* when the
+        file's name is not known)."""
         report = lint_document(doc, loader_name, kind=kind, settings=Settings(), fixes=self.fixes, suppress=False)
         report.diagnostics = finish(report.diagnostics, doc, self.settings, self.path, suppress=False)
         if kind == "form" and embedded.reads_as == "mapping":
             _loaded_only(report, inner)
-        undecided = kind == "script" and loader_name == "written.json" and report.verdict is not Verdict.REJECTED
-        if undecided and not _same_as_json(text, doc.value):
+        undecided = kind == "script" and loader_name == unnamed and report.verdict is not Verdict.REJECTED
+        if undecided and not _same_as_json(inner.text, doc.value):
             report.verdict = Verdict.INSUFFICIENT_EVIDENCE
             report.note = "the written file's name decides whether lionagi reads it as YAML or JSON"
         report.path = self.path
-        report.embedded = Embedding(embedded.call, embedded.range, embedded.call_span)
+        report.embedded = _embedding(embedded)
         report.document = doc
         self.documents[id(report)] = doc
         return report
 
     def _undecided_dump(self, embedded: Embedded) -> FileReport | None:
         """JSON text of a value with run-time parts: which file it makes is not known."""
-        from formscript.lint.kinds import kind_from_name
-
-        kind = embedded.kind or (kind_from_name(embedded.target, self.settings) if embedded.target else None)
+        kind = self._named_kind(embedded)
         if kind is None:
             return None
         assert embedded.root is not None
-        doc = PyDocument(self.text, embedded.root, self.lines, file_comments=self.comments, extent=_extent(embedded))
+        doc = self._python_document(embedded, embedded.root)
         shown = [rules.PY001.problem(path=path, what=_what(node)) for path, node in doc.opaque]
         diagnostics = finish(to_diagnostics(doc, shown, False), doc, self.settings, self.path, suppress=False)
         report = FileReport(
@@ -416,10 +390,19 @@ class _FileLinter:
             diagnostics,
             note="the JSON text holds parts only known at run time",
             document=doc,
-            embedded=Embedding(embedded.call, embedded.range, embedded.call_span),
+            embedded=_embedding(embedded),
         )
         self.documents[id(report)] = doc
         return report
+
+    def _named_kind(self, embedded: Embedded) -> str | None:
+        """The kind the call reading a written file gives it, else the one its name gives."""
+        from formscript.lint.kinds import kind_from_name
+
+        return embedded.kind or (kind_from_name(embedded.target, self.settings) if embedded.target else None)
+
+    def _python_document(self, embedded: Embedded, root: PyNode) -> PyDocument:
+        return PyDocument(self.text, root, self.lines, file_comments=self.comments, extent=_extent(embedded))
 
     # -- the file's suppressions
 
@@ -463,6 +446,15 @@ class _FileLinter:
         return after[0] if after else parts[-1]
 
 
+def _syntax(kind: str, loader_name: str) -> Syntax:
+    """The syntax lionagi loads a written file of *kind* in, by the name it reads it under."""
+    if kind == "script":
+        from formscript.core.script import loads_as_yaml
+
+        return "yaml" if loads_as_yaml(loader_name) else "json"
+    return "json" if loader_name.endswith(".json") and kind != "form" else "yaml"
+
+
 def _loader_name(embedded: Embedded, unnamed: str) -> str:
     """The name a written file is read under: its own, unless the call that reads it decides
     the syntax (``from_yaml`` / ``from_json``) and the name's suffix says otherwise."""
@@ -489,6 +481,10 @@ def _kind_of(code: str) -> str | None:
     """The kind of file the rule of *code* checks (None: no such rule)."""
     rule = rules.get(code)
     return rule.kind if rule is not None else None
+
+
+def _embedding(embedded: Embedded) -> Embedding:
+    return Embedding(embedded.call, embedded.range, embedded.call_span)
 
 
 def _extent(embedded: Embedded) -> tuple[int, int]:
