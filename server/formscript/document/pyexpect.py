@@ -25,7 +25,6 @@ from __future__ import annotations
 import ast
 from dataclasses import dataclass, replace
 
-from formscript.document.model import Span
 from formscript.document.pyexceptions import (
     Expectation,
     Names,
@@ -56,9 +55,7 @@ def _quiet(expr: ast.expr | None) -> bool:
     if isinstance(expr, ast.List | ast.Tuple | ast.Set):
         return all(_quiet(e) for e in expr.elts)
     if isinstance(expr, ast.Dict):
-        return all(k is not None and _quiet(k) and isinstance(k, ast.Constant) for k in expr.keys) and all(
-            _quiet(v) for v in expr.values
-        )
+        return all(isinstance(k, ast.Constant) for k in expr.keys) and all(_quiet(v) for v in expr.values)
     return False
 
 
@@ -170,9 +167,6 @@ class _Walker:
         self.found: dict[int, Expectation] = {}
         self.tree = tree
 
-    def written(self, node: ast.AST) -> tuple[str, Span]:
-        return written(self.lines, node)
-
     def run(self) -> dict[int, Expectation]:
         self._statements(self.tree.body, [])
         return self.found
@@ -215,7 +209,7 @@ class _Walker:
             if raising:
                 call = raising[-1]
                 assert isinstance(call, ast.Call)
-                by, span = self.written(call)
+                by, span = written(self.lines, call)
                 argument = (
                     call.args[0]
                     if call.args
@@ -230,7 +224,7 @@ class _Walker:
                 self._statements(statement.body, blocks)
             return
         # Any other statement: its expressions, then the statements it holds.
-        for field_name, value in ast.iter_fields(statement):
+        for _, value in ast.iter_fields(statement):
             if isinstance(value, list) and value and isinstance(value[0], ast.stmt):
                 self._statements(value, blocks)
             elif isinstance(value, list):
@@ -241,7 +235,6 @@ class _Walker:
                         self._statements(item.body, blocks)
             elif isinstance(value, ast.expr):
                 self._expression(value, statement, body, blocks)
-            del field_name
 
     def _expression(self, expr: ast.expr, statement: ast.stmt, body: list[ast.stmt], blocks: list[_Block]) -> None:
         for node in ast.walk(expr):
@@ -252,7 +245,7 @@ class _Walker:
             elif isinstance(node, ast.Call) and self.names.is_raises(node) and len(node.args) == 2:
                 made = node.args[1]
                 if isinstance(made, ast.Call) and id(made) in self.wanted and _unconditional(statement, node):
-                    by, span = self.written(node)
+                    by, span = written(self.lines, node)
                     outer = blocks[-1].expectation if blocks else None
                     self.found[id(made)] = Expectation(
                         "raises",
@@ -272,7 +265,7 @@ class _Walker:
         block = blocks[-1]
         expectation = block.expectation
         if body is not block.body:  # inside a compound statement of the block
-            return _with_position(expectation, first=False, last=False)
+            return replace(expectation, first=False, last=False)
         index = next(i for i, s in enumerate(body) if s is statement)
         first = block.before_quiet and _unconditional(statement, call)
         first = first and all(_quiet_statement(s, self.quiet) for s in body[:index])
@@ -309,7 +302,7 @@ class _Walker:
         return True
 
     def _xfail(self, marked: ast.Call) -> Expectation:
-        by, span = self.written(marked)
+        by, span = written(self.lines, marked)
         raises = next((k.value for k in marked.keywords if k.arg == "raises"), None)
         classes: tuple[str, ...] | None = ("builtins.BaseException",)
         if raises is not None:
@@ -332,10 +325,6 @@ def _pattern(call: ast.Call) -> str | None:
     if isinstance(written, ast.Constant) and isinstance(written.value, str):
         return written.value
     return None
-
-
-def _with_position(expectation: Expectation, *, first: bool, last: bool) -> Expectation:
-    return replace(expectation, first=first, last=last)
 
 
 def expectations(

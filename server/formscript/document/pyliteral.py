@@ -21,6 +21,8 @@ is located in the Python file.
 from __future__ import annotations
 
 import ast
+import bisect
+import functools
 import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
@@ -54,7 +56,6 @@ class SourceLines:
         self.text = text
         self.lines = python_lines(text)
         self._encoded: dict[int, bytes] = {}
-        self._starts: list[int] | None = None
 
     def pos(self, lineno: int, col_offset: int) -> Pos:
         """The 0-based code-point position of an ``ast`` (line, byte column)."""
@@ -88,15 +89,19 @@ class SourceLines:
         parts.append(self.lines[span.end.line][: span.end.column])
         return "\n".join(parts)
 
+    @functools.cached_property
+    def _starts(self) -> list[int]:
+        return [0, *(match.end() for match in _LINE_BREAK.finditer(self.text))]
+
     def offset(self, pos: Pos) -> int:
         """The character offset of *pos* in the text."""
-        if self._starts is None:
-            starts = [0]
-            for match in _LINE_BREAK.finditer(self.text):
-                starts.append(match.end())
-            self._starts = starts
         line = min(pos.line, len(self._starts) - 1)
         return self._starts[line] + pos.column
+
+    def position(self, offset: int) -> Pos:
+        """The position of the character offset *offset* in the text."""
+        line = bisect.bisect_right(self._starts, offset) - 1
+        return Pos(line, offset - self._starts[line])
 
 
 class NotALiteral:

@@ -6,6 +6,7 @@ the Python file; and the quote a literal is written with (``quote_of``)."""
 from __future__ import annotations
 
 import ast
+import os
 import re
 import textwrap
 from dataclasses import dataclass
@@ -17,13 +18,8 @@ _PREFIX_QUOTE = re.compile(r"(?P<prefix>[rRuUbBfF]{0,2})(?P<quote>'''|\"\"\"|'|\
 
 
 def quote_of(text: str) -> str:
-    """The prefix and quote of a string literal's source *text*, when it is one plain literal."""
-    return _simple_quote(text)
-
-
-def _simple_quote(text: str) -> str:
-    """The prefix and quote of *text* when it is one plain string literal (no implicit
-    concatenation, no raw prefix), else ''."""
+    """The prefix and quote of a string literal's source *text* when it is one plain literal
+    (no implicit concatenation, no raw prefix), else ''."""
     match = _PREFIX_QUOTE.match(text)
     if match is None:
         return ""
@@ -90,15 +86,10 @@ def _decode_literal(source: str, start: int) -> tuple[str, list[int], int, str] 
                 offsets.append(index)
             index += length
             continue
-        if char == "\r" and source.startswith("\r\n", index):
-            chars.append("\n")  # the tokenizer reads \r\n inside a string as \n
-            offsets.append(index)
-            index += 2
-            continue
         if char == "\r":
-            chars.append("\n")
+            chars.append("\n")  # the tokenizer reads \r\n and \r inside a string as \n
             offsets.append(index)
-            index += 1
+            index += 2 if source.startswith("\r\n", index) else 1
             continue
         chars.append(char)
         offsets.append(index)
@@ -171,20 +162,8 @@ def _literal_positions(lines: SourceLines, node: ast.Constant) -> tuple[str, lis
             return None
     if "".join(chars) != node.value:
         return None
-    positions = _offsets_to_positions(lines, [*offsets, closing])
+    positions = [lines.position(offset) for offset in [*offsets, closing]]
     return "".join(chars), positions[:-1], positions[-1], frozenset(quotes)
-
-
-def _offsets_to_positions(lines: SourceLines, offsets: list[int]) -> list[Pos]:
-    lines.offset(Pos(0, 0))  # builds the line starts
-    starts = lines._starts or [0]
-    import bisect
-
-    found = []
-    for offset in offsets:
-        line = bisect.bisect_right(starts, offset) - 1
-        found.append(Pos(line, offset - starts[line]))
-    return found
 
 
 @dataclass(frozen=True)
@@ -211,13 +190,12 @@ def text_positions(lines: SourceLines, node: ast.expr, resolve: NameResolver | N
     ``dedent(...)`` of one, and ``.strip()`` / ``.lstrip()`` / ``.rstrip()`` of either, or a
     name bound once to one of those. None for anything else."""
     for _ in range(20):
-        if isinstance(node, ast.Name) and resolve is not None:
-            bound = resolve(node)
-            if bound is None:
-                return None
-            node = bound
-            continue
-        break
+        if not isinstance(node, ast.Name) or resolve is None:
+            break
+        bound = resolve(node)
+        if bound is None:
+            return None
+        node = bound
     if isinstance(node, ast.Constant) and isinstance(node.value, str):
         found = _literal_positions(lines, node)
         if found is None:
@@ -255,37 +233,17 @@ def _stripped(inner: TextPositions, how: str) -> TextPositions:
 def _dedented(inner: TextPositions) -> TextPositions | None:
     """textwrap.dedent with the positions kept (checked against textwrap itself)."""
     text = inner.text
-    bounds: list[tuple[int, int]] = []
-    start = 0
-    for index, char in enumerate(text):
-        if char == "\n":
-            bounds.append((start, index))
-            start = index + 1
-    bounds.append((start, len(text)))
-    blank = [e > s and text[s:e].strip(" \t") == "" for s, e in bounds]
-    indents = [
-        text[s:e][: len(text[s:e]) - len(text[s:e].lstrip(" \t"))]
-        for (s, e), is_blank in zip(bounds, blank, strict=True)
-        if not is_blank and e > s
-    ]
-    common = _common_prefix(indents) if indents else ""
+    lines = text.split("\n")
+    indents = [line[: len(line) - len(line.lstrip(" \t"))] for line in lines if line.strip(" \t")]
+    common = os.path.commonprefix(indents)  # noqa: RUF071 (the common characters of the indents)
     kept: list[int] = []
-    for (s, e), is_blank in zip(bounds, blank, strict=True):
-        skip = e - s if is_blank else len(common) if text.startswith(common, s) else 0
-        kept.extend(range(s + skip, e))
-        if e < len(text):
-            kept.append(e)  # the line break
+    start = 0
+    for line in lines:
+        # what follows the common indent (all of a blank line goes), and the line break
+        skip = len(common) if line.strip(" \t") else len(line)
+        kept.extend(range(start + skip, min(start + len(line) + 1, len(text))))
+        start += len(line) + 1
     result = "".join(text[i] for i in kept)
     if result != textwrap.dedent(text):
         return None
     return TextPositions(result, tuple(inner.positions[i] for i in kept), inner.end, inner.quotes)
-
-
-def _common_prefix(prefixes: list[str]) -> str:
-    common = prefixes[0]
-    for prefix in prefixes[1:]:
-        size = 0
-        while size < len(common) and size < len(prefix) and common[size] == prefix[size]:
-            size += 1
-        common = common[:size]
-    return common

@@ -15,6 +15,7 @@ from __future__ import annotations
 import dataclasses
 import io
 import itertools
+import keyword
 import tokenize
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -123,8 +124,6 @@ class PyDocument(Document):
         if target is None or target.synthetic or target.kind != "scalar":
             return None
         if target.identifier:
-            import keyword
-
             return text if text.isidentifier() and not keyword.iskeyword(text) else None
         quote = quote_of(self.source.source(target.span)) if target.written else ""
         if not isinstance(target.value, str) or not quote:
@@ -198,10 +197,7 @@ class EmbeddedDocument(Document):
     def map_span(self, span: Span) -> Span:
         """A span in the embedded text as a span in the Python file."""
         start = self.map_pos(span.start)
-        end = self.map_pos(span.end)
-        if end < start:
-            end = start
-        return Span(start, end)
+        return Span(start, max(start, self.map_pos(span.end)))
 
     def entry(self, path: KeyPath) -> Location | None:
         """The embedded document's entry, placed in the Python file."""
@@ -240,19 +236,12 @@ class EmbeddedDocument(Document):
         if found is None:
             return None
         source = found.new_text
-        if any(char in source for char in "\\\n\r'\"") and not self._quotes_free(source):
+        if any(char in source for char in "\\\n\r") or any(mark in source for mark in self.where.quotes):
             return None
         span = found.span
         start = self._index.offset(span.start)
         end = self._index.offset(span.end)
         positions = [self.where.at(i) for i in range(start, end)]
-        for before, after in itertools.pairwise(positions):
-            if after.line != before.line or after.column != before.column + 1:
-                return None
+        if any(after != Pos(before.line, before.column + 1) for before, after in itertools.pairwise(positions)):
+            return None  # the replaced text is written with escapes, or over several lines
         return Edit(self.map_span(span), source)
-
-    def _quotes_free(self, text: str) -> bool:
-        """Whether *text*'s quotes cannot end the Python literal they go into."""
-        if "\\" in text or "\n" in text or "\r" in text:
-            return False
-        return not any(mark in text for mark in self.where.quotes)
