@@ -53,7 +53,7 @@ from formscript.document.pyapi import (
 from formscript.document.pyfiles import FileCalls
 from formscript.document.pyforms import FormCalls
 from formscript.document.pyliteral import PyNode
-from formscript.document.pywalker import argument_of, placed_at, synthetic
+from formscript.document.pywalker import argument_of, placed_at, synthetic, synthetic_mapping
 
 __all__ = ["MENTION", "Embedded", "extract", "mentions_api"]
 
@@ -143,8 +143,11 @@ class _Extractor(FormCalls, FileCalls):
         self._add(embedded)
         return True
 
-    def _script(self, call: ast.Call, api: str, literal: ast.AST, build: Any) -> None:
-        """A script document whose root *build* makes (with the problems found reading it)."""
+    def _script(
+        self, call: ast.Call, api: str, literal: ast.AST, build: Any, semantic: str = "script", scope: KeyPath = ()
+    ) -> None:
+        """A script document whose root *build* makes (with the problems found reading it);
+        *semantic* ``entry``: one entry of it, checked at *scope*."""
         self._problems = []
         try:
             root = build()
@@ -152,7 +155,8 @@ class _Extractor(FormCalls, FileCalls):
             problems, self._problems = self._problems, None
         if root is None:
             return
-        embedded = self._new(call, api, "script", "script", literal, root)
+        embedded = self._new(call, api, semantic, "script", literal, root)
+        embedded.scope = scope
         embedded.problems.extend(problems)
         self._add(embedded)
 
@@ -200,19 +204,9 @@ class _Extractor(FormCalls, FileCalls):
                 items = [key for key, _ in given.pairs]  # iterating a dict gives its keys
             else:
                 items = [given]
-            entries = []
-            for item in items:
-                entry = PyNode.mapping(
-                    item.span,
-                    [
-                        (synthetic("type", item.span), synthetic("text", item.span)),
-                        (synthetic("content", item.span), item),
-                    ],
-                )
-                entries.append(entry)
-            listed = PyNode.sequence(given.span, entries)
-            listed.synthetic = given.kind != "seq"
-            return PyNode.mapping(given.span, [(synthetic("responses", given.span), listed)])
+            entries = [synthetic_mapping(item.span, type="text", content=item) for item in items]
+            listed = PyNode.sequence(given.span, entries, synthetic=given.kind != "seq")
+            return synthetic_mapping(given.span, responses=listed)
 
         self._script(call, "TestBranch.from_text", self.peel(argument), build)
 
@@ -242,7 +236,7 @@ class _Extractor(FormCalls, FileCalls):
             if given.kind == "dict":
                 return given
             if given.kind == "seq" and given.seq_type is list:
-                return PyNode.mapping(given.span, [(synthetic("responses", given.span), given)])
+                return synthetic_mapping(given.span, responses=given)
             if given.kind == "scalar" and isinstance(given.value, str):
                 return None  # a path: the file is read at run time
             self._problems_append(rules.PY002.cannot_coerce(call=api, found=given.materialize()), given)
@@ -306,41 +300,18 @@ class _Extractor(FormCalls, FileCalls):
             if name in ENTRY_MODELS:
                 entry = node
             elif name == "WhenMatcher":
-                entry = PyNode.mapping(
-                    span,
-                    [
-                        (synthetic("type", span), synthetic("text", span)),
-                        (synthetic("content", span), synthetic("", span)),
-                        (synthetic("when", span), node),
-                    ],
-                )
+                entry = synthetic_mapping(span, type="text", content="", when=node)
             else:
-                chunks = PyNode.sequence(span, [node])
-                chunks.synthetic = True
-                entry = PyNode.mapping(
-                    span, [(synthetic("type", span), synthetic("stream", span)), (synthetic("chunks", span), chunks)]
-                )
+                entry = synthetic_mapping(span, type="stream", chunks=PyNode.sequence(span, [node], synthetic=True))
             entry.synthetic = entry is not node
-            responses = PyNode.sequence(span, [entry])
-            responses.synthetic = True
-            return PyNode.mapping(span, [(synthetic("responses", span), responses)])
+            return synthetic_mapping(span, responses=PyNode.sequence(span, [entry], synthetic=True))
 
         scope: KeyPath = ("responses", 0)
         if name == "WhenMatcher":
             scope = ("responses", 0, "when")
         elif name == "StreamChunkSpec":
             scope = ("responses", 0, "chunks", 0)
-        self._problems = []
-        try:
-            root = build()
-        finally:
-            problems, self._problems = self._problems, None
-        if root is None:
-            return
-        embedded = self._new(call, name, "entry", "script", call, root)
-        embedded.scope = scope
-        embedded.problems.extend(problems)
-        self._add(embedded)
+        self._script(call, name, call, build, "entry", scope)
 
     # -- after the walk
 
@@ -379,8 +350,8 @@ _HANDLERS: dict[tuple[str, str | None], Any] = {
     ("scripted_branch_factory", None): lambda x, c: x._responses_call(c, "scripted_branch_factory"),
     ("scripted_endpoint_for", None): lambda x, c: x._responses_call(c, "scripted_endpoint_for"),
     ("FieldSpec", None): lambda x, c: x._fieldspec(c),
-    ("Rule", None): lambda x, c: x._rule(c),
-    ("WorkForm", None): lambda x, c: x._workform(c),
+    ("Rule", None): lambda x, c: x._keyword_model(c, "Rule", "rule", "rules"),
+    ("WorkForm", None): lambda x, c: x._keyword_model(c, "WorkForm", "workform", "form"),
     ("fill_form", None): lambda x, c: x._fill(c, True),
     ("validate_form", None): lambda x, c: x._fill(c, False),
     **{

@@ -6,11 +6,10 @@ from __future__ import annotations
 import ast
 
 from formscript import rules
-from formscript.document.pyapi import (
-    Written,
-)
-from formscript.document.pyliteral import PyNode
-from formscript.document.pywalker import Walker, argument_of, placed_at, synthetic
+from formscript.document.model import Span
+from formscript.document.pyapi import Written
+from formscript.document.pyliteral import LiteralReader, PyNode
+from formscript.document.pywalker import Walker, argument_of, placed_at, synthetic, synthetic_mapping
 
 
 class FormCalls(Walker):
@@ -43,22 +42,22 @@ class FormCalls(Walker):
                 if value.kind not in ("scalar", "opaque"):  # a container: never a str, so refused
                     declaration_key = PyNode.scalar(Written(self.lines.source(value.span)), value.span)
                 fields = PyNode.mapping(node.span, [(declaration_key, rest)])
-                root = PyNode.mapping(node.span, [(synthetic("fields", node.span), fields)])
+                root = synthetic_mapping(node.span, fields=fields)
         embedded = self._new(call, "FieldSpec", "fieldspec", "form", call, root)
         embedded.problems.extend(problems)
         self._add(embedded)
 
-    def _rule(self, call: ast.Call) -> None:
+    def _keyword_model(self, call: ast.Call, api: str, semantic: str, kind: str) -> None:
+        """``Rule(...)`` or ``WorkForm(...)``, built of keywords (positional arguments raise
+        TypeError): a rule is the rule set of it alone."""
         if call.args:
-            embedded = self._new(call, "Rule", "rule", "rules", call, self._raises(call))
+            embedded = self._new(call, api, semantic, kind, call, self._raises(call))
             embedded.problems.append(self._positional(call))
             self._add(embedded)
             return
         node = self.reader().keywords(call, call.keywords)
-        listed = PyNode.sequence(node.span, [node])
-        listed.synthetic = True
-        root = PyNode.mapping(node.span, [(synthetic("rules", node.span), listed)]) if node.kind == "dict" else node
-        embedded = self._add(self._new(call, "Rule", "rule", "rules", call, root))
+        root = _rule_set(node.span, [node]) if semantic == "rule" and node.kind == "dict" else node
+        embedded = self._add(self._new(call, api, semantic, kind, call, root))
         if node.repeated:
             embedded.root = self._raises(call)
             embedded.problems.append(self._repeated(call, node))
@@ -85,29 +84,18 @@ class FormCalls(Walker):
             argument = argument_of(link, 0, "rule")
             if argument is None:
                 items.append(PyNode.opaque(self.lines.span(link), "an add() without a rule"))
-                continue
-            read = reader.read(argument)
-            if read.kind == "dict" and read.model != "Rule":
-                read = PyNode.opaque(read.span, f"{self.written(argument)}, not a Rule")
-            items.append(read)
-        span = self.lines.span(call)
-        listed = PyNode.sequence(span, items)
-        listed.synthetic = True
-        root = PyNode.mapping(span, [(synthetic("rules", span), listed)])
+            else:
+                items.append(self._added_rule(reader, argument))
+        root = _rule_set(self.lines.span(call), items)
         self._add(self._new(call, "RuleSet().add", "ruleset", "rules", call, root))
         return True
 
-    def _workform(self, call: ast.Call) -> None:
-        if call.args:
-            embedded = self._new(call, "WorkForm", "workform", "form", call, self._raises(call))
-            embedded.problems.append(self._positional(call))
-            self._add(embedded)
-            return
-        node = self.reader().keywords(call, call.keywords)
-        embedded = self._add(self._new(call, "WorkForm", "workform", "form", call, node))
-        if node.repeated:
-            embedded.root = self._raises(call)
-            embedded.problems.append(self._repeated(call, node))
+    def _added_rule(self, reader: LiteralReader, argument: ast.expr) -> PyNode:
+        """What ``add(argument)`` adds: a mapping that is no ``Rule(...)`` is not a rule."""
+        read = reader.read(argument)
+        if read.kind == "dict" and read.model != "Rule":
+            return PyNode.opaque(read.span, f"{self.written(argument)}, not a Rule")
+        return read
 
     def _fill(self, call: ast.Call, fill: bool) -> None:
         form_arg = argument_of(call, 0, "form")
@@ -197,12 +185,12 @@ class FormCalls(Walker):
         ):
             return None
         reader = self.reader()
-        items = []
-        for add in sorted(before, key=lambda a: (a.lineno, a.col_offset)):
-            read = reader.read(add.args[0])
-            if read.kind == "dict" and read.model != "Rule":
-                read = PyNode.opaque(read.span, f"{self.written(add.args[0])}, not a Rule")
-            items.append(read)
-        listed = PyNode.sequence(self.lines.span(name), items)
-        listed.synthetic = True
-        return listed
+        items = [
+            self._added_rule(reader, add.args[0]) for add in sorted(before, key=lambda a: (a.lineno, a.col_offset))
+        ]
+        return PyNode.sequence(self.lines.span(name), items, synthetic=True)
+
+
+def _rule_set(span: Span, items: list[PyNode]) -> PyNode:
+    """The rule set document ``{rules: [...]}`` of *items*, as the API adds it."""
+    return synthetic_mapping(span, rules=PyNode.sequence(span, items, synthetic=True))

@@ -169,9 +169,9 @@ class PyNode:
         return PyNode("dict", span, pairs=pairs)
 
     @staticmethod
-    def sequence(span: Span, items: list[PyNode], seq_type: type = list) -> PyNode:
-        """A list (tuple, set) node."""
-        return PyNode("seq", span, items=items, seq_type=seq_type)
+    def sequence(span: Span, items: list[PyNode], seq_type: type = list, *, synthetic: bool = False) -> PyNode:
+        """A list (tuple, set) node (*synthetic*: one the API adds)."""
+        return PyNode("seq", span, items=items, seq_type=seq_type, synthetic=synthetic)
 
     def stand_in(self) -> Any:
         """The value an opaque part stands as: '' for a string, else a NotALiteral (the same

@@ -93,13 +93,18 @@ def force_type(node: PyNode, response_type: str, span: Span, problems: list[Prob
 
 
 def synthetic(value: Any, span: Span) -> PyNode:
-    node = PyNode.scalar(value, span)
-    node.synthetic = True
-    return node
+    """A scalar the API adds (not in the source), placed at *span*."""
+    return PyNode("scalar", span, value=value, synthetic=True)
+
+
+def synthetic_mapping(span: Span, **members: Any) -> PyNode:
+    """A mapping the API makes, placed at *span*: its keys, and its values that are no
+    ``PyNode``, are not in the source."""
+    pairs = [(synthetic(key, span), v if isinstance(v, PyNode) else synthetic(v, span)) for key, v in members.items()]
+    return PyNode.mapping(span, pairs)
 
 
 def placed_at(problem: Problem, span: Span) -> Problem:
-
     return dataclasses.replace(problem, span=span)
 
 
@@ -201,13 +206,10 @@ class Walker:
     def peel(self, expr: ast.expr) -> ast.expr:
         """*expr* with names bound once followed to what they are bound to."""
         for _ in range(50):
-            if isinstance(expr, ast.Name):
-                bound = self.resolve(expr)
-                if bound is None:
-                    return expr
-                expr = bound
-                continue
-            break
+            bound = self.resolve(expr) if isinstance(expr, ast.Name) else None
+            if bound is None:
+                break
+            expr = bound
         return expr
 
     # -- reading
