@@ -193,17 +193,11 @@ class _Walker:
                 self._expression(item.context_expr, statement, body, blocks)
             if not raising and blocks and self._quiet_with(statement):
                 block = blocks[-1]
-                quiet = _Block(statement.body, block.expectation, block.before_quiet, block.after_quiet)
-                if body is block.body:
-                    index = next(i for i, s in enumerate(body) if s is statement)
-                    quiet.before_quiet = block.before_quiet and all(
-                        _quiet_statement(s, self.quiet) for s in body[:index]
-                    )
-                    quiet.after_quiet = block.after_quiet and all(
-                        _quiet_statement(s, self.quiet) for s in body[index + 1 :]
-                    )
-                else:
-                    quiet.before_quiet = quiet.after_quiet = False
+                inside = body is block.body  # else within a compound statement of the block
+                index = body.index(statement) if inside else 0
+                before = inside and block.before_quiet and self._all_quiet(body[:index])
+                after = inside and block.after_quiet and self._all_quiet(body[index + 1 :])
+                quiet = _Block(statement.body, block.expectation, before, after)
                 self._statements(statement.body, [*blocks[:-1], quiet])
                 return
             if raising:
@@ -266,9 +260,8 @@ class _Walker:
         expectation = block.expectation
         if body is not block.body:  # inside a compound statement of the block
             return replace(expectation, first=False, last=False)
-        index = next(i for i, s in enumerate(body) if s is statement)
-        first = block.before_quiet and _unconditional(statement, call)
-        first = first and all(_quiet_statement(s, self.quiet) for s in body[:index])
+        index = body.index(statement)
+        first = block.before_quiet and _unconditional(statement, call) and self._all_quiet(body[:index])
         last = first and _outermost(statement, call)
         result = _result_name(statement)
         after: str | None = None
@@ -285,6 +278,9 @@ class _Walker:
             break
         last = last and (after is not None or block.after_quiet)
         return replace(expectation, first=first, last=last, after=after if last else None)
+
+    def _all_quiet(self, statements: list[ast.stmt]) -> bool:
+        return all(_quiet_statement(s, self.quiet) for s in statements)
 
     def _quiet_with(self, statement: ast.With | ast.AsyncWith) -> bool:
         """Whether entering and leaving *statement*'s context managers neither raises nor

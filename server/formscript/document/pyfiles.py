@@ -35,32 +35,30 @@ class FileCalls(Walker):
         argument = argument_of(call, 0, "data" if func.attr == "write_text" else "s")
         if argument is None:
             return
-        target: str | None
+        path: ast.expr | None
         if func.attr == "write_text":
-            target = self._file_name(func.value)
-            path: ast.expr | None = func.value
+            target, path = self._file_name(func.value), func.value
         else:
-            opened = self._opened(func.value)
-            if opened is None:
+            target = self._opened(func.value)
+            if target is None:
                 return
-            target = opened
             path = self._opened_path(func.value)
         located = text_positions(self.lines, argument, self.resolve)
-        if located is None:
-            dumped = self.peel(argument)
-            dumper = self.qualify(dumped.func) if isinstance(dumped, ast.Call) else None
-            if dumper == "json.dumps":
-                assert isinstance(dumped, ast.Call)
-                self._written(self._dumped(call, self.written(func), dumped, target), path)
-            elif dumper in ("yaml.safe_dump", "yaml.dump") and target is not None and yaml_named(target):
-                assert isinstance(dumped, ast.Call)
-                for embedded in self._yaml_dumped(call, self.written(func), dumped, target):
-                    self._written(embedded, path)
+        peeled = self.peel(argument)
+        if located is not None:
+            embedded = self._new(call, self.written(func), "text", None, peeled, None)
+            embedded.text = located
+            embedded.target = target or None
+            self._written(self._add(embedded), path)
             return
-        embedded = self._new(call, self.written(func), "text", None, self.peel(argument), None)
-        embedded.text = located
-        embedded.target = target or None
-        self._written(self._add(embedded), path)
+        if not isinstance(peeled, ast.Call):
+            return
+        dumper = self.qualify(peeled.func)
+        if dumper == "json.dumps":
+            self._written(self._dumped(call, self.written(func), peeled, target), path)
+        elif dumper in ("yaml.safe_dump", "yaml.dump") and target is not None and yaml_named(target):
+            for embedded in self._yaml_dumped(call, self.written(func), peeled, target):
+                self._written(embedded, path)
 
     def _written(self, embedded: Embedded | None, path: ast.expr | None) -> None:
         """Remember the path *embedded* is written to, when it is a name (to follow it)."""
@@ -157,14 +155,12 @@ class FileCalls(Walker):
         else:
             return None
         mode = self.read(mode_node) if mode_node is not None else None
-        if mode is None or mode.kind != "scalar" or not isinstance(mode.value, str) or "w" not in mode.value:
+        if mode is None or mode.kind != "scalar" or not isinstance(mode.value, str):
             return None
-        if "b" in mode.value:
+        if "w" not in mode.value or "b" in mode.value:
             return None
         path = _opened_file(call)
-        if path is None:
-            return ""
-        return self._file_name(path) or ""
+        return (self._file_name(path) or "") if path is not None else ""
 
     def _opened_path(self, expr: ast.expr) -> ast.expr | None:
         """The path expression of the ``open(path, "w")`` *expr* is (or a name bound by ``with``)."""
@@ -188,9 +184,8 @@ class FileCalls(Walker):
         if isinstance(expr, ast.Call) and expr.args and not expr.keywords:
             func = expr.func
             name = func.id if isinstance(func, ast.Name) else func.attr if isinstance(func, ast.Attribute) else ""
-            if name in ("Path", "PurePath", "PosixPath", "join"):
-                return self._file_name(expr.args[-1])
-            if name == "joinpath" and isinstance(func, ast.Attribute):
+            method = name == "joinpath" and isinstance(func, ast.Attribute)
+            if method or name in ("Path", "PurePath", "PosixPath", "join"):
                 return self._file_name(expr.args[-1])
         read = self.read(expr)
         if read.kind == "scalar" and isinstance(read.value, str) and read.value:

@@ -73,24 +73,15 @@ def _says_error_status(test: ast.expr, call: ast.Call, assigned: dict[str, list[
         left, op, right = test.left, test.ops[0], test.comparators[0]
         if isinstance(right, ast.Attribute) and isinstance(left, ast.Constant):
             left, right = right, left
-        status = isinstance(left, ast.Attribute) and left.attr == "status" and isinstance(right, ast.Constant)
-        if (
-            status
-            and isinstance(left, ast.Attribute)
-            and isinstance(right, ast.Constant)
-            and _same(left.value, call, assigned)
-        ):
-            return (isinstance(op, ast.Eq) and right.value == "error") or (
-                isinstance(op, ast.NotEq) and right.value == "validated"
-            )
-        if isinstance(left, ast.Call) and _len_of(left) is not None and isinstance(right, ast.Constant):
-            inner = _len_of(left)
-            if (
-                isinstance(inner, ast.Attribute)
-                and inner.attr == "validation_errors"
-                and _same(inner.value, call, assigned)
-            ):
-                return _positive(op, right.value)
+        if not isinstance(right, ast.Constant):
+            return False
+        if isinstance(left, ast.Attribute) and left.attr == "status" and _same(left.value, call, assigned):
+            if isinstance(op, ast.Eq):
+                return bool(right.value == "error")
+            return isinstance(op, ast.NotEq) and right.value == "validated"
+        inner = _len_of(left)
+        if isinstance(inner, ast.Attribute) and inner.attr == "validation_errors":
+            return _same(inner.value, call, assigned) and _positive(op, right.value)
     if isinstance(test, ast.Attribute) and test.attr == "validation_errors":
         return _same(test.value, call, assigned)
     return False
@@ -106,11 +97,11 @@ def _positive(op: ast.cmpop, value: object) -> bool:
     """Whether ``n <op> value`` says n > 0."""
     if not isinstance(value, int) or isinstance(value, bool):
         return False
-    if isinstance(op, ast.Gt | ast.NotEq):
-        return value == 0 if isinstance(op, ast.NotEq) else value >= 0
-    if isinstance(op, ast.GtE | ast.Eq):
-        return value >= 1
-    return False
+    if isinstance(op, ast.NotEq):
+        return value == 0
+    if isinstance(op, ast.Gt):
+        return value >= 0
+    return isinstance(op, ast.GtE | ast.Eq) and value >= 1
 
 
 def _says_failure(test: ast.expr, result: ast.Call, assigned: dict[str, list[ast.expr]]) -> bool:
@@ -118,17 +109,11 @@ def _says_failure(test: ast.expr, result: ast.Call, assigned: dict[str, list[ast
     ``apply_all``, whose result is a list and never None, not ``is not None``)."""
     if _same(test, result, assigned):
         return True
-    listed = isinstance(result.func, ast.Attribute) and result.func.attr == "apply_all"
-    if listed and isinstance(test, ast.Compare) and isinstance(test.ops[0], ast.IsNot | ast.NotEq):
-        right = test.comparators[0]
-        if isinstance(right, ast.Constant) and right.value is None:
-            return False
     if isinstance(test, ast.Compare) and len(test.ops) == 1:
         left, op, right = test.left, test.ops[0], test.comparators[0]
-        if isinstance(op, ast.IsNot) and isinstance(right, ast.Constant) and right.value is None:
-            return _same(left, result, assigned)
-        if isinstance(op, ast.NotEq) and isinstance(right, ast.Constant) and right.value is None:
-            return _same(left, result, assigned)
+        if isinstance(op, ast.IsNot | ast.NotEq) and isinstance(right, ast.Constant) and right.value is None:
+            listed = isinstance(result.func, ast.Attribute) and result.func.attr == "apply_all"
+            return not listed and _same(left, result, assigned)
         if isinstance(op, ast.NotEq) and isinstance(right, ast.List) and not right.elts:
             return _same(left, result, assigned)
         if isinstance(op, ast.In) and isinstance(left, ast.Constant) and isinstance(left.value, str):
