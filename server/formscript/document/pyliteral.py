@@ -23,6 +23,7 @@ from __future__ import annotations
 import ast
 import bisect
 import functools
+import operator
 import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
@@ -189,10 +190,7 @@ class PyNode:
         if self.kind == "opaque":
             return self.stand_in()
         if self.kind == "dict":
-            built: dict[Any, Any] = {}
-            for key, value in self.pairs:
-                built[key.materialize()] = value.materialize()
-            return built
+            return {key.materialize(): value.materialize() for key, value in self.pairs}
         values = [item.materialize() for item in self.items]
         if self.seq_type is list:
             return values
@@ -502,6 +500,15 @@ STR_METHODS = frozenset({"strip", "lstrip", "rstrip"})
 #: Built-in constructors of containers, read when given nothing or a literal.
 _CONTAINERS: dict[str, type] = {"list": list, "tuple": tuple, "set": set, "frozenset": frozenset}
 _NOTHING = object()
+#: The operators folded on two numbers (``**`` apart: its size is bounded first).
+_ARITHMETIC: dict[type[ast.operator], Callable[[Any, Any], Any]] = {
+    ast.Add: operator.add,
+    ast.Sub: operator.sub,
+    ast.Mult: operator.mul,
+    ast.Div: operator.truediv,
+    ast.FloorDiv: operator.floordiv,
+    ast.Mod: operator.mod,
+}
 
 
 def _unhashable(node: PyNode) -> bool:
@@ -532,7 +539,6 @@ def _hashable(value: Any) -> bool:
 
 def _fold(op: ast.operator, left: Any, right: Any) -> Any:
     """The value of a small arithmetic or string operation on constants, or _NOTHING."""
-    numbers = int | float
     try:
         if isinstance(left, str) and isinstance(right, str) and isinstance(op, ast.Add):
             return left + right
@@ -540,20 +546,10 @@ def _fold(op: ast.operator, left: Any, right: Any) -> Any:
             if right >= 0 and len(left) * right <= _MAX_FOLDED:
                 return left * right
             return _NOTHING
-        if not (isinstance(left, numbers) and isinstance(right, numbers)):
+        if not (isinstance(left, int | float) and isinstance(right, int | float)):
             return _NOTHING
-        if isinstance(op, ast.Add):
-            return left + right
-        if isinstance(op, ast.Sub):
-            return left - right
-        if isinstance(op, ast.Mult):
-            return left * right
-        if isinstance(op, ast.Div):
-            return left / right
-        if isinstance(op, ast.FloorDiv):
-            return left // right
-        if isinstance(op, ast.Mod):
-            return left % right
+        if type(op) in _ARITHMETIC:
+            return _ARITHMETIC[type(op)](left, right)
         if isinstance(op, ast.Pow) and isinstance(right, int) and -64 <= right <= 64 and abs(left) < 2**64:
             return left**right
     except (ArithmeticError, ValueError):

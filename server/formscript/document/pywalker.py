@@ -74,19 +74,11 @@ def force_type(node: PyNode, response_type: str, span: Span, problems: list[Prob
     if value.kind == "scalar" and value.value == response_type:
         return
     if problems is not None:
-        problems.append(
-            placed_at(
-                rules.SC005.problem(
-                    path=(),
-                    index=0,
-                    response_type=response_type,
-                    where="type",
-                    value=value.materialize(),
-                    reason=f"input should be {response_type!r}",
-                ),
-                value.span,
-            )
+        reason = f"input should be {response_type!r}"
+        refused = rules.SC005.problem(
+            path=(), index=0, response_type=response_type, where="type", reason=reason, value=value.materialize()
         )
+        problems.append(placed_at(refused, value.span))
     node.pairs = [
         (synthetic("type", span), synthetic(response_type, span)) if v is value else (k, v) for k, v in node.pairs
     ]

@@ -194,32 +194,27 @@ class _FileLinter:
             ]
         raising = [(path, node) for path, node in doc.opaque if node.raises]
         if raising:  # evaluating the literal raises: lionagi is never called
-            opaque = [(path, node) for path, node in doc.opaque if not node.raises]
             found = [p for p in found if not any(_related(path, d) for path, _ in raising for d in _dependencies(p))]
             found += [rules.PY002.unhashable(path=path, why=node.raises) for path, node in raising]
-            doc.opaque = opaque
+            doc.opaque = [(path, node) for path, node in doc.opaque if not node.raises]
         certain, unsure = _sort_out(found, doc.opaque)
         decisive = [path for path, node in doc.opaque if any(node is d for d in embedded.decisive)]
         if embedded.root.kind == "opaque":
             decisive.append(())
+        shown = certain
         if any(p.rejects for p in certain) or rejected:
             verdict = Verdict.REJECTED
-            shown = certain
         elif any(p.rejects for p, _ in unsure) or decisive or undecidable or open_parts:
             verdict = Verdict.INSUFFICIENT_EVIDENCE
             opaque_paths = {path for p, paths in unsure if p.rejects for path in paths} | set(decisive)
-            shown = certain + [
-                rules.PY001.problem(path=path, what=_what(node)) for path, node in doc.opaque if path in opaque_paths
-            ]
-            notes.extend(
-                f"{_what(node)} is only known at run time" for path, node in doc.opaque if path in opaque_paths
-            )
+            unknown = [(path, _what(node)) for path, node in doc.opaque if path in opaque_paths]
+            shown = certain + [rules.PY001.problem(path=path, what=what) for path, what in unknown]
+            notes.extend(f"{what} is only known at run time" for _, what in unknown)
             if undecidable:
                 notes.append("a custom rule's callable decides it")
             notes.extend(open_parts)
         else:
             verdict = Verdict.ACCEPTED
-            shown = certain
         diagnostics = finish(to_diagnostics(doc, shown, self.fixes), doc, self.settings, self.path, suppress=False)
         report = FileReport(
             self.path,
