@@ -242,13 +242,7 @@ class _Walker:
                     by, span = written(self.lines, node)
                     outer = blocks[-1].expectation if blocks else None
                     self.found[id(made)] = Expectation(
-                        "raises",
-                        by,
-                        span,
-                        self.names.exceptions(node.args[0]),
-                        first=True,
-                        last=True,
-                        outer=outer,
+                        "raises", by, span, self.names.exceptions(node.args[0]), first=True, last=True, outer=outer
                     )
 
     def _in_blocks(

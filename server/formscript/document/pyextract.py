@@ -42,14 +42,7 @@ from typing import Any
 
 from formscript import rules
 from formscript.core.verdict import KeyPath, Problem
-from formscript.document.pyapi import (
-    ENTRY_MODELS,
-    MENTION,
-    SIGNATURES,
-    STANDALONE,
-    Embedded,
-    mentions_api,
-)
+from formscript.document.pyapi import ENTRY_MODELS, MENTION, SIGNATURES, STANDALONE, Embedded, mentions_api
 from formscript.document.pyfiles import FileCalls
 from formscript.document.pyforms import FormCalls
 from formscript.document.pyliteral import PyNode

@@ -31,12 +31,7 @@ from typing import Any
 
 from formscript.document.model import Pos, Span
 
-__all__ = [
-    "NotALiteral",
-    "PyNode",
-    "SourceLines",
-    "python_lines",
-]
+__all__ = ["NotALiteral", "PyNode", "SourceLines", "python_lines"]
 
 _LINE_BREAK = re.compile(r"\r\n|\r|\n")
 
@@ -257,10 +252,7 @@ class LiteralReader:
     """Builds :class:`PyNode` trees from expressions of one parsed file."""
 
     def __init__(
-        self,
-        lines: SourceLines,
-        resolve: NameResolver | None = None,
-        call: CallBuilder | None = None,
+        self, lines: SourceLines, resolve: NameResolver | None = None, call: CallBuilder | None = None
     ) -> None:
         self.lines = lines
         self.resolve = resolve

@@ -13,14 +13,7 @@ from typing import Any
 from formscript import rules
 from formscript.core.verdict import Problem
 from formscript.document.model import Span
-from formscript.document.pyapi import (
-    ENTRY_MODELS,
-    FIXTURES,
-    MODELS,
-    MUTATORS,
-    TARGETS,
-    Embedded,
-)
+from formscript.document.pyapi import ENTRY_MODELS, FIXTURES, MODELS, MUTATORS, TARGETS, Embedded
 from formscript.document.pyinline import bind_arguments, free_names, returned, substituted
 from formscript.document.pyliteral import LiteralReader, PyNode, SourceLines
 from formscript.document.pyscopes import Collector, Scope, candidate_lines, meaning_of
