@@ -253,20 +253,16 @@ _BRANCH_ARGUMENTS = (
     "metadata",
 )
 _FROM_SCRIPT = ("model", "name", "user", "tools", "system")
-_BRANCH = Signature(("script",), 1, _FROM_SCRIPT, True, _BRANCH_ARGUMENTS, ("chat_model", "parse_model"))
+#: What ``from_responses`` / ``from_text``'s ``**kwargs`` may name: they pass them on to
+#: ``from_script``.
+_PASSED_ON = (*_FROM_SCRIPT, *_BRANCH_ARGUMENTS)
+_BRANCH_MODELS = ("chat_model", "parse_model")
 #: The signatures whose binding is checked (the others take keywords a model validates).
 SIGNATURES: dict[tuple[str, str | None], Signature] = {
-    ("TestBranch", "from_script"): _BRANCH,
-    ("TestBranch", "from_responses"): Signature(
-        ("responses",), 1, (), True, (*_FROM_SCRIPT, *_BRANCH_ARGUMENTS), ("script", "chat_model", "parse_model")
-    ),
+    ("TestBranch", "from_script"): Signature(("script",), 1, _FROM_SCRIPT, True, _BRANCH_ARGUMENTS, _BRANCH_MODELS),
+    ("TestBranch", "from_responses"): Signature(("responses",), 1, (), True, _PASSED_ON, ("script", *_BRANCH_MODELS)),
     ("TestBranch", "from_text"): Signature(
-        ("text",),
-        1,
-        (),
-        True,
-        (*_FROM_SCRIPT, *_BRANCH_ARGUMENTS),
-        ("responses", "script", "chat_model", "parse_model"),
+        ("text",), 1, (), True, _PASSED_ON, ("responses", "script", *_BRANCH_MODELS)
     ),
     ("TestBranch", "attach_script"): Signature(("branch", "script"), 2),
     ("scripted_imodel", None): Signature(("script",), 1, ("model",), True, None, ("provider", "endpoint", "script")),

@@ -270,15 +270,11 @@ class _Extractor(FormCalls, FileCalls):
 
         self._script(call, "ScriptModel", call, build)
 
-    def _endpoint(self, call: ast.Call, provider_index: int | None) -> None:
-        """``iModel`` / ``match_endpoint`` with provider "scripted", ``ScriptedEndpoint``."""
-        if provider_index is not None:
-            provider = argument_of(call, provider_index, "provider")
-            if provider is None:
-                return
-            read = self.read(provider)
-            if read.kind != "scalar" or read.value != "scripted":
-                return
+    def _endpoint(self, call: ast.Call, provider: bool) -> None:
+        """``iModel`` / ``match_endpoint`` with provider "scripted" (*provider*: the call
+        names one), ``ScriptedEndpoint``."""
+        if provider and not self._scripted(call):
+            return
         script = argument_of(call, None, "script")
         if script is None:
             return
@@ -337,9 +333,9 @@ _HANDLERS: dict[tuple[str, str | None], Any] = {
     ("ScriptModel", "coerce"): lambda x, c: _with(argument_of(c, 0, "source"), x._coerce, c, "ScriptModel.coerce"),
     ("ScriptModel", "model_validate"): lambda x, c: x._model_validate(c),
     ("ScriptModel", None): lambda x, c: x._script_model(c),
-    ("iModel", None): lambda x, c: x._endpoint(c, 0),
-    ("match_endpoint", None): lambda x, c: x._endpoint(c, 0),
-    ("ScriptedEndpoint", None): lambda x, c: x._endpoint(c, None),
+    ("iModel", None): lambda x, c: x._endpoint(c, True),
+    ("match_endpoint", None): lambda x, c: x._endpoint(c, True),
+    ("ScriptedEndpoint", None): lambda x, c: x._endpoint(c, False),
     ("scripted_branch_factory", None): lambda x, c: x._responses_call(c, "scripted_branch_factory"),
     ("scripted_endpoint_for", None): lambda x, c: x._responses_call(c, "scripted_endpoint_for"),
     ("FieldSpec", None): lambda x, c: x._fieldspec(c),

@@ -31,9 +31,7 @@ def bind_arguments(function: Function, call: ast.Call) -> dict[str, ast.expr] | 
     positional = [*args.posonlyargs, *args.args]
     if len(call.args) > len(positional):
         return None
-    bound: dict[str, ast.expr] = {}
-    for parameter, given in zip(positional, call.args, strict=False):
-        bound[parameter.arg] = given
+    bound = {parameter.arg: given for parameter, given in zip(positional, call.args, strict=False)}
     by_keyword = {a.arg for a in args.args} | {a.arg for a in args.kwonlyargs}
     for keyword in call.keywords:
         name = keyword.arg
