@@ -293,16 +293,16 @@ class _Walker:
 
     def _xfail(self, marked: ast.Call) -> Expectation:
         by, span = written(self.lines, marked)
-        raises = next((k.value for k in marked.keywords if k.arg == "raises"), None)
-        classes: tuple[str, ...] | None = ("builtins.BaseException",)
-        if raises is not None:
-            classes = self.names.exceptions(raises)
-        strict_node = next((k.value for k in marked.keywords if k.arg == "strict"), None)
-        strict = isinstance(strict_node, ast.Constant) and strict_node.value is True
-        conditional = bool(marked.args) or any(k.arg == "condition" for k in marked.keywords)
-        if conditional:  # xfail(condition, ...): whether it applies is known at run time
+        given = {k.arg: k.value for k in marked.keywords}
+        classes: tuple[str, ...] | None = ("builtins.BaseException",)  # no raises=: any exception
+        if marked.args or "condition" in given:  # xfail(condition, ...): whether it applies is known at run time
             classes = None
-        return Expectation("raises", by, span, classes, strict=strict, xfail=True)
+        elif "raises" in given:
+            classes = self.names.exceptions(given["raises"])
+        strict = given.get("strict")
+        return Expectation(
+            "raises", by, span, classes, strict=isinstance(strict, ast.Constant) and strict.value is True, xfail=True
+        )
 
 
 def _pattern(call: ast.Call) -> str | None:

@@ -242,7 +242,7 @@ class _Extractor(FormCalls, FileCalls):
         if argument is None:
             return
 
-        strict = next((k.value for k in call.keywords if k.arg == "strict"), None)
+        strict = argument_of(call, None, "strict")
         if strict is not None and not (isinstance(strict, ast.Constant) and strict.value in (None, False)):
             return  # strict validation refuses the lax coercions the core predicts: not checked
 

@@ -68,32 +68,27 @@ def _decode_literal(source: str, start: int) -> tuple[str, list[int], int, str] 
         if source.startswith(quote, index):
             return "".join(chars), offsets, index + len(quote), quote[0]
         char = source[index]
-        if char == "\\":
-            if raw:
-                chars.append("\\")
-                offsets.append(index)
-                if index + 1 < len(source):
-                    chars.append(source[index + 1])
-                    offsets.append(index + 1)
-                index += 2
-                continue
+        if char == "\\" and raw:  # the backslash and the character after it, as written
+            pair = source[index : index + 2]
+            chars.extend(pair)
+            offsets.extend(range(index, index + len(pair)))
+            index += 2
+        elif char == "\\":
             decoded = _escape(source, index)
             if decoded is None:
                 return None
             text, length = decoded
-            for piece in text:
-                chars.append(piece)
-                offsets.append(index)
+            chars.extend(text)
+            offsets.extend([index] * len(text))
             index += length
-            continue
-        if char == "\r":
+        elif char == "\r":
             chars.append("\n")  # the tokenizer reads \r\n and \r inside a string as \n
             offsets.append(index)
             index += 2 if source.startswith("\r\n", index) else 1
-            continue
-        chars.append(char)
-        offsets.append(index)
-        index += 1
+        else:
+            chars.append(char)
+            offsets.append(index)
+            index += 1
     return None
 
 

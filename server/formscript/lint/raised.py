@@ -69,8 +69,8 @@ def _message(
         return None
     value = root.materialize()
     semantic = embedded.semantic
-    if semantic in ("fill_form", "validate_form"):
-        return _not_a_mapping(value) if semantic == "fill_form" else None
+    if semantic == "fill_form":
+        return _not_a_mapping(value)
     if semantic == "script":
         return _script(value)
     if semantic == "entry":
@@ -84,10 +84,8 @@ def _message(
     if semantic == "rule":
         from formscript.core.rules import Rule
 
-        listed = value.get("rules") if isinstance(value, dict) else None
-        if not (isinstance(listed, list) and len(listed) == 1):
-            return None
-        return model_refusal(Rule, listed[0], "Rule")
+        listed = _listed(value, "rules")
+        return model_refusal(Rule, listed[0], "Rule") if len(listed) == 1 else None
     if semantic == "ruleset":
         codes = {d.code for d in report.diagnostics}
         if rules.RS009.code in codes and rules.RS011.code not in codes:
@@ -166,8 +164,7 @@ def _not_a_mapping(value: Any) -> str | None:
 
 def _not_a_rule(value: Any) -> str | None:
     """``RuleSet.add(x)`` reads ``x.rule_id``: the first value added that is no Rule."""
-    listed = value.get("rules") if isinstance(value, dict) else None
-    for rule in listed if isinstance(listed, list) else []:
+    for rule in _listed(value, "rules"):
         if not isinstance(rule, dict):
             return _python_says(lambda rule=rule: rule.rule_id)
     return None
@@ -189,9 +186,8 @@ def _incompatible_default(name: str, default: Any, kind: str) -> str:
 
 
 def _repeated_rule_id(value: Any) -> str | None:
-    listed = value.get("rules") if isinstance(value, dict) else None
     seen: set[Any] = set()
-    for rule in listed if isinstance(listed, list) else []:
+    for rule in _listed(value, "rules"):
         rule_id = rule.get("rule_id") if isinstance(rule, dict) else None
         if rule_id in seen:
             return repeated_rule_id(rule_id)
@@ -250,27 +246,21 @@ def _script(value: Any) -> str | None:
 
     if not isinstance(value, dict):
         return None
-    listed = value.get("responses")
-    if isinstance(listed, list):
-        for entry in listed:
-            if not isinstance(entry, dict):
-                return None  # the union's errors for a value that is no mapping: not modelled
-            kind = entry.get("type")
-            try:
-                known = kind in ENTRY_MODELS
-            except TypeError:
-                return None  # lionagi's own lookup of the type raises TypeError (unhashable)
-            if not isinstance(kind, str) or not known:
-                error = {
-                    "type": "value_error",
-                    "loc": (),
-                    "input": value,
-                    "ctx": {"error": ValueError(_unknown_type(kind))},
-                }
-                return _validation_error("ScriptModel", [error])
-            text = model_refusal(ENTRY_MODELS[kind], entry, "ScriptModel")
-            if text is not None:
-                return text
+    for entry in _listed(value, "responses"):
+        if not isinstance(entry, dict):
+            return None  # the union's errors for a value that is no mapping: not modelled
+        kind = entry.get("type")
+        try:
+            known = kind in ENTRY_MODELS
+        except TypeError:
+            return None  # lionagi's own lookup of the type raises TypeError (unhashable)
+        if not isinstance(kind, str) or not known:
+            unknown = ValueError(_unknown_type(kind))
+            error = {"type": "value_error", "loc": (), "input": value, "ctx": {"error": unknown}}
+            return _validation_error("ScriptModel", [error])
+        text = model_refusal(ENTRY_MODELS[kind], entry, "ScriptModel")
+        if text is not None:
+            return text
     return model_refusal(ScriptHeader, value, "ScriptModel")
 
 
@@ -285,12 +275,8 @@ def _entry(embedded: Embedded, value: Any) -> str | None:
     at: Any = value
     for part in embedded.scope:
         at = at[part]
-    if not isinstance(at, dict):
-        return None
-    given = {k.arg: at[k.arg] for k in embedded.node.keywords if k.arg is not None and k.arg in at}
-    if len(given) != len(embedded.node.keywords):
-        return None
-    return model_refusal(model, given, model.__name__)
+    given = _as_written(embedded, at) if isinstance(at, dict) else None
+    return model_refusal(model, given, model.__name__) if given is not None else None
 
 
 def _fieldspec(embedded: Embedded, value: Any) -> str | None:
@@ -302,11 +288,22 @@ def _fieldspec(embedded: Embedded, value: Any) -> str | None:
     ((name, declared),) = fields.items()
     if not isinstance(declared, dict):
         return None
-    known = {"name": name, **declared}
-    given = {k.arg: known[k.arg] for k in embedded.node.keywords if k.arg is not None and k.arg in known}
-    if len(given) != len(embedded.node.keywords):
-        return None
-    return fieldspec_refusal(given, name)
+    given = _as_written(embedded, {"name": name, **declared})
+    return fieldspec_refusal(given, name) if given is not None else None
+
+
+def _as_written(embedded: Embedded, known: dict[Any, Any]) -> dict[str, Any] | None:
+    """The keyword arguments of *embedded*'s call, in the order written, with their values
+    in *known*; None when one of them is not there (or is a ``**``)."""
+    keywords = embedded.node.keywords
+    given = {k.arg: known[k.arg] for k in keywords if k.arg is not None and k.arg in known}
+    return given if len(given) == len(keywords) else None
+
+
+def _listed(value: Any, key: str) -> list[Any]:
+    """``value[key]`` when *value* is a mapping and that is a list, else an empty list."""
+    listed = value.get(key) if isinstance(value, dict) else None
+    return listed if isinstance(listed, list) else []
 
 
 def fieldspec_refusal(given: dict[str, Any], name: Any = None) -> str | None:
