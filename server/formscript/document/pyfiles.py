@@ -110,12 +110,8 @@ class FileCalls(Walker):
             made = substituted(value, bound)
             if any(site_scope.lookup(n) is not self._scope.lookup(n) for n in free_names(made, list(bound.values()))):
                 continue  # a name of the function's own would mean something else at the call
-            saved = self._scope
-            self._scope = site_scope
-            try:
+            with self._in_scope(site_scope):
                 root = self.read(made)
-            finally:
-                self._scope = saved
             if dumpable(root):
                 found.append(self._yaml_document(site, self.written(site.func), bound[parameters[0]], root, target))
         return found
@@ -211,20 +207,18 @@ class FileCalls(Walker):
             later = [w for w in writes[id(bindings)] if w > at]
             until = min(later) if later else (1 << 60, 0)
             reads: list[tuple[ast.stmt | ast.expr, str, str | None, ast.Call | None]] = []
-            for call, call_scope in self.calls:
-                if call_scope.lookup(name.id) is not bindings or not at < (call.lineno, call.col_offset) < until:
+            sites: list[tuple[ast.Call | ast.Assign, Scope]] = [*self.calls, *self.stores]  # and item assignments
+            for node, where in sites:
+                if where.lookup(name.id) is not bindings or not at < (node.lineno, node.col_offset) < until:
                     continue
-                self._scope = call_scope
-                found = self._reads(call, bindings, depth=0)
-                if found is not None:
-                    kind, syntax, reads_file = found
-                    reads.append((call, kind, syntax, call if reads_file else None))
-            for store, store_scope in self.stores:
-                if store_scope.lookup(name.id) is not bindings or not at < (store.lineno, store.col_offset) < until:
-                    continue
-                self._scope = store_scope
-                if self._env_store(store, bindings):
-                    reads.append((store, "script", None, None))
+                self._scope = where
+                if isinstance(node, ast.Call):
+                    found = self._reads(node, bindings, depth=0)
+                    if found is not None:
+                        kind, syntax, reads_file = found
+                        reads.append((node, kind, syntax, node if reads_file else None))
+                elif self._env_store(node, bindings):
+                    reads.append((node, "script", None, None))
             if not reads:
                 continue
             reads.sort(key=lambda r: (r[0].lineno, r[0].col_offset))
@@ -370,15 +364,11 @@ class FileCalls(Walker):
         parameter = inner.bindings.get(given)
         if parameter is None or len(parameter) != 1 or parameter[0][0] != "param":
             return None
-        saved = self._scope
-        try:
-            for inner_call, inner_scope in collector.calls:
-                self._scope = inner_scope
+        for inner_call, inner_scope in collector.calls:
+            with self._in_scope(inner_scope):
                 found = self._reads(inner_call, parameter, depth=1)
-                if found is not None:
-                    return found
-        finally:
-            self._scope = saved
+            if found is not None:
+                return found
         return None
 
 

@@ -104,12 +104,8 @@ class FormCalls(Walker):
         form_call = self.peel(form_arg)
         if not isinstance(form_call, ast.Call) or self.target(form_call.func) != ("WorkForm", None):
             return
-        saved = self._scope
-        self._scope = self.scope_of.get(id(form_call), saved)
-        try:
+        with self._in_scope(self.scope_of.get(id(form_call), self._scope)):
             form = self.reader().keywords(form_call, form_call.keywords)
-        finally:
-            self._scope = saved
         if form.kind != "dict":
             return
         fields = form.child("fields")

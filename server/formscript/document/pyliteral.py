@@ -187,13 +187,9 @@ class PyNode:
         if self.kind == "dict":
             return {key.materialize(): value.materialize() for key, value in self.pairs}
         values = [item.materialize() for item in self.items]
-        if self.seq_type is list:
-            return values
-        if self.seq_type is tuple:
-            return tuple(values)
         try:
             return self.seq_type(values)
-        except TypeError:
+        except TypeError:  # a set of unhashable stand-ins
             return values
 
     def children(self) -> Iterator[tuple[Any, PyNode | None, PyNode]]:
@@ -462,11 +458,9 @@ class LiteralReader:
             if keyword.arg is None:
                 spliced = self.read(keyword.value, depth + 1)
                 if spliced.kind != "dict":
-                    return (
-                        spliced
-                        if spliced.raises
-                        else self.opaque(call, f"the arguments **{self.source_of(keyword.value)}")
-                    )
+                    if spliced.raises:
+                        return spliced
+                    return self.opaque(call, f"the arguments **{self.source_of(keyword.value)}")
                 pairs.extend(spliced.pairs)
                 continue
             pairs.append((self.keyword_name(keyword), self.read(keyword.value, depth + 1)))

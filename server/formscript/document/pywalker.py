@@ -6,8 +6,10 @@ with the helpers the searches share (arguments, placing a finding at a call)."""
 from __future__ import annotations
 
 import ast
+import contextlib
 import dataclasses
 import re
+from collections.abc import Iterator
 from typing import Any
 
 from formscript import rules
@@ -196,6 +198,15 @@ class Walker:
                 break
             expr = bound
         return expr
+
+    @contextlib.contextmanager
+    def _in_scope(self, scope: Scope) -> Iterator[None]:
+        """Names read in *scope* for the time of the block."""
+        saved, self._scope = self._scope, scope
+        try:
+            yield
+        finally:
+            self._scope = saved
 
     # -- reading
 

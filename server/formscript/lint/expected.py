@@ -311,12 +311,10 @@ def _raised(
     """The exception lionagi raises for a rejected document (qualified), ``_RETURNS`` when the
     call returns, None when it is not known."""
     key = id(embedded)
-    if key in judged:
-        return judged[key]
-    judged[key] = None  # a cycle reads as "not known"
-    result = _raise_of(embedded, report, reports, judged)
-    judged[key] = result
-    return result
+    if key not in judged:
+        judged[key] = None  # a cycle reads as "not known"
+        judged[key] = _raise_of(embedded, report, reports, judged)
+    return judged[key]
 
 
 def _raise_of(
