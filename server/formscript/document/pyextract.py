@@ -157,10 +157,7 @@ class _Extractor(FormCalls, FileCalls):
 
     def _responses_call(self, call: ast.Call, api: str, extra: bool = False) -> None:
         argument = argument_of(call, 0, "responses")
-        if argument is None:
-            return
-        peeled = self.peel(argument)
-        if self._is_script_call(peeled):
+        if argument is None or self._is_script_call(argument):
             return
 
         def build() -> PyNode | None:
@@ -189,8 +186,7 @@ class _Extractor(FormCalls, FileCalls):
             if given.kind == "opaque" and not given.str_typed:
                 return given if given.raises else None
             if given.kind == "scalar" and not isinstance(given.value, str):
-                self._problems_append(rules.PY002.not_text(call=self.written(call.func), found=given.value), given)
-                return PyNode.opaque(given.span, "a call that raises")
+                return self._refused(rules.PY002.not_text(call=self.written(call.func), found=given.value), given)
             if given.kind == "seq":
                 items = given.items
             elif given.kind == "dict":
@@ -203,12 +199,15 @@ class _Extractor(FormCalls, FileCalls):
 
         self._script(call, "TestBranch.from_text", self.peel(argument), build)
 
-    def _problems_append(self, problem: Problem, node: PyNode) -> None:
+    def _refused(self, problem: Problem, node: PyNode) -> PyNode:
+        """The call raises for *node* (*problem*, placed on it): lionagi is given nothing."""
         if self._problems is not None:
             self._problems.append(placed_at(problem, node.span))
+        return PyNode.opaque(node.span, "a call that raises")
 
-    def _is_script_call(self, expr: ast.expr) -> bool:
-        """Whether *expr* is a call that builds a ScriptModel (a document of its own)."""
+    def _is_script_call(self, argument: ast.expr) -> bool:
+        """Whether *argument* is (or names) a call that builds a ScriptModel (a document of its own)."""
+        expr = self.peel(argument)
         if not isinstance(expr, ast.Call):
             return False
         found = self.target(expr.func)
@@ -216,8 +215,7 @@ class _Extractor(FormCalls, FileCalls):
 
     def _coerce(self, call: ast.Call, api: str, argument: ast.expr, *, truthy: bool) -> None:
         """``ScriptModel.coerce(argument)`` (after a truthiness test when *truthy*)."""
-        peeled = self.peel(argument)
-        if self._is_script_call(peeled):
+        if self._is_script_call(argument):
             return
 
         def build() -> PyNode | None:
@@ -232,16 +230,14 @@ class _Extractor(FormCalls, FileCalls):
                 return synthetic_mapping(given.span, responses=given)
             if given.kind == "scalar" and isinstance(given.value, str):
                 return None  # a path: the file is read at run time
-            self._problems_append(rules.PY002.cannot_coerce(call=api, found=given.materialize()), given)
-            return PyNode.opaque(given.span, "a call that raises")
+            return self._refused(rules.PY002.cannot_coerce(call=api, found=given.materialize()), given)
 
-        self._script(call, api, peeled, build)
+        self._script(call, api, self.peel(argument), build)
 
     def _model_validate(self, call: ast.Call) -> None:
         argument = argument_of(call, 0, "obj")
         if argument is None:
             return
-
         strict = argument_of(call, None, "strict")
         if strict is not None and not (isinstance(strict, ast.Constant) and strict.value in (None, False)):
             return  # strict validation refuses the lax coercions the core predicts: not checked
@@ -251,8 +247,7 @@ class _Extractor(FormCalls, FileCalls):
             if given.kind == "opaque":
                 return given if given.raises else None
             if given.kind != "dict":
-                self._problems_append(rules.SC001.not_a_mapping(found=given.materialize()), given)
-                return PyNode.opaque(given.span, "a call that raises")
+                return self._refused(rules.SC001.not_a_mapping(found=given.materialize()), given)
             return given
 
         self._script(call, "ScriptModel.model_validate", self.peel(argument), build)

@@ -66,7 +66,7 @@ def lint_python(text: str, path: str, *, settings: Settings | None = None, fixes
     bundle = FileReport(path, None, None, parts=[], document=PythonText(text))
     if not mentions_api(text):
         return bundle
-    source = text[1:] if text.startswith("\ufeff") else text
+    source = text.removeprefix("\ufeff")
     try:  # a file being typed: what parses is checked, the statement that does not is left out
         tree, source, blanked = parse_tolerantly(source)
     except (SyntaxError, ValueError) as exc:
