@@ -72,7 +72,7 @@ class FileCalls(Walker):
         if value is None:
             return None
         options = self.reader().keywords(dumps, dumps.keywords)
-        if options.kind != "dict" or any(v.kind != "scalar" and v.kind != "seq" for _, v in options.pairs):
+        if options.kind != "dict" or any(v.kind not in ("scalar", "seq") for _, v in options.pairs):
             return None
         root = self.read(value)
         if root.kind == "opaque":
@@ -116,10 +116,8 @@ class FileCalls(Walker):
                 found.append(self._yaml_document(site, self.written(site.func), bound[parameters[0]], root, target))
         return found
 
-    def _yaml_document(self, call: ast.Call, api: str, literal: ast.AST, root: PyNode, target: str) -> Embedded:
-        embedded = self._new(
-            call, api, "yaml_dumped", None, self.peel(literal) if isinstance(literal, ast.expr) else literal, root
-        )
+    def _yaml_document(self, call: ast.Call, api: str, literal: ast.expr, root: PyNode, target: str) -> Embedded:
+        embedded = self._new(call, api, "yaml_dumped", None, self.peel(literal), root)
         embedded.target = target
         return self._add(embedded)
 

@@ -126,19 +126,15 @@ class FormCalls(Walker):
             (synthetic("fields", fields_node.span), fields_node),
             (synthetic("values", values_node.span), values_node),
         ]
-        decisive = []
         ruleset = argument_of(call, None, "ruleset")
-        if ruleset is not None:
-            rules_node = self._ruleset_value(ruleset)
-            if rules_node is not None:
-                pairs.append((synthetic("ruleset", rules_node.span), rules_node))
-                if rules_node.kind == "opaque":
-                    decisive.append(rules_node)
+        rules_node = self._ruleset_value(ruleset) if ruleset is not None else None
+        if rules_node is not None:
+            pairs.append((synthetic("ruleset", rules_node.span), rules_node))
         root = PyNode.mapping(self.lines.span(call), pairs)
         api = "fill_form" if fill else "validate_form"
         embedded = self._new(call, api, api, "form", literal, root)
-        embedded.decisive.extend(decisive)
-        embedded.source = None
+        if rules_node is not None and rules_node.kind == "opaque":
+            embedded.decisive.append(rules_node)  # a rule set built at run time decides the outcome
         self._add(embedded)
         self._sources.append((embedded, form_call))
 

@@ -318,11 +318,9 @@ class LiteralReader:
         return self.opaque(node, f"the expression {self.source_of(node)}", str_typed=texts)
 
     def _constant(self, node: ast.Constant) -> PyNode:
-        span = self.lines.span(node)
-        value = node.value
-        if value is Ellipsis:
-            return PyNode.opaque(span, "...")
-        return PyNode("scalar", span, value=value, written=True)
+        if node.value is Ellipsis:
+            return self.opaque(node, "...")
+        return PyNode("scalar", self.lines.span(node), value=node.value, written=True)
 
     def _name(self, node: ast.Name, depth: int) -> PyNode:
         bound = self.resolve(node) if self.resolve is not None else None
