@@ -57,12 +57,6 @@ _SHOWN: dict[str, str] = {
 _BUILTIN_NAMES = frozenset(name.rpartition(".")[2] for name in _BASES if name.startswith("builtins."))
 
 
-def qualified_exception(name: str) -> str | None:
-    """The class *name* (qualified: ``pydantic.ValidationError``) is, as :data:`_BASES` knows it."""
-    name = _ALIASES.get(name, name)
-    return name if name in _BASES else None
-
-
 def shown(name: str) -> str:
     """A class as a user writes it (``ValidationError``, ``TypeError``)."""
     return _SHOWN.get(name, name.rpartition(".")[2])
@@ -153,12 +147,11 @@ class Names:
         """The classes an ``except``-like argument names (None: one is not known)."""
         if expr is None:
             return None
-        items = expr.elts if isinstance(expr, ast.Tuple) else [expr]
         found = []
-        for item in items:
-            name = self.qualify(item)
-            known = qualified_exception(name) if name is not None else None
-            if known is None:
+        for item in expr.elts if isinstance(expr, ast.Tuple) else [expr]:
+            name = self.qualify(item)  # qualified (``pydantic.ValidationError``), as _BASES knows it
+            known = _ALIASES.get(name, name) if name is not None else None
+            if known is None or known not in _BASES:
                 return None
             found.append(known)
         return tuple(found)

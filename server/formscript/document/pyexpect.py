@@ -25,19 +25,11 @@ from __future__ import annotations
 import ast
 from dataclasses import dataclass, replace
 
-from formscript.document.pyexceptions import (
-    Expectation,
-    Names,
-    call_forms,
-    catches,
-    qualified_exception,
-    shown,
-    written,
-)
+from formscript.document.pyexceptions import Expectation, Names, call_forms, catches, shown, written
 from formscript.document.pyliteral import SourceLines
 from formscript.document.pyreturns import functions, method_results, own_nodes, returns_expectations
 
-__all__ = ["Expectation", "applications", "call_forms", "catches", "expectations", "qualified_exception", "shown"]
+__all__ = ["Expectation", "applications", "call_forms", "catches", "expectations", "shown"]
 
 
 # ---------------------------------------------------------------------------- the walk

@@ -270,13 +270,11 @@ def _module_imports(tree: ast.Module) -> set[str]:
         elif isinstance(statement, ast.ImportFrom):
             if (statement.module or "").partition(".")[0] in ("lionagi", "json", "textwrap"):
                 names.update(alias.asname or alias.name for alias in statement.names)
-        elif isinstance(statement, ast.If | ast.Try):
-            pending.extend(statement.body)
-            pending.extend(statement.orelse)
-            if isinstance(statement, ast.Try):
-                for handler in statement.handlers:
-                    pending.extend(handler.body)
-                pending.extend(statement.finalbody)
+        elif isinstance(statement, ast.If):
+            pending.extend([*statement.body, *statement.orelse])
+        elif isinstance(statement, ast.Try):
+            pending.extend([*statement.body, *statement.orelse, *statement.finalbody])
+            pending.extend(inner for handler in statement.handlers for inner in handler.body)
     return names
 
 
