@@ -51,7 +51,7 @@ def _quiet(expr: ast.expr | None) -> bool:
     return False
 
 
-def _quiet_statement(statement: ast.stmt, calls: frozenset[int] = frozenset()) -> bool:
+def _quiet_statement(statement: ast.stmt, calls: frozenset[int]) -> bool:
     """Whether running *statement* cannot raise: literals assigned to names, or a call of
     *calls* (documents lionagi accepts) assigned or made on its own."""
     value = getattr(statement, "value", None)
@@ -149,9 +149,7 @@ class _Block:
 
 
 class _Walker:
-    def __init__(
-        self, tree: ast.Module, lines: SourceLines, wanted: set[int], quiet: frozenset[int] = frozenset()
-    ) -> None:
+    def __init__(self, tree: ast.Module, lines: SourceLines, wanted: set[int], quiet: frozenset[int]) -> None:
         self.quiet = quiet
         self.names = Names(tree)
         self.lines = lines
@@ -196,18 +194,14 @@ class _Walker:
                 call = raising[-1]
                 assert isinstance(call, ast.Call)
                 by, span = written(self.lines, call)
-                argument = (
-                    call.args[0]
-                    if call.args
-                    else next((k.value for k in call.keywords if k.arg in ("expected_exception", "exception")), None)
-                )
+                named = next((k.value for k in call.keywords if k.arg in ("expected_exception", "exception")), None)
+                argument = call.args[0] if call.args else named
                 outer = blocks[-1].expectation if blocks else None
                 expectation = Expectation(
                     "raises", by, span, self.names.exceptions(argument), outer=outer, match=_pattern(call)
                 )
-                self._statements(statement.body, [*blocks, _Block(statement.body, expectation)])
-            else:
-                self._statements(statement.body, blocks)
+                blocks = [*blocks, _Block(statement.body, expectation)]
+            self._statements(statement.body, blocks)
             return
         # Any other statement: its expressions, then the statements it holds.
         for _, value in ast.iter_fields(statement):
@@ -310,7 +304,7 @@ def _pattern(call: ast.Call) -> str | None:
 
 
 def expectations(
-    tree: ast.Module, lines: SourceLines, calls: dict[int, str], quiet: frozenset[int] = frozenset()
+    tree: ast.Module, lines: SourceLines, calls: dict[int, str], quiet: frozenset[int]
 ) -> dict[int, Expectation]:
     """What a test file (*tree*, its *lines*) states about each call in *calls* (``id`` of the
     ``ast.Call`` -> how lionagi reads it: an ``Embedded.semantic``, or ``written_form`` for a
@@ -322,7 +316,7 @@ def expectations(
 
 
 def applications(
-    tree: ast.Module, lines: SourceLines, calls: dict[int, str], quiet: frozenset[int] = frozenset()
+    tree: ast.Module, lines: SourceLines, calls: dict[int, str], quiet: frozenset[int]
 ) -> dict[int, list[tuple[ast.Call, Expectation]]]:
     """For each ``Rule(...)`` / rule set call of *calls*, the ``apply(form)`` /
     ``apply_all(form)`` calls made on what it builds in a block that expects an exception,
@@ -336,8 +330,7 @@ def applications(
                     made[id(applied)] = key
     if not made:
         return {}
-    walker = _Walker(tree, lines, set(made), quiet)
-    found = walker.run()
+    found = _Walker(tree, lines, set(made), quiet).run()
     nodes = {id(n): n for n in ast.walk(tree) if isinstance(n, ast.Call) and id(n) in found}
     result: dict[int, list[tuple[ast.Call, Expectation]]] = {}
     for key, expectation in found.items():

@@ -38,6 +38,7 @@ each character. What each API does with its argument is lionagi's (``_branch.py`
 from __future__ import annotations
 
 import ast
+import contextlib
 from typing import Any
 
 from formscript import rules
@@ -69,18 +70,13 @@ class _Extractor(FormCalls, FileCalls):
             if found is not None and found[1] is None and found[0] in STANDALONE:
                 later.append((call, scope))
                 continue
-            try:
+            with contextlib.suppress(RecursionError):  # nested too deeply for Python itself: not read
                 self._call(call)
-            except RecursionError:
-                continue
         for call, scope in later:
             self._scope = scope
-            if id(call) in self._read_models:
-                continue
-            try:
-                self._call(call)
-            except RecursionError:
-                continue
+            if id(call) not in self._read_models:
+                with contextlib.suppress(RecursionError):
+                    self._call(call)
         self._follow_paths()
         self._link()
         self.found.sort(key=lambda e: (e.range.start, e.call_span.start, e.api))
