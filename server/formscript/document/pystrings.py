@@ -179,13 +179,13 @@ class TextPositions:
         return self.end
 
 
-def text_positions(lines: SourceLines, node: ast.expr, resolve: NameResolver | None = None) -> TextPositions | None:
+def text_positions(lines: SourceLines, node: ast.expr, resolve: NameResolver) -> TextPositions | None:
     """The value of a string expression with the file position of each character: a string
     literal (escapes and implicit concatenation decoded), ``textwrap.dedent(...)`` or
     ``dedent(...)`` of one, and ``.strip()`` / ``.lstrip()`` / ``.rstrip()`` of either, or a
     name bound once to one of those. None for anything else."""
     for _ in range(20):
-        if not isinstance(node, ast.Name) or resolve is None:
+        if not isinstance(node, ast.Name):
             break
         bound = resolve(node)
         if bound is None:

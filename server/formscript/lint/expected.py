@@ -18,6 +18,7 @@ from __future__ import annotations
 import ast
 import dataclasses
 import re
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, NamedTuple
 
 from formscript import rules
@@ -73,8 +74,7 @@ def judge(
     applied = applications(tree, lines, calls, quiet)
     if not stated and not applied:
         return
-    judged: dict[int, str | None] = {}
-    by_node = {id(e.node): e for e in found}
+    judging = _Judging(reports, settings, path, {id(e.node): e for e in found})
     for embedded in found:
         report = reports.get(id(embedded))
         if report is None:
@@ -84,16 +84,84 @@ def judge(
         hit = next(((stated[id(node)], name, span) for node, name, span in at if id(node) in stated), None)
         if hit is not None:
             expectation, name, span = hit
-            _judge(embedded, report, expectation, _Call(name, span), settings, path, reports, judged, by_node)
+            _judge(judging, embedded, report, expectation, _Call(name, span))
         # after the stated outcome, which may set the document's findings aside: a rule applied
         # in a block that expects an exception is a problem of its own
         for node, stated_there in applied.get(id(embedded.node), []):
             called = _Call(lines.source(lines.span(node.func)), lines.span(node))
-            _never_raises(embedded, report, stated_there, called, settings, path)
+            _never_raises(judging, embedded, report, stated_there, called)
+
+
+@dataclass
+class _Judging:
+    """The judging of one file's reports (*reports*, by ``id`` of their Embedded; *by_node*,
+    its documents by ``id`` of their call), under its *settings*."""
+
+    reports: dict[int, FileReport | None]
+    settings: Settings
+    path: str
+    by_node: dict[int, Embedded]
+    #: What lionagi raises for each document asked about so far (see ``raised``).
+    judged: dict[int, str | None] = field(default_factory=dict)
+
+    def raised(self, embedded: Embedded, report: FileReport) -> str | None:
+        """The exception lionagi raises for a rejected document (qualified), ``_RETURNS`` when the
+        call returns, None when it is not known."""
+        key = id(embedded)
+        if key not in self.judged:
+            self.judged[key] = None  # a cycle reads as "not known"
+            self.judged[key] = self._raise_of(embedded, report)
+        return self.judged[key]
+
+    def _raise_of(self, embedded: Embedded, report: FileReport) -> str | None:
+        codes = [d.code for d in report.diagnostics]
+        call_problems = [p for p in embedded.problems if p.rule is rules.PY002]
+        if call_problems:  # Python or the model refuses the call itself, before anything else
+            return _TYPE if "TypeError" in call_problems[0].message else _VALIDATION
+        if any(d.code == rules.PY002.code and "TypeError" in d.message for d in report.diagnostics):
+            return _TYPE
+        first = refused_first(embedded, self.reports)
+        if first is not None:  # a document built before this one is refused first
+            return self.raised(*first)
+        semantic = embedded.semantic
+        if semantic in ("fill_form", "validate_form"):
+            if rules.FS025.code in codes:
+                return None
+            return _not_a_mapping(embedded) or _RETURNS
+        if semantic == "ruleset":
+            repeated, not_a_rule = rules.RS009.code in codes, rules.RS011.code in codes
+            if embedded.api == "RuleSet().add" and not_a_rule:
+                # add() reads the rule's rule_id: a value that is no Rule has none
+                return None if repeated else "builtins.AttributeError"
+            return "builtins.ValueError" if repeated else _VALIDATION
+        if semantic == "yaml_dumped":  # the loaded file is the value itself
+            return _VALIDATION if embedded.consumers else None
+        if semantic in ("text", "dumped"):
+            name = embedded.target or ""
+            if not embedded.consumers:
+                return None  # who reads the file, and how, is not known
+            if embedded.reads_as == "mapping":  # lionagi's form loader: ValueError for anything else
+                return "builtins.ValueError"
+            if rules.YM001.code in codes:
+                json_read = embedded.reads_as == "json" or (embedded.reads_as is None and name.endswith(".json"))
+                return "json.JSONDecodeError" if json_read else "yaml.YAMLError"
+            if rules.SC017.code in codes:
+                return "json.JSONDecodeError"
+            return _VALIDATION if report.kind == "script" else None
+        return _VALIDATION
+
+    def unmet(self, report: FileReport, problem: Problem, call: _Call, *, keep: bool = False) -> None:
+        """Report *problem* at the call: beside the document's findings (*keep*: it is accepted,
+        and they stand), or in their place (they say why it is refused, which the test wants)."""
+        kept = report.diagnostics if keep else []
+        if self.settings.enabled(problem.code, self.path):
+            severity = self.settings.severity_of(problem.code, problem.rule.severity)
+            kept = in_order([*kept, Diagnostic(problem.code, severity, problem.message, call.span)])
+        report.diagnostics = kept
 
 
 def _never_raises(
-    embedded: Embedded, report: FileReport, expectation: Expectation, call: _Call, settings: Settings, path: str
+    judging: _Judging, embedded: Embedded, report: FileReport, expectation: Expectation, call: _Call
 ) -> None:
     """``rule.apply(form)`` in a block that expects an exception: a rule returns its
     failure (or None) and never raises, unless a custom callable decides it."""
@@ -113,7 +181,7 @@ def _never_raises(
                 "a rule set returns the messages of the rules that fail (an empty list when none does); it never raises"
             )
         problem = rules.PY003.returns(call=call.name, expected=_stated(expectation), outcome=what)
-        _unmet(report, problem, settings, path, call, keep=True)
+        judging.unmet(report, problem, call, keep=True)
 
 
 class _Call(NamedTuple):
@@ -124,85 +192,74 @@ class _Call(NamedTuple):
     span: Span
 
 
-def _judge(
-    embedded: Embedded,
-    report: FileReport,
-    expectation: Expectation,
-    call: _Call,
-    settings: Settings,
-    path: str,
-    reports: dict[int, FileReport | None],
-    judged: dict[int, str | None],
-    by_node: dict[int, Embedded],
-) -> None:
-    span = expectation.span
+def _judge(judging: _Judging, embedded: Embedded, report: FileReport, expectation: Expectation, call: _Call) -> None:
     verdict = report.verdict
     outcome = expectation.outcome
     if outcome == "raises":
-        raised = _raised(embedded, report, reports, judged) if verdict is Verdict.REJECTED else None
+        raised = judging.raised(embedded, report) if verdict is Verdict.REJECTED else None
         if verdict is Verdict.ACCEPTED or raised == _RETURNS:
             why = _fails_when_it_returns(expectation)
             if why is None:
                 if verdict is Verdict.REJECTED:
-                    _expected(report, expectation, span, None)
+                    _expected(report, expectation, None)
                 return
             if verdict is Verdict.ACCEPTED:
                 problem = rules.PY003.accepted(call=call.name, expected=_stated(expectation), why=why)
-                _unmet(report, problem, settings, path, call, keep=True)
+                judging.unmet(report, problem, call, keep=True)
             else:
                 what = "lionagi returns the form with status 'error' (fill_form and validate_form report, not raise)"
                 problem = rules.PY003.returns(call=call.name, expected=_stated(expectation), outcome=what)
-                _unmet(report, problem, settings, path, call)
+                judging.unmet(report, problem, call)
         elif verdict is Verdict.REJECTED:
             if raised is None or expectation.classes is None or _caught(expectation, raised):
-                said = _unmatched(embedded, report, reports, expectation) if raised is not None else None
+                said = _unmatched(embedded, report, judging.reports, expectation) if raised is not None else None
                 if said is not None:
                     problem = rules.PY003.unmatched(
                         call=call.name, expected=_stated(expectation), raised=shown(raised or ""), message=said
                     )
-                    _unmet(report, problem, settings, path, call)
+                    judging.unmet(report, problem, call)
                 else:
-                    _expected(report, expectation, span, raised)
+                    _expected(report, expectation, raised)
             elif expectation.first:
                 problem = rules.PY003.uncaught(call=call.name, expected=_stated(expectation), raised=shown(raised))
-                _unmet(report, problem, settings, path, call)
+                judging.unmet(report, problem, call)
             else:
-                _expected(report, expectation, span, raised)
+                _expected(report, expectation, raised)
         return
     if outcome == "error_status":
-        if verdict is Verdict.REJECTED and _raised(embedded, report, reports, judged) == _RETURNS:
-            _expected(report, expectation, span, None)
+        if verdict is Verdict.REJECTED and judging.raised(embedded, report) == _RETURNS:
+            _expected(report, expectation, None)
         elif verdict is Verdict.ACCEPTED:
             problem = rules.PY003.asserted(
                 assertion=expectation.by.removeprefix("assert "),
                 outcome=f"lionagi validates what {call.name}(...) is given: the form it returns has status 'validated'",
             )
-            _unmet(report, problem, settings, path, call)
+            judging.unmet(report, problem, call)
         return
     if outcome in ("rule_fails", "rule_passes"):
         if verdict is Verdict.REJECTED:
             return  # Rule(...) raises: its findings say so
-        fails = _applied(embedded, expectation, by_node)
+        fails = _applied(embedded, expectation, judging.by_node)
         wanted = outcome == "rule_fails"
         if fails is None:
             failing = [d for d in report.diagnostics if _rule_failure(d.code)]
             if failing and wanted:
-                _expected(report, expectation, span, None)
+                _expected(report, expectation, None)
         elif fails == wanted:
             if wanted:  # a failure the test expects; a pass it expects is nothing to set aside
-                _expected(report, expectation, span, None)
+                _expected(report, expectation, None)
         else:
             what = "passes on the form's values (apply returns nothing)" if wanted else "fails on the form's values"
             which = "the rule set" if embedded.semantic == "ruleset" else "the rule"
             problem = rules.PY003.asserted(assertion=expectation.by.removeprefix("assert "), outcome=f"{which} {what}")
-            _unmet(report, problem, settings, path, call, keep=True)
+            judging.unmet(report, problem, call, keep=True)
         return
     if outcome == "discarded":
-        if verdict is Verdict.REJECTED and _raised(embedded, report, reports, judged) == _RETURNS:
+        if verdict is Verdict.REJECTED and judging.raised(embedded, report) == _RETURNS:
             _discarded(report, call)
         return
     if outcome == "exit_1" and verdict is Verdict.REJECTED:
-        _expected(report, expectation, span, None)
+        _expected(report, expectation, None)
 
 
 def _unmatched(
@@ -305,58 +362,6 @@ def _rule_failure(code: str) -> bool:
     return rule is not None and rule.kind == "rules" and not rule.rejects
 
 
-def _raised(
-    embedded: Embedded, report: FileReport, reports: dict[int, FileReport | None], judged: dict[int, str | None]
-) -> str | None:
-    """The exception lionagi raises for a rejected document (qualified), ``_RETURNS`` when the
-    call returns, None when it is not known."""
-    key = id(embedded)
-    if key not in judged:
-        judged[key] = None  # a cycle reads as "not known"
-        judged[key] = _raise_of(embedded, report, reports, judged)
-    return judged[key]
-
-
-def _raise_of(
-    embedded: Embedded, report: FileReport, reports: dict[int, FileReport | None], judged: dict[int, str | None]
-) -> str | None:
-    codes = [d.code for d in report.diagnostics]
-    call_problems = [p for p in embedded.problems if p.rule is rules.PY002]
-    if call_problems:  # Python or the model refuses the call itself, before anything else
-        return _TYPE if "TypeError" in call_problems[0].message else _VALIDATION
-    if any(d.code == rules.PY002.code and "TypeError" in d.message for d in report.diagnostics):
-        return _TYPE
-    first = refused_first(embedded, reports)
-    if first is not None:  # a document built before this one is refused first
-        return _raised(*first, reports, judged)
-    semantic = embedded.semantic
-    if semantic in ("fill_form", "validate_form"):
-        if rules.FS025.code in codes:
-            return None
-        return _not_a_mapping(embedded) or _RETURNS
-    if semantic == "ruleset":
-        repeated, not_a_rule = rules.RS009.code in codes, rules.RS011.code in codes
-        if embedded.api == "RuleSet().add" and not_a_rule:
-            # add() reads the rule's rule_id: a value that is no Rule has none
-            return None if repeated else "builtins.AttributeError"
-        return "builtins.ValueError" if repeated else _VALIDATION
-    if semantic == "yaml_dumped":  # the loaded file is the value itself
-        return _VALIDATION if embedded.consumers else None
-    if semantic in ("text", "dumped"):
-        name = embedded.target or ""
-        if not embedded.consumers:
-            return None  # who reads the file, and how, is not known
-        if embedded.reads_as == "mapping":  # lionagi's form loader: ValueError for anything else
-            return "builtins.ValueError"
-        if rules.YM001.code in codes:
-            json_read = embedded.reads_as == "json" or (embedded.reads_as is None and name.endswith(".json"))
-            return "json.JSONDecodeError" if json_read else "yaml.YAMLError"
-        if rules.SC017.code in codes:
-            return "json.JSONDecodeError"
-        return _VALIDATION if report.kind == "script" else None
-    return _VALIDATION
-
-
 def _not_a_mapping(embedded: Embedded) -> str | None:
     """What fill_form raises when its values are not a mapping (``name in values`` for each
     declared field, then ``values.items()``); None when they are one, or not known."""
@@ -374,18 +379,7 @@ def _not_a_mapping(embedded: Embedded) -> str | None:
     return "builtins.AttributeError"  # a list, a string, or nothing declared: `values.items()`
 
 
-def _expected(report: FileReport, expectation: Expectation, span: Span, raised: str | None) -> None:
-    report.expected = Expected(expectation.by, expectation.outcome, span, shown(raised) if raised else None)
+def _expected(report: FileReport, expectation: Expectation, raised: str | None) -> None:
+    """The outcome *expectation* states is the one lionagi gives: the findings are the test's own."""
+    report.expected = Expected(expectation.by, expectation.outcome, expectation.span, shown(raised) if raised else None)
     report.diagnostics = []
-
-
-def _unmet(
-    report: FileReport, problem: Problem, settings: Settings, path: str, call: _Call, *, keep: bool = False
-) -> None:
-    """Report *problem* at the call: beside the document's findings (*keep*: it is accepted,
-    and they stand), or in their place (they say why it is refused, which the test wants)."""
-    kept = report.diagnostics if keep else []
-    if settings.enabled(problem.code, path):
-        severity = settings.severity_of(problem.code, problem.rule.severity)
-        kept = in_order([*kept, Diagnostic(problem.code, severity, problem.message, call.span)])
-    report.diagnostics = kept
