@@ -267,9 +267,9 @@ class _Walker:
         swallows an exception (``warnings.catch_warnings()``, ``caplog.at_level(...)``)."""
         for item in statement.items:
             made = item.context_expr
-            if not isinstance(made, ast.Call) or not all(_quiet(a) for a in made.args):
+            if not isinstance(made, ast.Call):
                 return False
-            if not all(_quiet(k.value) for k in made.keywords):
+            if not all(_quiet(argument) for argument in [*made.args, *(k.value for k in made.keywords)]):
                 return False
             known = self.names.qualify(made.func) == "warnings.catch_warnings"
             at_level = isinstance(made.func, ast.Attribute) and made.func.attr == "at_level"

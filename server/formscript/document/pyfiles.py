@@ -259,9 +259,8 @@ class FileCalls(Walker):
 
     def _env_store(self, store: ast.Assign, bindings: list[Binding]) -> bool:
         """``env["LIONAGI_TEST_SCRIPT"] = str(p)`` (an environment a subprocess is given)."""
-        if not self._is_path(store.value, bindings):
-            return False
-        return any(isinstance(t, ast.Subscript) and self._env_key(t.slice) for t in store.targets)
+        path = self._is_path(store.value, bindings)
+        return path and any(isinstance(t, ast.Subscript) and self._env_key(t.slice) for t in store.targets)
 
     def _reads(self, call: ast.Call, bindings: list[Binding], depth: int) -> ReadBy | None:
         """How *call* has lionagi read the file at the path of *bindings*."""
@@ -324,16 +323,14 @@ class FileCalls(Walker):
         ``form=str(p)`` (``SimpleNamespace``, ``argparse.Namespace``, a helper of the module) or
         parsed from such a list."""
         if isinstance(expr, ast.List | ast.Tuple):
-            items = expr.elts
-            for flag, value in itertools.pairwise(items):
-                if isinstance(flag, ast.Constant) and flag.value == "--form" and self._is_path(value, bindings):
-                    return True
-            return False
+            return any(
+                isinstance(flag, ast.Constant) and flag.value == "--form" and self._is_path(value, bindings)
+                for flag, value in itertools.pairwise(expr.elts)
+            )
         if argv or not isinstance(expr, ast.Call):
             return False
-        for keyword in expr.keywords:
-            if keyword.arg == "form" and self._is_path(keyword.value, bindings):
-                return True
+        if any(keyword.arg == "form" and self._is_path(keyword.value, bindings) for keyword in expr.keywords):
+            return True
         return any(
             self._form_argument(self.peel(a), bindings, True) for a in expr.args if not isinstance(a, ast.Starred)
         )
