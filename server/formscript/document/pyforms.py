@@ -69,15 +69,11 @@ class FormCalls(Walker):
         while isinstance(current, ast.Call) and isinstance(current.func, ast.Attribute) and current.func.attr == "add":
             chain.append(current)
             current = current.func.value
-        if not isinstance(current, ast.Call) or current.args or current.keywords:
-            return False
-        found = self.target(current.func)
-        if found != ("RuleSet", None):
+        if not self._new_ruleset(current):
             return False
         if id(call) in self._chained:
             return True
-        for link in chain:
-            self._chained.add(id(link))
+        self._chained.update(id(link) for link in chain)
         reader = self.reader()
         items = []
         for link in reversed(chain):
@@ -89,6 +85,12 @@ class FormCalls(Walker):
         root = _rule_set(self.lines.span(call), items)
         self._add(self._new(call, "RuleSet().add", "ruleset", "rules", call, root))
         return True
+
+    def _new_ruleset(self, expr: ast.expr) -> bool:
+        """Whether *expr* is ``RuleSet()``."""
+        if not isinstance(expr, ast.Call) or expr.args or expr.keywords:
+            return False
+        return self.target(expr.func) == ("RuleSet", None)
 
     def _added_rule(self, reader: LiteralReader, argument: ast.expr) -> PyNode:
         """What ``add(argument)`` adds: a mapping that is no ``Rule(...)`` is not a rule."""
@@ -167,14 +169,10 @@ class FormCalls(Walker):
         if len(made) != 1 or len(made) + len(adds) != len(bindings):
             return None
         created = made[0]
-        if not isinstance(created, ast.Call) or created.args or created.keywords:
-            return None
-        if self.target(created.func) != ("RuleSet", None):
+        if not self._new_ruleset(created):
             return None
         before = [a for a in adds if (a.lineno, a.col_offset) < (name.lineno, name.col_offset)]
-        if any(a.lineno < created.lineno for a in before) or any(
-            isinstance(a, ast.Call) and len(a.args) != 1 for a in before
-        ):
+        if any(a.lineno < created.lineno or len(a.args) != 1 for a in before):
             return None
         reader = self.reader()
         items = [

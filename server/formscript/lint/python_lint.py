@@ -328,14 +328,13 @@ class _FileLinter:
 
         root = embedded.root
         assert root is not None
-        converted = _as_json(root)
         try:
             text = json.dumps(root.materialize(), **embedded.options)
         except (TypeError, ValueError):
-            converted = None
-            text = None
-        if text is None or converted is None or any(n.kind == "opaque" for _, _, n in root.walk()):
-            return None if text is None and converted is not None else self._undecided_dump(embedded)
+            return self._undecided_dump(embedded)
+        converted = _as_json(root)
+        if converted is None or any(n.kind == "opaque" for _, _, n in root.walk()):
+            return self._undecided_dump(embedded)
         kind = self._named_kind(embedded) or sniff(json.loads(text))
         if kind is None:
             return None
