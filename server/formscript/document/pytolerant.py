@@ -90,9 +90,7 @@ def _region(lines: list[str], line: int, done: list[tuple[int, int]]) -> tuple[i
             start, end = _statement(lines, line, body, header + 1, top_end)
             if start > header and not _covered(done, start, end):
                 return start, end, " " * body + "pass"
-    if _covered(done, top_start, top_end):
-        return None
-    return top_start, top_end, ""
+    return None if _covered(done, top_start, top_end) else (top_start, top_end, "")
 
 
 def _opened_at(text: str, line: int) -> int:

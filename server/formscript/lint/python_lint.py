@@ -133,7 +133,6 @@ class _FileLinter:
         self.lines = SourceLines(text)
         self.comments: list[Comment] | None = python_comments(self.lines) if "formscript:" in text else None
         self.done: dict[int, FileReport | None] = {}
-        self.documents: dict[int, Document] = {}
         self.extents: dict[int, tuple[int, int]] = {}
 
     # -- one document
@@ -230,7 +229,6 @@ class _FileLinter:
         elif model is not None:
             model.verdict = verdict
             report.gate = model
-        self.documents[id(report)] = doc
         return report
 
     def _core(self, embedded: Embedded, doc: PyDocument) -> tuple[list[Problem], bool, Any]:
@@ -365,7 +363,6 @@ class _FileLinter:
         report.path = self.path
         report.embedded = _embedding(embedded)
         report.document = doc
-        self.documents[id(report)] = doc
         return report
 
     def _undecided_dump(self, embedded: Embedded) -> FileReport | None:
@@ -386,7 +383,6 @@ class _FileLinter:
             document=doc,
             embedded=_embedding(embedded),
         )
-        self.documents[id(report)] = doc
         return report
 
     def _named_kind(self, embedded: Embedded) -> str | None:
@@ -408,7 +404,7 @@ class _FileLinter:
 
         comments: list[Comment] = list(self.comments or [])
         for part in parts:
-            doc = self.documents.get(id(part))
+            doc = part.document
             if isinstance(doc, EmbeddedDocument):
                 comments.extend(type(c)(doc.map_span(c.span), c.text) for c in doc.inner.comments())
         suppressions = find_suppressions(sorted(comments, key=lambda c: c.span.start))
