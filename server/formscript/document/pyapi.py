@@ -216,8 +216,7 @@ class Signature:
             if keyword in bound:
                 return f"{keyword!r} is given twice (by position and by name)"
             bound.add(keyword)
-            named = keyword in self.positional or keyword in self.keyword_only
-            if named:
+            if keyword in self.positional or keyword in self.keyword_only:
                 continue
             if not self.var_keyword:
                 return f"it takes no argument {keyword!r}"

@@ -518,11 +518,8 @@ def _sort_out(
     certain: list[Problem] = []
     unsure: list[tuple[Problem, list[KeyPath]]] = []
     for problem in problems:
-        if problem.span is not None:
-            certain.append(problem)  # found on the call itself, where it is written
-            continue
         touched = [path for path, _ in opaque if any(_related(path, needed) for needed in _dependencies(problem))]
-        if touched:
+        if touched and problem.span is None:  # one found on the call itself stands where it is written
             unsure.append((problem, touched))
         else:
             certain.append(problem)
