@@ -368,14 +368,14 @@ class LiteralReader:
                 items.extend(spliced.items)
                 continue
             items.append(self.read(element, depth + 1))
-        seq_type: type = list if isinstance(node, ast.List) else tuple if isinstance(node, ast.Tuple) else set
-        if seq_type is set:  # a tuple member of a set is one value, as a tuple key is
+        if isinstance(node, ast.Set):  # a tuple member of a set is one value, as a tuple key is
             frozen = [_frozen(i) if i.kind == "seq" else _NOTHING for i in items]
             items = [i if f is _NOTHING else PyNode.scalar(f, i.span) for i, f in zip(items, frozen, strict=True)]
-        if seq_type is set and any(_unhashable(i) for i in items):
-            return self.raising(node, f"a member of the set {self.source_of(node)} is unhashable")
-        if seq_type is set and any(i.kind != "scalar" or not _hashable(i.value) for i in items):
-            return self.opaque(node, f"the set {self.source_of(node)}")
+            if any(_unhashable(i) for i in items):
+                return self.raising(node, f"a member of the set {self.source_of(node)} is unhashable")
+            if any(i.kind != "scalar" or not _hashable(i.value) for i in items):
+                return self.opaque(node, f"the set {self.source_of(node)}")
+        seq_type: type = list if isinstance(node, ast.List) else tuple if isinstance(node, ast.Tuple) else set
         return PyNode.sequence(self.lines.span(node), items, seq_type)
 
     def _unary(self, node: ast.UnaryOp, depth: int) -> PyNode:

@@ -12,6 +12,7 @@ since that is where their spans point.
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import io
 import itertools
@@ -35,13 +36,11 @@ _TAGS = {bool: "bool", int: "int", float: "float", str: "str", type(None): "null
 def python_comments(lines: SourceLines) -> list[Comment]:
     """The comments of a Python text, from its tokens (a ``#`` inside a string is not one)."""
     found: list[Comment] = []
-    try:
+    with contextlib.suppress(tokenize.TokenError, SyntaxError):  # the comments before the error
         for token in tokenize.generate_tokens(io.StringIO(lines.text).readline):
             if token.type == tokenize.COMMENT:
                 (row, column), (end_row, end_column) = token.start, token.end
                 found.append(Comment(Span(Pos(row - 1, column), Pos(end_row - 1, end_column)), token.string))
-    except (tokenize.TokenError, SyntaxError, IndentationError):
-        pass
     return found
 
 

@@ -12,6 +12,7 @@ move, gives up as ``ast.parse`` does.
 from __future__ import annotations
 
 import ast
+import contextlib
 import io
 import re
 import tokenize
@@ -97,7 +98,7 @@ def _opened_at(text: str, line: int) -> int:
     """The line of the outermost bracket still open where *line* (0-based) begins, else
     *line*: inside an unclosed ``[``, the next ``def`` is where Python sees the error."""
     opened: list[int] = []
-    try:
+    with contextlib.suppress(tokenize.TokenError, SyntaxError):
         for token in tokenize.generate_tokens(io.StringIO(text).readline):
             if token.start[0] - 1 >= line:
                 break
@@ -105,8 +106,6 @@ def _opened_at(text: str, line: int) -> int:
                 opened.append(token.start[0] - 1)
             elif token.type == tokenize.OP and token.string in ")]}" and opened:
                 opened.pop()
-    except (tokenize.TokenError, SyntaxError):
-        pass
     return opened[0] if opened else line
 
 
