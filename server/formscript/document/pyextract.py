@@ -301,9 +301,7 @@ class _Extractor(FormCalls, FileCalls):
             if embedded.root is None:
                 continue
             for path, _, node in embedded.root.walk():
-                if node.origin is None:
-                    continue
-                child = self.by_call.get(id(node.origin))
+                child = self.by_call.get(id(node.origin)) if node.origin is not None else None
                 if child is not None and child is not embedded:
                     embedded.children.append((path, child))
         for embedded, form_call in self._sources:
