@@ -93,9 +93,7 @@ class _Extractor(FormCalls, FileCalls):
             if func.attr == "attach_script":
                 found = self.target(func)
                 if found is None or found[0] != "TestBranch":
-                    argument = argument_of(call, 0, "source")
-                    if argument is not None:
-                        self._coerce(call, "attach_script", argument, truthy=False)
+                    self._coerce(call, "attach_script", argument_of(call, 0, "source"))
                     return
         if self.qualify(func) == "json.dump":
             self._json_dump(call)
@@ -209,9 +207,10 @@ class _Extractor(FormCalls, FileCalls):
         found = self.target(expr.func)
         return found is not None and found[0] == "ScriptModel"
 
-    def _coerce(self, call: ast.Call, api: str, argument: ast.expr, *, truthy: bool) -> None:
-        """``ScriptModel.coerce(argument)`` (after a truthiness test when *truthy*)."""
-        if self._is_script_call(argument):
+    def _coerce(self, call: ast.Call, api: str, argument: ast.expr | None, *, truthy: bool = False) -> None:
+        """``ScriptModel.coerce(argument)`` (after a truthiness test when *truthy*), when the
+        argument is given."""
+        if argument is None or self._is_script_call(argument):
             return
 
         def build() -> PyNode | None:
@@ -266,10 +265,7 @@ class _Extractor(FormCalls, FileCalls):
         names one), ``ScriptedEndpoint``."""
         if provider and not self._scripted(call):
             return
-        script = argument_of(call, None, "script")
-        if script is None:
-            return
-        self._coerce(call, self.written(call.func), script, truthy=True)
+        self._coerce(call, self.written(call.func), argument_of(call, None, "script"), truthy=True)
 
     def _entry_model(self, call: ast.Call, name: str) -> None:
         def build() -> PyNode | None:
@@ -311,15 +307,11 @@ class _Extractor(FormCalls, FileCalls):
 _HANDLERS: dict[tuple[str, str | None], Any] = {
     ("TestBranch", "from_responses"): lambda x, c: x._responses_call(c, "TestBranch.from_responses"),
     ("TestBranch", "from_text"): lambda x, c: x._from_text(c),
-    ("TestBranch", "from_script"): lambda x, c: _with(
-        argument_of(c, 0, "script"), x._coerce, c, "TestBranch.from_script"
-    ),
-    ("TestBranch", "attach_script"): lambda x, c: _with(
-        argument_of(c, 1, "script"), x._coerce, c, "TestBranch.attach_script"
-    ),
-    ("scripted_imodel", None): lambda x, c: _with(argument_of(c, 0, "script"), x._coerce, c, "scripted_imodel"),
+    ("TestBranch", "from_script"): lambda x, c: x._coerce(c, "TestBranch.from_script", argument_of(c, 0, "script")),
+    ("TestBranch", "attach_script"): lambda x, c: x._coerce(c, "TestBranch.attach_script", argument_of(c, 1, "script")),
+    ("scripted_imodel", None): lambda x, c: x._coerce(c, "scripted_imodel", argument_of(c, 0, "script")),
     ("ScriptModel", "from_responses"): lambda x, c: x._responses_call(c, "ScriptModel.from_responses", extra=True),
-    ("ScriptModel", "coerce"): lambda x, c: _with(argument_of(c, 0, "source"), x._coerce, c, "ScriptModel.coerce"),
+    ("ScriptModel", "coerce"): lambda x, c: x._coerce(c, "ScriptModel.coerce", argument_of(c, 0, "source")),
     ("ScriptModel", "model_validate"): lambda x, c: x._model_validate(c),
     ("ScriptModel", None): lambda x, c: x._script_model(c),
     ("iModel", None): lambda x, c: x._endpoint(c, True),
@@ -337,11 +329,6 @@ _HANDLERS: dict[tuple[str, str | None], Any] = {
         for name in (*ENTRY_MODELS, "WhenMatcher", "StreamChunkSpec")
     },
 }
-
-
-def _with(argument: ast.expr | None, coerce: Any, call: ast.Call, api: str) -> None:
-    if argument is not None:
-        coerce(call, api, argument, truthy=False)
 
 
 def extract(text: str, tree: ast.Module | None = None) -> list[Embedded]:
