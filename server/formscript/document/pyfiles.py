@@ -227,9 +227,9 @@ class FileCalls(Walker):
             embedded.reads_as = syntax
             embedded.consumers = [r[3] for r in reads if r[3] is not None and r[1] == kind]
 
-    def _is_path(self, expr: ast.expr, bindings: list[Binding]) -> bool:
-        """Whether *expr* is the path held by the name of *bindings* (``p``, ``str(p)``,
-        ``os.fspath(p)``, ``p.as_posix()``, ``f"{p}"``)."""
+    def _is_path(self, expr: ast.expr | None, bindings: list[Binding]) -> bool:
+        """Whether *expr* (None: an argument not given) is the path held by the name of
+        *bindings* (``p``, ``str(p)``, ``os.fspath(p)``, ``p.as_posix()``, ``f"{p}"``)."""
         if isinstance(expr, ast.Name):
             return self._scope.lookup(expr.id) is bindings
         if isinstance(expr, ast.JoinedStr) and len(expr.values) == 1:
@@ -292,19 +292,16 @@ class FileCalls(Walker):
             read = SCRIPT_READERS.get(found)
             if read is not None:
                 index, keyword, syntax = read
-                argument = argument_of(call, index, keyword)
-                if argument is not None and self._is_path(argument, bindings):
+                if self._is_path(argument_of(call, index, keyword), bindings):
                     if found in (("iModel", None), ("match_endpoint", None)) and not self._scripted(call):
                         return None
                     return "script", syntax, True
             return None
         name = qualified.rpartition(".")[2]
         if qualified in ENV_HELPERS:
-            argument = argument_of(call, 0, "script_path")
-            return ("script", None, False) if argument is not None and self._is_path(argument, bindings) else None
+            return ("script", None, False) if self._is_path(argument_of(call, 0, "script_path"), bindings) else None
         if qualified == f"{AGENT_CLI}._load_form_spec":
-            argument = argument_of(call, 0, "path")
-            return ("form", "mapping", True) if argument is not None and self._is_path(argument, bindings) else None
+            return ("form", "mapping", True) if self._is_path(argument_of(call, 0, "path"), bindings) else None
         if qualified in (f"{AGENT_CLI}.run_agent", *MAIN_ENTRIES) and name in ("run_agent", "main"):
             argument = argument_of(call, 0, "args" if name == "run_agent" else "argv")
             if argument is not None and self._form_argument(self.peel(argument), bindings, name == "main"):
