@@ -131,7 +131,7 @@ def _escape(source: str, index: int) -> tuple[str, int] | None:
 _BETWEEN = re.compile(r"(?:[ \t\f]|\\\r?\n|\r?\n|#[^\r\n]*)*")
 
 
-def _literal_positions(lines: SourceLines, node: ast.Constant) -> tuple[str, list[Pos], Pos, frozenset[str]] | None:
+def _literal_positions(lines: SourceLines, node: ast.Constant) -> TextPositions | None:
     """The characters of a string constant with their file positions, and the position of
     its closing quote (None when the source cannot be decoded to the same value)."""
     span = lines.span(node)
@@ -158,7 +158,7 @@ def _literal_positions(lines: SourceLines, node: ast.Constant) -> tuple[str, lis
     if "".join(chars) != node.value:
         return None
     positions = [lines.position(offset) for offset in [*offsets, closing]]
-    return "".join(chars), positions[:-1], positions[-1], frozenset(quotes)
+    return TextPositions("".join(chars), tuple(positions[:-1]), positions[-1], frozenset(quotes))
 
 
 @dataclass(frozen=True)
@@ -192,27 +192,19 @@ def text_positions(lines: SourceLines, node: ast.expr, resolve: NameResolver) ->
             return None
         node = bound
     if isinstance(node, ast.Constant) and isinstance(node.value, str):
-        found = _literal_positions(lines, node)
-        if found is None:
-            return None
-        text, positions, end, quotes = found
-        return TextPositions(text, tuple(positions), end, quotes)
+        return _literal_positions(lines, node)
     if not isinstance(node, ast.Call) or node.keywords:
         return None
     func = node.func
     if isinstance(func, ast.Attribute) and func.attr in STR_METHODS and not node.args:
         inner = text_positions(lines, func.value, resolve)
-        if inner is None:
-            return None
-        return _stripped(inner, func.attr)
+        return _stripped(inner, func.attr) if inner is not None else None
     dedent = (isinstance(func, ast.Name) and func.id == "dedent") or (
         isinstance(func, ast.Attribute) and func.attr == "dedent"
     )
     if dedent and len(node.args) == 1:
         inner = text_positions(lines, node.args[0], resolve)
-        if inner is None:
-            return None
-        return _dedented(inner)
+        return _dedented(inner) if inner is not None else None
     return None
 
 
