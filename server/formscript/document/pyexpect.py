@@ -295,11 +295,11 @@ def _pattern(call: ast.Call) -> str | None:
     """The message pattern of ``pytest.raises(E, match=...)`` / ``self.assertRaisesRegex(E,
     regex)`` when it is written as a string."""
     regex = isinstance(call.func, ast.Attribute) and call.func.attr == "assertRaisesRegex"
-    written = next((k.value for k in call.keywords if k.arg == ("expected_regex" if regex else "match")), None)
-    if regex and written is None and len(call.args) > 1:
-        written = call.args[1]
-    if isinstance(written, ast.Constant) and isinstance(written.value, str):
-        return written.value
+    pattern = next((k.value for k in call.keywords if k.arg == ("expected_regex" if regex else "match")), None)
+    if regex and pattern is None and len(call.args) > 1:
+        pattern = call.args[1]
+    if isinstance(pattern, ast.Constant) and isinstance(pattern.value, str):
+        return pattern.value
     return None
 
 

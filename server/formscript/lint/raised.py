@@ -99,8 +99,7 @@ def refused_first(embedded: Embedded, reports: dict[int, FileReport | None]) -> 
     """The document lionagi builds, and refuses, before it gets to *embedded*'s own: the first
     call written inside it that is rejected, else (fill_form / validate_form) the rejected
     form it is given; None when there is none."""
-    built = sorted(embedded.children, key=lambda c: (c[1].call_span.start, c[1].call_span.end))
-    candidates = [child for _path, child in built]
+    candidates = sorted((child for _, child in embedded.children), key=lambda c: (c.call_span.start, c.call_span.end))
     if embedded.semantic in ("fill_form", "validate_form") and embedded.source is not None:
         candidates.append(embedded.source)
     for candidate in candidates:
