@@ -266,9 +266,7 @@ class LiteralReader:
 
     def raising(self, node: ast.AST, why: str) -> PyNode:
         """An opaque node for *node*, whose evaluation raises TypeError (*why*)."""
-        found = self.opaque(node, f"{why}, so building it raises TypeError")
-        found.raises = why
-        return found
+        return PyNode("opaque", self.lines.span(node), note=f"{why}, so building it raises TypeError", raises=why)
 
     def read(self, node: ast.expr, depth: int = 0) -> PyNode:
         """The located value of the expression *node*."""
@@ -475,9 +473,7 @@ class LiteralReader:
         while end < len(line) and (line[end].isalnum() or line[end] == "_" or ord(line[end]) > 127):
             end += 1
         span = Span(start, Pos(start.line, max(end, start.column + 1)))
-        node = PyNode.scalar(keyword.arg, span, line[start.column : end])
-        node.identifier = True
-        return node
+        return PyNode("scalar", span, value=keyword.arg, text=line[start.column : end], identifier=True)
 
 
 STR_METHODS = frozenset({"strip", "lstrip", "rstrip"})
