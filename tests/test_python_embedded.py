@@ -210,6 +210,25 @@ def test_response_models_alone_and_inside_a_script() -> None:
     ]
 
 
+def test_a_model_imported_inside_a_function_and_read_by_a_script_is_not_its_own_document() -> None:
+    # The model's name is looked up in its own function's scope, not in the scope of the call
+    # listed before it (here `len` in another function), so it is read once, through the branch.
+    found = summary(
+        """
+        def helper():
+            return len("x")
+
+
+        def test_one():
+            from lionagi.testing import TestBranch, TextResponse
+
+            response = TextResponse(text=1)
+            TestBranch.from_responses([response])
+        """
+    )
+    assert found == [("TestBranch.from_responses", 10, "rejected", ["SC004", "SC003"])]
+
+
 def test_forms_fields_rules_and_their_calls() -> None:
     found = summary(
         """

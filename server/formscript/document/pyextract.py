@@ -63,10 +63,8 @@ class _Extractor(FormCalls, FileCalls):
         # not a document of its own; then the model calls, outermost first.
         later = []
         for call, scope in self.calls:
-            found = self.target(call.func) if not isinstance(call.func, ast.Attribute) else None
             self._scope = scope
-            if found is None and isinstance(call.func, ast.Attribute):
-                found = self.target(call.func)
+            found = self.target(call.func)
             if found is not None and found[1] is None and found[0] in STANDALONE:
                 later.append((call, scope))
                 continue
