@@ -448,6 +448,10 @@ def _params() -> list[Any]:
 # ----------------------------------------------------------------------------- the tests
 
 
+#: The classes whose outcome depends on wall-clock time (lionagi's regex timeout).
+TIMED = frozenset({"slow_regex"})
+
+
 @pytest.mark.slow  # about 50 s of CPU for the 2,500 cases; the generator's own checks below stay in the inner loop
 @pytest.mark.parametrize("klass", _params())
 def test_redteam_class_agrees_with_lionagi(klass: str, red_root: Path, oracle: LionagiEngine, tally: Tally) -> None:
@@ -469,6 +473,10 @@ def test_redteam_class_agrees_with_lionagi(klass: str, red_root: Path, oracle: L
         diffs = comparison.run(chunk)
         compared += len(chunk)
         for case in chunk:
+            if diffs[case.name] and klass in TIMED:
+                # Whether a regex runs out of its 0.1 s is wall-clock time on a shared machine:
+                # a disagreement counts only when it repeats on a second comparison.
+                diffs[case.name] = comparison.run([case])[case.name]
             if diffs[case.name]:
                 disagreements += 1
                 if len(report) < 3:
