@@ -9,6 +9,7 @@ from __future__ import annotations
 import sys
 from argparse import Namespace
 from collections.abc import Callable, Sequence
+from importlib import import_module
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -33,7 +34,9 @@ def run(argv: Sequence[str]) -> int:
     from formscript.cli.output import OutputError
 
     try:
-        return _command(args.command)(args)
+        module, function = COMMANDS[args.command]
+        command: Callable[[Namespace], int] = getattr(import_module(f"formscript.cli.{module}"), function)
+        return command(args)
     except BrokenPipeError:
         return 0
     except KeyboardInterrupt as exc:  # Ctrl-C, or SIGTERM while files are written
@@ -42,32 +45,3 @@ def run(argv: Sequence[str]) -> int:
     except OutputError as exc:
         print(f"formscript: {exc}", file=sys.stderr)
         return 2
-
-
-def _command(name: str) -> Callable[[Namespace], int]:
-    """The function that runs subcommand *name* (its module imported now)."""
-    if name == "lint":
-        from formscript.cli.lint import lint
-
-        return lint
-    if name == "rule":
-        from formscript.cli.rule import rule
-
-        return rule
-    if name == "schema":
-        from formscript.cli.schema import schema
-
-        return schema
-    if name == "dry-run":
-        from formscript.cli.runs import dry_run
-
-        return dry_run
-    if name == "simulate":
-        from formscript.cli.runs import simulate
-
-        return simulate
-    if name == "serve":
-        from formscript.cli.serve import serve
-
-        return serve
-    raise AssertionError(f"no handler for the subcommand {name!r}")

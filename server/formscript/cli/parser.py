@@ -6,8 +6,16 @@ import argparse
 import os
 import sys
 
-#: The subcommands, in the order ``--help`` lists them.
-COMMANDS = ("lint", "rule", "schema", "dry-run", "simulate", "serve")
+#: The subcommands, in the order ``--help`` lists them: the module of ``formscript.cli`` and
+#: the function that runs each (imported only when it runs).
+COMMANDS = {
+    "lint": ("lint", "lint"),
+    "rule": ("rule", "rule"),
+    "schema": ("schema", "schema"),
+    "dry-run": ("runs", "dry_run"),
+    "simulate": ("runs", "simulate"),
+    "serve": ("serve", "serve"),
+}
 
 
 def _terminal_columns() -> int:
