@@ -24,7 +24,7 @@ from formscript.document import Pos, Span
 from formscript.lsp import keydocs
 from formscript.lsp.analysis import Analysis
 from formscript.lsp.context import CursorContext, Outline, cursor_context
-from formscript.lsp.facade import ELEMENT_KEYS, Snippet
+from formscript.lsp.facade import ELEMENT_KEYS, Snippet, doc_for, keys_of, owner_of
 from formscript.lsp.facade import snippets as snippets_of
 
 SuggestionKind = Literal["key", "value", "field", "snippet"]
@@ -115,7 +115,7 @@ def complete(analysis: Analysis, pos: Pos, *, snippets: bool = True, as_is: bool
     if context is None or analysis.kind is None:
         return []
     replace = Span(Pos(pos.line, context.word_start), pos)
-    owner = keydocs.owner_of(analysis.kind, context.path)
+    owner = owner_of(analysis.kind, context.path)
     if owner is None:
         return []
     found: list[Suggestion]
@@ -178,7 +178,7 @@ def _indent_lines(body: list[str], column: int) -> str:
 
 def _keys(owner: str, context: CursorContext, replace: Span) -> list[Suggestion]:
     found = []
-    table = keydocs.keys_of(owner, context.present)
+    table = keys_of(owner, context.present)
     for order, (name, key) in enumerate(table.items()):
         if name in context.present or (owner == "field" and name in ELEMENT_KEYS):
             continue
@@ -211,7 +211,7 @@ def _values(owner: str, context: CursorContext, replace: Span) -> list[Suggestio
     if context.key is None:
         return []
     siblings = {k: v for k, v in context.present.items() if k != context.key}
-    key = keydocs.doc_for(owner, context.key, siblings)
+    key = doc_for(owner, context.key, siblings)
     if key is None or not key.choices:
         return []
     return [

@@ -10,7 +10,7 @@ from formscript.document import Pos, Span
 from formscript.lsp import keydocs
 from formscript.lsp.analysis import Analysis
 from formscript.lsp.context import node_at, parent_with_item
-from formscript.lsp.facade import Declared, KeyPath, type_label
+from formscript.lsp.facade import Declared, KeyPath, doc_for, owner_of, type_label
 
 _MAX_REPR = 300
 _YAML11_TAGS = {
@@ -75,14 +75,14 @@ def key_markdown(analysis: Analysis, path: KeyPath) -> str | None:
     """The documentation of the key at *path*."""
     kind = analysis.kind
     parent, key = path[:-1], path[-1]
-    owner = keydocs.owner_of(kind, parent)
+    owner = owner_of(kind, parent)
     if owner is None or not isinstance(key, str):
         return None
     if owner == "fields":
         return _field_markdown(analysis, key)
     if owner == "values":
         return _value_key_markdown(analysis, key)
-    found = keydocs.doc_for(owner, key, _siblings(analysis, parent))
+    found = doc_for(owner, key, _siblings(analysis, parent))
     if found is None:
         return f"`{key}` is not a key the runtime knows here ({keydocs.owner_title(owner)})."
     return keydocs.markdown(found)
@@ -161,9 +161,9 @@ def value_markdown(analysis: Analysis, path: KeyPath) -> str | None:
             f"YAML 1.1 reads the unquoted `{scalar.text}` as {_YAML11_TAGS[scalar.tag]}; quote it to keep the text."
         )
     key = path[-1] if path else None
-    owner = keydocs.owner_of(kind, path[:-1]) if path else None
+    owner = owner_of(kind, path[:-1]) if path else None
     if owner is not None and isinstance(key, str) and isinstance(raw, str):
-        found = keydocs.doc_for(owner, key, _siblings(analysis, path[:-1]))
+        found = doc_for(owner, key, _siblings(analysis, path[:-1]))
         meaning = keydocs.value_markdown(found, raw) if found is not None else None
         if meaning:
             notes.append(meaning)
@@ -179,13 +179,13 @@ def _hover_unparsed(analysis: Analysis, pos: Pos) -> HoverText | None:
     line = outline.line(pos.line)
     if line.key is None or not line.content <= pos.column <= line.content + len(line.key):
         return None
-    owner = keydocs.owner_of(analysis.kind, parent_with_item(outline, pos.line, line.content, line.dash))
+    owner = owner_of(analysis.kind, parent_with_item(outline, pos.line, line.content, line.dash))
     if owner is None or owner in ("fields", "values"):
         return None
     block = outline.block(pos.line, line.content, above=line.dash is None)
     siblings = {k: v for k, (_, v) in block.items()}
     siblings[line.key] = line.value
-    found = keydocs.doc_for(owner, line.key, siblings)
+    found = doc_for(owner, line.key, siblings)
     if found is None:
         return None
     span = Span(Pos(pos.line, line.content), Pos(pos.line, line.content + len(line.key)))

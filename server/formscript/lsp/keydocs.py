@@ -4,9 +4,7 @@ reads the same in both, and the same as in the JSON Schemas."""
 
 from __future__ import annotations
 
-from formscript.lsp.facade import OWNERS, Key, doc_for, keys_of, owner_of
-
-__all__ = ["OWNERS", "Key", "doc_for", "keys_of", "markdown", "owner_of", "owner_title", "value_markdown"]
+from formscript.lsp.facade import OWNERS, Key
 
 
 def owner_title(owner: str) -> str:

@@ -25,7 +25,7 @@ from formscript.lsp import keydocs
 from formscript.lsp.analysis import Analysis
 from formscript.lsp.completion import Suggestion
 from formscript.lsp.context import node_at
-from formscript.lsp.facade import ELEMENT_KEYS
+from formscript.lsp.facade import ELEMENT_KEYS, doc_for, keys_of, owner_of
 
 
 @dataclass(frozen=True)
@@ -149,7 +149,7 @@ def _written(value: Any) -> str:
 
 def _suggest(part: Analysis, path: tuple[Any, ...], attempt: _Attempt) -> list[Suggestion]:
     parent, name = path[:-1], path[-1]
-    owner = keydocs.owner_of(part.kind, parent)
+    owner = owner_of(part.kind, parent)
     if owner is None:
         return []
     value = part.value_at(parent)
@@ -174,12 +174,12 @@ def _suggest(part: Analysis, path: tuple[Any, ...], attempt: _Attempt) -> list[S
                 sort=f"{order:03d}",
                 filter=quoted(key.name),
             )
-            for order, key in enumerate(keydocs.keys_of(owner, present).values())
+            for order, key in enumerate(keys_of(owner, present).values())
             if key.name not in present and not (owner == "field" and key.name in ELEMENT_KEYS)
         ]
     if not isinstance(name, str):
         return []
-    value_key = keydocs.doc_for(owner, name, present)
+    value_key = doc_for(owner, name, present)
     if value_key is None or not value_key.choices:
         return []
     return [
