@@ -383,31 +383,22 @@ def cursor_context(
             return flow
     if outline is None:
         outline = Outline(lines)
-    stripped = prefix.lstrip(" ")
-    indent = len(prefix) - len(stripped)
-    dashed = stripped.startswith("- ") or stripped == "-"
-    if dashed:
-        after = stripped[1:]
-        key_column = indent + 1 + (len(after) - len(after.lstrip(" ")))
-        rest = prefix[key_column:]
-    else:
-        key_column = indent
-        rest = stripped
+    typed = read_line(line, prefix)
+    rest = prefix[typed.content :]
     if "#" in rest:
         return None
-    key_match = _KEY.match(rest)
-    if key_match is None and rest and not _WORD.fullmatch(rest):
+    if typed.key is None and rest and not _WORD.fullmatch(rest):
         return None
-    parent = parent_with_item(outline, line, key_column, indent if dashed else None)
-    block = outline.block(line, key_column, above=not dashed)
-    if key_match is None:
+    dashed = typed.dash is not None
+    parent = parent_with_item(outline, line, typed.content, typed.dash)
+    block = outline.block(line, typed.content, above=not dashed)
+    if typed.key is None:
         present = {k: v for k, (n, v) in block.items() if n != line}
-        return CursorContext("key", parent, present=present, column=key_column, dashed=dashed, word_start=word_start)
-    key = _unquote(key_match.group("key"))
+        return CursorContext("key", parent, present=present, column=typed.content, dashed=dashed, word_start=word_start)
     present = {k: v for k, (_, v) in block.items()}
-    present.setdefault(key, rest[key_match.end() :].strip())
+    present.setdefault(typed.key, typed.value)
     return CursorContext(
-        "value", parent, key=key, present=present, column=key_column, dashed=dashed, word_start=word_start
+        "value", parent, key=typed.key, present=present, column=typed.content, dashed=dashed, word_start=word_start
     )
 
 
