@@ -19,7 +19,6 @@ from typing import Any, BinaryIO
 
 from lsprotocol import types
 from pygls.lsp.server import LanguageServer
-from pygls.workspace import TextDocument
 
 from formscript import __version__
 from formscript.lsp import positions, transport
@@ -45,7 +44,9 @@ class FormscriptServer(LanguageServer):
         )
         self.protocol: transport.Protocol
         self.settings = SettingsStore()
-        self.documents = DocumentStore(self._text_document, self.settings, lambda: self.encoding)
+        self.documents = DocumentStore(
+            lambda uri: self.workspace.get_text_document(uri), self.settings, lambda: self.encoding
+        )
         self.publisher = Publisher(
             self.documents,
             self.settings,
@@ -74,9 +75,6 @@ class FormscriptServer(LanguageServer):
         for uri in self.documents.open_uris():
             self.documents.close(uri)
         self.settings.set_editor({})
-
-    def _text_document(self, uri: str) -> TextDocument:
-        return self.workspace.get_text_document(uri)
 
     def _ask_to_pull(self) -> None:
         if self.capability("workspace", "diagnostics", "refresh_support"):

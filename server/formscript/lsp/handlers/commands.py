@@ -21,6 +21,8 @@ from formscript.lsp.server import FormscriptServer
 def _uri_argument(args: tuple[Any, ...]) -> tuple[str, int | None]:
     """The document's URI and, for a Python file, the line of the document (1-based): given as
     a second argument or written ``FILE.py:LINE``."""
+    from formscript.runs import split_location
+
     if not args:
         raise JsonRpcInvalidParams("expected the document's URI as the argument")
     first = args[0]
@@ -29,9 +31,8 @@ def _uri_argument(args: tuple[Any, ...]) -> tuple[str, int | None]:
     if not isinstance(first, str):
         raise JsonRpcInvalidParams("expected the document's URI as the argument")
     line = args[1] if len(args) > 1 and isinstance(args[1], int) and not isinstance(args[1], bool) else None
-    head, colon, tail = first.rpartition(":")
-    if line is None and colon and head.endswith(".py") and tail.isdigit() and int(tail) > 0:
-        first, line = head, int(tail)
+    if line is None:
+        first, line = split_location(first)
     if "://" not in first:
         first = path_to_uri(first)
     return first, line
