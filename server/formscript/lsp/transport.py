@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import json
 import logging
 import os
@@ -63,12 +64,6 @@ MAX_FRAME = 256 * 1024 * 1024
 _NOT_LSP_BREAKS = "\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029"
 
 
-def _other_breaks(text: str) -> bool:
-    """Whether *text* has a line break LSP does not count (one substring search each: a
-    regular expression's character class costs a long text milliseconds)."""
-    return any(char in text for char in _NOT_LSP_BREAKS)
-
-
 _LSP_LINE = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+\Z")
 
 
@@ -78,7 +73,9 @@ class TextDocument(workspace.TextDocument):
     @property
     def lines(self) -> Sequence[str]:
         source = self.source
-        if not _other_breaks(source):
+        # one substring search per break: a regular expression's character class costs a
+        # long text milliseconds
+        if not any(char in source for char in _NOT_LSP_BREAKS):
             return tuple(source.splitlines(True))
         return tuple(_LSP_LINE.findall(source))
 
@@ -266,13 +263,12 @@ def _short(text: str, size: int = 120) -> str:
 class FrameReader:
     """What ``read_frames`` reads from: lines of at most ``MAX_LINE`` bytes (a longer one comes
     in pieces: garbage, dropped, losing nothing after it) and bodies, through a buffer of its
-    own that ``_chunk`` fills with what has arrived."""
+    own that *chunk* (at most the size asked, of what has arrived; b"" at the end) fills.
+    A TCP connection is one as it is: ``FrameReader(stream.read)``."""
 
-    def __init__(self) -> None:
+    def __init__(self, chunk: Callable[[int], Awaitable[bytes]]) -> None:
         self.buffer = bytearray()
-
-    async def _chunk(self, size: int) -> bytes:
-        raise NotImplementedError
+        self._chunk = chunk
 
     def _take(self, size: int) -> bytes:
         taken = bytes(self.buffer[:size])
@@ -307,31 +303,17 @@ class StdinReader(FrameReader):
     without ``read1`` is read line by line."""
 
     def __init__(self, stdin: BinaryIO, executor: Any) -> None:
-        super().__init__()
+        read1 = getattr(stdin, "read1", None)
+        super().__init__(functools.partial(self._off_loop, read1 if read1 is not None else stdin.readline))
         self.stdin, self.executor = stdin, executor
 
     def _off_loop(self, work: Callable[[int], bytes], size: int) -> Awaitable[bytes]:
         return asyncio.get_running_loop().run_in_executor(self.executor, work, size)
 
-    async def _chunk(self, size: int) -> bytes:
-        read1 = getattr(self.stdin, "read1", None)
-        return await self._off_loop(read1 if read1 is not None else self.stdin.readline, size)
-
     async def readexactly(self, n: int) -> bytes:
         if len(self.buffer) < n:
             self.buffer += await self._off_loop(self.stdin.read, n - len(self.buffer))
         return self._take(n)
-
-
-class StreamFrames(FrameReader):
-    """An asyncio stream (a TCP connection) as a ``FrameReader``."""
-
-    def __init__(self, reader: asyncio.StreamReader) -> None:
-        super().__init__()
-        self.reader = reader
-
-    async def _chunk(self, size: int) -> bytes:
-        return await self.reader.read(size)
 
 
 async def read_frames(
@@ -412,7 +394,7 @@ def serve_tcp(server: Any, host: str, port: int) -> None:
                 protocol.new_session()
                 protocol.set_writer(writer)
                 try:
-                    await read_frames(threading.Event(), StreamFrames(reader), protocol, server.report_server_error)
+                    await read_frames(threading.Event(), FrameReader(reader.read), protocol, server.report_server_error)
                 except (ConnectionError, OSError) as exc:
                     log.warning("a client's connection failed: %s", _short(str(exc)))
                 finally:
