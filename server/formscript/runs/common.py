@@ -115,8 +115,9 @@ def embedded_report(text: str, path: str, line: int, kind: str) -> FileReport | 
     from formscript.lint.python_lint import lint_python
 
     bundle = lint_python(text, path, fixes=False)
+    # a FieldSpec(...) on its own declares: it is not a form to dry-run
     parts = [p for p in bundle.parts or [] if p.kind == kind and p.embedded is not None]
-    usable = [p for p in parts if not _is_declaration(p)]
+    usable = [p for p in parts if p.kind != "form" or p.gate is not None]
     for wanted in ("literal", "call"):
         for part in usable:
             assert part.embedded is not None
@@ -127,10 +128,4 @@ def embedded_report(text: str, path: str, line: int, kind: str) -> FileReport | 
                 return part
     lines = sorted({p.embedded.span.start.line + 1 for p in usable if p.embedded is not None})
     where = ", ".join(str(n) for n in lines) if lines else "none"
-    noun = "form" if kind == "form" else "script"
-    return f"{path}:{line}: no {noun} is handed to lionagi on this line (lines with one: {where})"
-
-
-def _is_declaration(part: FileReport) -> bool:
-    """A FieldSpec(...) on its own: a declaration, not a form to dry-run."""
-    return part.embedded is not None and part.gate is None and part.kind == "form"
+    return f"{path}:{line}: no {kind} is handed to lionagi on this line (lines with one: {where})"

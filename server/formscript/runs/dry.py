@@ -199,13 +199,8 @@ def render_dry_run(result: dict[str, Any]) -> str:
 
 def dry_run_unread(report: FileReport) -> dict[str, Any]:
     """The dry run of a file that cannot be read as text (not a regular file, not UTF-8, …):
-    *report* (``lint.reading``) says why; the runtime refuses it too, so no model call."""
-    return {
-        "path": report.path,
-        "verdict": report.verdict.value if report.verdict else None,
-        "status": None,
-        "title": None,
-        "values": {},
-        "errors": [_error(d, report.path, d.span) for d in report.diagnostics if d.severity == "error"],
-        "context_block": None,
-    }
+    *report* (``lint.reading``) says why; the runtime refuses it too, so no model call (and
+    the result has no prompt to show)."""
+    result = dry_run_report(report, report.path)
+    del result["prompt"], result["prompt_room"]
+    return result
