@@ -98,9 +98,7 @@ class Publisher:
                 documents.keep(found)
                 self.publish(found)
                 return
-        except asyncio.CancelledError:
-            raise
-        except Exception:
+        except Exception:  # not a cancellation: that is no Exception
             self._failed(f"linting {uri}")
 
     def publish(self, found: Analysis) -> None:

@@ -32,7 +32,7 @@ def guarded(empty: Callable[[], Any] = lambda: None) -> Callable[[Callable[..., 
             async def run_async(ls: FormscriptServer, *args: Any) -> Any:
                 try:
                     return await handler(ls, *args)
-                except (asyncio.CancelledError, JsonRpcException):
+                except JsonRpcException:  # a cancellation is no Exception: it passes too
                     raise
                 except Absent:
                     return empty()
