@@ -120,7 +120,8 @@ def complete(analysis: Analysis, pos: Pos, *, snippets: bool = True, as_is: bool
         return []
     found: list[Suggestion]
     if context.where == "value":
-        found = _values(owner, context, replace)
+        siblings = {k: v for k, v in context.present.items() if k != context.key}
+        found = values(owner, context.key, siblings, replace) if context.key is not None else []
     elif owner in _ITEM_SNIPPETS and not context.in_flow:
         found = _snippet_items(_ITEM_SNIPPETS[owner], context, replace, dashed=context.dashed)
     elif owner == "fields":
@@ -128,7 +129,7 @@ def complete(analysis: Analysis, pos: Pos, *, snippets: bool = True, as_is: bool
     elif owner == "values":
         found = _value_keys(analysis, context, replace)
     else:
-        found = _keys(owner, context, replace)
+        found = keys(owner, context, replace)
         if owner == "entry" and context.dashed and not context.present:
             found += _snippet_items("entry", context, replace, dashed=True)
     if not snippets:
@@ -176,7 +177,8 @@ def _indent_lines(body: list[str], column: int) -> str:
     return ("\n" + " " * column).join(body)
 
 
-def _keys(owner: str, context: CursorContext, replace: Span) -> list[Suggestion]:
+def keys(owner: str, context: CursorContext, replace: Span) -> list[Suggestion]:
+    """The keys of *owner* not yet in the mapping at the cursor, written for it."""
     found = []
     table = keys_of(owner, context.present)
     for order, (name, key) in enumerate(table.items()):
@@ -207,11 +209,9 @@ def _keys(owner: str, context: CursorContext, replace: Span) -> list[Suggestion]
     return found
 
 
-def _values(owner: str, context: CursorContext, replace: Span) -> list[Suggestion]:
-    if context.key is None:
-        return []
-    siblings = {k: v for k, v in context.present.items() if k != context.key}
-    key = doc_for(owner, context.key, siblings)
+def values(owner: str, name: str, siblings: dict[str, str], replace: Span) -> list[Suggestion]:
+    """The documented values of the key *name* of *owner* (beside *siblings*), as written."""
+    key = doc_for(owner, name, siblings)
     if key is None or not key.choices:
         return []
     return [

@@ -21,11 +21,10 @@ from typing import Any
 
 from formscript.document import Pos, Span
 from formscript.lint.python_lint import lint_python
-from formscript.lsp import keydocs
 from formscript.lsp.analysis import Analysis
-from formscript.lsp.completion import Suggestion
-from formscript.lsp.context import node_at
-from formscript.lsp.facade import ELEMENT_KEYS, doc_for, keys_of, owner_of
+from formscript.lsp.completion import Suggestion, keys, values
+from formscript.lsp.context import CursorContext, node_at
+from formscript.lsp.facade import owner_of
 
 
 @dataclass(frozen=True)
@@ -163,35 +162,14 @@ def _suggest(part: Analysis, path: tuple[Any, ...], attempt: _Attempt) -> list[S
 
     if attempt.where == "key":
         colon = ": " if attempt.needs_colon else ""
+        in_dict = CursorContext("key", parent, present=present, in_flow=True)  # a dict is a flow mapping
         return [
-            Suggestion(
-                key.name,
-                "key",
-                f"{q}{key.name}{q}{colon}",
-                attempt.replace,
-                detail=key.type,
-                documentation=keydocs.markdown(key),
-                sort=f"{order:03d}",
-                filter=quoted(key.name),
-            )
-            for order, key in enumerate(keys_of(owner, present).values())
-            if key.name not in present and not (owner == "field" and key.name in ELEMENT_KEYS)
+            replace(found, insert=f"{q}{found.label}{q}{colon}", snippet=False, filter=quoted(found.label))
+            for found in keys(owner, in_dict, attempt.replace)
         ]
     if not isinstance(name, str):
         return []
-    value_key = doc_for(owner, name, present)
-    if value_key is None or not value_key.choices:
-        return []
     return [
-        Suggestion(
-            choice,
-            "value",
-            f"{q}{choice}{q}",
-            attempt.replace,
-            detail=value_key.type,
-            documentation=value_key.value_doc(choice) or "",
-            sort=f"{order:03d}",
-            filter=quoted(choice),
-        )
-        for order, choice in enumerate(value_key.choices)
+        replace(found, insert=f"{q}{found.insert}{q}", filter=quoted(found.label))
+        for found in values(owner, name, present, attempt.replace)
     ]
