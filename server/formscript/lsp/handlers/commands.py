@@ -65,12 +65,14 @@ async def cmd_simulate(ls: FormscriptServer, *args: Any) -> str:
 SHOW_TIMEOUT = 10.0
 
 
-async def show(ls: FormscriptServer, what: str, source: str, line: int | None, text: str) -> None:
-    """Show a result to the user: the file opened by the client when it says it can
-    (``window.showDocument.support``), else a message with the first line and the log."""
+async def show(ls: FormscriptServer, what: str, args: tuple[Any, ...]) -> str:
+    """Run *what* and show its result to the user: the file opened by the client when it says
+    it can (``window.showDocument.support``), else a message with the first line and the log;
+    answers the text."""
+    found, line, text = await _run(ls, what, args)
     label = "dry-run" if what == "dry run" else "simulation"
     written = await asyncio.get_running_loop().run_in_executor(
-        None, results.write, source, label, line, text, ls.roots()
+        None, results.write, found.path, label, line, text, ls.roots()
     )
     if written is not None and ls.capability("window", "show_document", "support"):
         params = types.ShowDocumentParams(uri=written.as_uri(), take_focus=True)
@@ -79,27 +81,24 @@ async def show(ls: FormscriptServer, what: str, source: str, line: int | None, t
         except (TimeoutError, JsonRpcException):
             opened = None
         if opened is not None and opened.success:
-            return
+            return text
     ls.window_show_message(
         types.ShowMessageParams(type=types.MessageType.Info, message=results.summary(what, text, written))
     )
     ls.window_log_message(types.LogMessageParams(type=types.MessageType.Log, message=text))
+    return text
 
 
 @guarded(lambda: "")
 async def cmd_show_dry_run(ls: FormscriptServer, *args: Any) -> str:
     """``formscript.showDryRun [uri]``: ``formscript.dryRun``, shown by the server; answers the text."""
-    found, line, text = await _run(ls, "dry run", args)
-    await show(ls, "dry run", found.path, line, text)
-    return text
+    return await show(ls, "dry run", args)
 
 
 @guarded(lambda: "")
 async def cmd_show_simulation(ls: FormscriptServer, *args: Any) -> str:
     """``formscript.showSimulation [uri]``: ``formscript.simulate``, shown by the server; answers the text."""
-    found, line, text = await _run(ls, "simulation", args)
-    await show(ls, "simulation", found.path, line, text)
-    return text
+    return await show(ls, "simulation", args)
 
 
 @guarded(lambda: "")
