@@ -43,15 +43,6 @@ MAX_DISK_BYTES = 8 * 1024 * 1024
 READ_SECONDS = 10.0
 
 
-def read_disk(path: str) -> str | None:
-    """The UTF-8 text of a regular file of at most ``MAX_DISK_BYTES``, else None (never blocks
-    on anything that is not a regular file)."""
-    try:
-        return read_bytes(path, MAX_DISK_BYTES).decode("utf-8")
-    except (Unreadable, UnicodeDecodeError):
-        return None
-
-
 class Absent(Exception):
     """A request about a document that is neither open nor readable: answered empty."""
 
@@ -117,12 +108,17 @@ class DocumentStore:
             return "", None
 
     def read(self, path: str) -> str | None:
-        """A file's text: the editor's buffer when it is open, else the disk (``read_disk``;
-        blocking for the time a regular file takes: call it off the event loop)."""
+        """A file's text: the editor's buffer when it is open, else the UTF-8 text of a regular
+        file of at most ``MAX_DISK_BYTES`` on disk, else None (never blocking on anything that
+        is not a regular file, blocking for the time a regular file takes: call it off the
+        event loop)."""
         uri = path_to_uri(path)
         if uri in self._open:
             return self.text_of(uri)[0]
-        return read_disk(path)
+        try:
+            return read_bytes(path, MAX_DISK_BYTES).decode("utf-8")
+        except (Unreadable, UnicodeDecodeError):
+            return None
 
     async def off_loop_read(self, work: Callable[[*Args], T], *args: *Args) -> T:
         """Run *work* (which reads files) on a reader thread, under ``READ_SECONDS``
