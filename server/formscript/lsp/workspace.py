@@ -8,7 +8,8 @@ mention lionagi's API.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
+from itertools import chain
 from pathlib import Path
 
 from lsprotocol import types
@@ -31,27 +32,24 @@ class WorkspaceFiles:
         self._settings = settings
         self._listing: tuple[float, int, list[str]] | None = None
 
-    def files(self) -> Iterator[str]:
+    def files(self) -> list[str]:
         """Every file of a known kind, and every Python file that mentions lionagi's API, under
-        the workspace folders, each document once (a link to a listed file has the same URI)."""
-        seen: set[str] = set()
-        for root in self._roots():
-            for path in discovery.listed(root, self._settings.for_path):
-                uri = path_to_uri(path)
-                if uri in seen:
-                    continue
-                seen.add(uri)
-                if len(seen) > MAX_WORKSPACE_FILES:
-                    return
-                yield path
-
-    def files_cached(self) -> list[str]:
-        """``files``, listed again at most every ``LISTING_SECONDS`` or when settings change."""
+        the workspace folders, each document once (a link to a listed file has the same URI);
+        listed again at most every ``LISTING_SECONDS`` or when settings change."""
         now = time.monotonic()
         listing = self._listing
         if listing is not None and listing[1] == self._settings.generation and now - listing[0] < LISTING_SECONDS:
             return listing[2]
-        files = list(self.files())
+        files: list[str] = []
+        seen: set[str] = set()
+        for path in chain.from_iterable(discovery.listed(root, self._settings.for_path) for root in self._roots()):
+            uri = path_to_uri(path)
+            if uri in seen:
+                continue
+            seen.add(uri)
+            if len(seen) > MAX_WORKSPACE_FILES:
+                break
+            files.append(path)
         self._listing = (now, self._settings.generation, files)
         return files
 

@@ -33,7 +33,7 @@ async def workspace_diagnostic(
         token = str(uuid4())
         # shielded: a cancelled request must not cancel the client's pending answer
         await asyncio.shield(ls.work_done_progress.create_async(token))
-    files = await asyncio.get_running_loop().run_in_executor(None, ls.workspace_files.files_cached)
+    files = await asyncio.get_running_loop().run_in_executor(None, ls.workspace_files.files)
     if token is not None:
         ls.work_done_progress.begin(
             token,
