@@ -12,14 +12,15 @@ from formscript.lsp.handlers.guard import Handler, guarded
 from formscript.lsp.server import FormscriptServer
 
 
-def apply_editor_settings(ls: FormscriptServer, raw: Any) -> bool:
-    """Take the editor's settings; whether anything changed (invalid ones are shown, not taken)."""
+def apply_editor_settings(ls: FormscriptServer, raw: Any) -> None:
+    """Take the editor's settings and lint again when anything changed (invalid ones are
+    shown, not taken)."""
     before = ls.settings.generation
     error = ls.settings.set_editor(raw)
     if error is not None:
         ls.window_show_message(types.ShowMessageParams(type=types.MessageType.Warning, message=f"formscript: {error}"))
-        return False
-    return ls.settings.generation != before
+    elif ls.settings.generation != before:
+        ls.publisher.refresh()
 
 
 async def pull_settings(ls: FormscriptServer) -> None:
@@ -30,8 +31,8 @@ async def pull_settings(ls: FormscriptServer) -> None:
         types.ConfigurationParams(items=[types.ConfigurationItem(section="formscript")])
     )
     # None: the client has no such section; keep the initializationOptions then
-    if answer and answer[0] is not None and apply_editor_settings(ls, answer[0]):
-        ls.publisher.refresh()
+    if answer and answer[0] is not None:
+        apply_editor_settings(ls, answer[0])
 
 
 def configuration_files_changed(ls: FormscriptServer) -> None:
@@ -123,10 +124,9 @@ async def did_change_configuration(ls: FormscriptServer, params: types.DidChange
     """New settings: pushed with the notification, or pulled from the client."""
     settings = params.settings
     if isinstance(settings, dict) and settings:
-        if apply_editor_settings(ls, settings):
-            ls.publisher.refresh()
-        return
-    await pull_settings(ls)
+        apply_editor_settings(ls, settings)
+    else:
+        await pull_settings(ls)
 
 
 @guarded()
