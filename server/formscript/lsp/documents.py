@@ -28,7 +28,6 @@ from formscript.lint.files import Unreadable, read_bytes
 from formscript.lint.incremental import Incremental
 from formscript.lint.kinds import kind_from_name
 from formscript.lint.reading import read_report_or_text, refused_report
-from formscript.lint.report import FileReport
 from formscript.lsp.analysis import Analysis, analyse, path_to_uri, uri_to_path
 from formscript.lsp.positions import Positions
 from formscript.lsp.settings import SettingsStore
@@ -126,17 +125,27 @@ class DocumentStore:
         future = asyncio.get_running_loop().run_in_executor(self._readers, work, *args)
         return await asyncio.wait_for(future, READ_SECONDS)
 
-    async def disk_report(self, path: str) -> tuple[str | None, FileReport | None]:
-        """A closed file's text, or the report of why it cannot be read (``Absent``
-        when nothing is at *path*)."""
+    async def from_disk(self, uri: str, path: str, *, unread: bool = True) -> Analysis:
+        """The analysis of the closed file at *path* as the document *uri*. Of a file that
+        cannot be read (not a regular file, too big, not UTF-8, read slower than
+        ``READ_SECONDS``): with *unread*, the analysis of the report of why (no text), else
+        ``Absent``."""
         settings = self._settings.for_path(path)
         try:
-            return await self.off_loop_read(read_report_or_text, path, None, settings, MAX_DISK_BYTES)
+            text, refused = await self.off_loop_read(read_report_or_text, path, None, settings, MAX_DISK_BYTES)
         except TimeoutError:
+            kind = kind_from_name(path, settings) or "unknown"
             detail = f"reading took longer than {READ_SECONDS:g} s"
-            return None, refused_report(
-                path, kind_from_name(path, settings) or "unknown", rules.YM001.cannot_read(detail=detail)
-            )
+            text, refused = None, refused_report(path, kind, rules.YM001.cannot_read(detail=detail))
+        if refused is None:
+            return await self.analyse(uri, text or "", None)
+        if not unread:
+            raise Absent(uri)
+        named = uri_to_path(uri)
+        positions = Positions("", self._encoding())
+        return Analysis(
+            uri, named, None, "", refused, positions, self._settings.generation, self._settings.for_path(named)
+        )
 
     # -- analyses -------------------------------------------------------------------------
 
@@ -161,26 +170,7 @@ class DocumentStore:
         path = uri_to_path(uri)
         if not await self.off_loop_read(os.path.lexists, path):
             raise Absent(uri)
-        read, refused = await self.disk_report(path)
-        if refused is not None:
-            if not unread:
-                raise Absent(uri)
-            return self.unread(uri, refused)
-        return await self.analyse(uri, read or "", None)
-
-    def unread(self, uri: str, report: FileReport) -> Analysis:
-        """The analysis of a file that could not be read: its report, no text."""
-        path = uri_to_path(uri)
-        return Analysis(
-            uri,
-            path,
-            None,
-            "",
-            report,
-            Positions("", self._encoding()),
-            self._settings.generation,
-            self._settings.for_path(path),
-        )
+        return await self.from_disk(uri, path, unread=unread)
 
     async def analyse(self, uri: str, text: str, version: int | None) -> Analysis:
         """The analysis of *text* as the document *uri* (from the cache, or linted on the

@@ -162,11 +162,7 @@ class Publisher:
         key = (self._settings.generation, stat.st_mtime_ns, stat.st_size)
         cached = self._files.get(uri)
         if cached is None or cached[0] != key:
-            text, refused = await documents.disk_report(path)
-            if refused is not None:
-                found = documents.unread(uri, refused)
-            else:
-                found = await documents.analyse(uri, text or "", None)
+            found = await documents.from_disk(uri, path)
             items = convert.diagnostics(found.report.diagnostics, found.positions, uri)
             cached = (key, f"disk:{key[0]}:{key[1]}:{key[2]}", items)
             self._files[uri] = cached
