@@ -10,11 +10,8 @@ from formscript.cli.output import write
 
 def schema(args: argparse.Namespace) -> int:
     """Print the schema of a file kind (form, script, rules, calls)."""
-    try:
-        from formscript.schemas import KIND_ALIASES, SCHEMA_KINDS, schema_text
-    except ImportError:
-        print("formscript: schemas are not available in this build", file=sys.stderr)
-        return 2
+    from formscript.schemas import KIND_ALIASES, SCHEMA_KINDS, schema_text
+
     kind = KIND_ALIASES.get(args.kind, args.kind)
     if kind not in SCHEMA_KINDS:
         print(f"formscript: unknown schema {args.kind!r}; choose from {', '.join(SCHEMA_KINDS)}", file=sys.stderr)
