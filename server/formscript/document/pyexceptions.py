@@ -9,6 +9,7 @@ from dataclasses import dataclass
 
 from formscript.document.model import Span
 from formscript.document.pyliteral import SourceLines
+from formscript.document.pyscopes import imported
 
 #: Exception classes by qualified name, each with its base (None: the root).
 _BASES: dict[str, str | None] = {
@@ -116,16 +117,8 @@ class Names:
         self.imports: dict[str, str] = {}
         self.bound: set[str] = set()
         for node in ast.walk(tree):
-            if isinstance(node, ast.Import):
-                for alias in node.names:
-                    if alias.asname:
-                        self.imports[alias.asname] = alias.name
-                    else:
-                        top = alias.name.partition(".")[0]
-                        self.imports[top] = top
-            elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
-                for alias in node.names:
-                    self.imports[alias.asname or alias.name] = f"{node.module}.{alias.name}"
+            if isinstance(node, ast.Import | ast.ImportFrom):
+                self.imports.update((name, qualified) for name, qualified in imported(node) if qualified is not None)
             elif isinstance(node, ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef):
                 self.bound.add(node.name)
             elif isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load):

@@ -39,10 +39,10 @@ class FileCalls(Walker):
         if func.attr == "write_text":
             target, path = self._file_name(func.value), func.value
         else:
-            target = self._opened(func.value)
-            if target is None:
+            opened = self._opened(func.value)
+            if opened is None:
                 return
-            path = self._opened_path(func.value)
+            target, path = opened
         located = text_positions(self.lines, argument, self.resolve)
         peeled = self.peel(argument)
         if located is not None:
@@ -129,23 +129,29 @@ class FileCalls(Walker):
         opened = self._opened(handle)
         if opened is None:
             return
+        target, path = opened
         rest = [k for k in call.keywords if k.arg not in ("obj", "fp")]
         dumps = ast.Call(func=call.func, args=call.args[:1], keywords=rest)
         ast.copy_location(dumps, call)
         dumps.end_lineno, dumps.end_col_offset = call.end_lineno, call.end_col_offset
-        self._written(self._dumped(call, self.written(call.func), dumps, opened), self._opened_path(handle))
+        self._written(self._dumped(call, self.written(call.func), dumps, target), path)
 
-    def _opened(self, expr: ast.expr) -> str | None:
-        """The file name an ``open(path, "w")`` (or a name bound by ``with`` to one) writes;
-        '' when it writes a file whose name is not known; None when it is not such a call."""
-        call = self._call_bound(expr)
-        if call is None:
+    def _opened(self, expr: ast.expr) -> tuple[str, ast.expr | None] | None:
+        """The file an ``open(path, "w")`` (or a name bound by ``with`` to one) writes: its
+        name ('' when not known) and its path expression; None when *expr* is not such a call."""
+        if isinstance(expr, ast.Name):
+            meaning = meaning_of(self._scope.lookup(expr.id))
+            if meaning is None or meaning[0] != "with":
+                return None
+            expr = meaning[1]
+        if not isinstance(expr, ast.Call):
             return None
-        func = call.func
-        if isinstance(func, ast.Attribute) and func.attr == "open":
-            mode_node = argument_of(call, 0, "mode")
+        func = expr.func
+        path: ast.expr | None
+        if isinstance(func, ast.Attribute) and func.attr == "open":  # path.open(mode)
+            mode_node, path = argument_of(expr, 0, "mode"), func.value
         elif isinstance(func, ast.Name) and func.id == "open":
-            mode_node = argument_of(call, 1, "mode")
+            mode_node, path = argument_of(expr, 1, "mode"), argument_of(expr, 0, "file")
         else:
             return None
         mode = self.read(mode_node) if mode_node is not None else None
@@ -153,22 +159,7 @@ class FileCalls(Walker):
             return None
         if "w" not in mode.value or "b" in mode.value:
             return None
-        path = _opened_file(call)
-        return (self._file_name(path) or "") if path is not None else ""
-
-    def _opened_path(self, expr: ast.expr) -> ast.expr | None:
-        """The path expression of the ``open(path, "w")`` *expr* is (or a name bound by ``with``)."""
-        call = self._call_bound(expr)
-        return None if call is None else _opened_file(call)
-
-    def _call_bound(self, expr: ast.expr) -> ast.Call | None:
-        """*expr* when it is a call, or the call a name is bound to by ``with``."""
-        if isinstance(expr, ast.Name):
-            meaning = meaning_of(self._scope.lookup(expr.id))
-            if meaning is None or meaning[0] != "with":
-                return None
-            expr = meaning[1]
-        return expr if isinstance(expr, ast.Call) else None
+        return (self._file_name(path) or "") if path is not None else "", path
 
     def _file_name(self, expr: ast.expr) -> str | None:
         """The file name a path expression ends with, when written as a literal."""
@@ -362,10 +353,3 @@ class FileCalls(Walker):
             if found is not None:
                 return found
         return None
-
-
-def _opened_file(call: ast.Call) -> ast.expr | None:
-    """The file an ``open`` *call* opens: ``path.open(...)``'s path, ``open(file, ...)``'s file."""
-    if isinstance(call.func, ast.Attribute) and call.func.attr == "open":
-        return call.func.value
-    return argument_of(call, 0, "file")

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import ast
 import bisect
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from formscript.document.pyapi import API_WORDS, EXPORTS, MUTATORS, SCRIPTED_WORDS
@@ -144,24 +144,17 @@ class Collector:
         else:
             self._node(node.elt, inner)
 
-    def _import(self, node: ast.Import, scope: Scope) -> None:
-        for alias in node.names:
-            if alias.asname:
-                scope.bind(alias.asname, ("module", alias.name))
+    def _import(self, node: ast.Import | ast.ImportFrom, scope: Scope) -> None:
+        kind = "module" if isinstance(node, ast.Import) else "import"
+        for name, qualified in imported(node):
+            if qualified is None:
+                scope.bind(name, ("other", None))
+            elif name == "*":
+                module = qualified.removesuffix(".*")
+                for exported in EXPORTS.get(module, ()):
+                    scope.bind(exported, ("import", f"{module}.{exported}"))
             else:
-                head = alias.name.partition(".")[0]
-                scope.bind(head, ("module", head))
-
-    def _import_from(self, node: ast.ImportFrom, scope: Scope) -> None:
-        module = node.module or ""
-        for alias in node.names:
-            if node.level:
-                scope.bind(alias.asname or alias.name, ("other", None))
-            elif alias.name == "*":
-                for name in EXPORTS.get(module, ()):
-                    scope.bind(name, ("import", f"{module}.{name}"))
-            else:
-                scope.bind(alias.asname or alias.name, ("import", f"{module}.{alias.name}"))
+                scope.bind(name, (kind, qualified))
 
     def _assign(self, node: ast.Assign, scope: Scope) -> None:
         self._node(node.value, scope)
@@ -231,7 +224,7 @@ _SPECIAL: dict[type, Callable[[Collector, Any, Scope], None]] = {
     ast.GeneratorExp: Collector._comprehension,
     ast.DictComp: Collector._comprehension,
     ast.Import: Collector._import,
-    ast.ImportFrom: Collector._import_from,
+    ast.ImportFrom: Collector._import,
     ast.Assign: Collector._assign,
     ast.AnnAssign: Collector._ann_assign,
     ast.AugAssign: Collector._aug_assign,
@@ -240,6 +233,19 @@ _SPECIAL: dict[type, Callable[[Collector, Any, Scope], None]] = {
     ast.Global: Collector._global,
     ast.Nonlocal: Collector._global,
 }
+
+
+def imported(node: ast.Import | ast.ImportFrom) -> Iterator[tuple[str, str | None]]:
+    """Each name an import binds and the qualified name it stands for (``import a.b`` binds
+    ``a``; None for a relative import's)."""
+    for alias in node.names:
+        if isinstance(node, ast.ImportFrom):
+            yield alias.asname or alias.name, None if node.level else f"{node.module}.{alias.name}"
+        elif alias.asname:
+            yield alias.asname, alias.name
+        else:
+            head = alias.name.partition(".")[0]
+            yield head, head
 
 
 def meaning_of(bindings: list[Binding] | None) -> Binding | None:
