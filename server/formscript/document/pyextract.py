@@ -121,11 +121,8 @@ class _Extractor(FormCalls, FileCalls):
             return False
         kind = "form" if name in ("fill_form", "validate_form") else "script"
         semantic = "workform" if kind == "form" else "script"
-        embedded = self._new(call, self.written(call.func), semantic, kind, call, self._raises(call))
-        embedded.problems.append(
-            placed_at(rules.PY002.binding(call=self.written(call.func), reason=reason), self.lines.span(call))
-        )
-        self._add(embedded)
+        refused = placed_at(rules.PY002.binding(call=self.written(call.func), reason=reason), self.lines.span(call))
+        self._add(call, self.written(call.func), semantic, kind, call, self._raises(call), problems=[refused])
         return True
 
     def _script(
@@ -140,10 +137,7 @@ class _Extractor(FormCalls, FileCalls):
             problems, self._problems = self._problems, None
         if root is None:
             return
-        embedded = self._new(call, api, semantic, "script", literal, root)
-        embedded.scope = scope
-        embedded.problems.extend(problems)
-        self._add(embedded)
+        self._add(call, api, semantic, "script", literal, root, scope=scope, problems=problems)
 
     # -- scripts
 

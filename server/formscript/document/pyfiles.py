@@ -46,10 +46,8 @@ class FileCalls(Walker):
         located = text_positions(self.lines, argument, self.resolve)
         peeled = self.peel(argument)
         if located is not None:
-            embedded = self._new(call, self.written(func), "text", None, peeled, None)
-            embedded.text = located
-            embedded.target = target or None
-            self._written(self._add(embedded), path)
+            found = self._add(call, self.written(func), "text", None, peeled, None, text=located, target=target or None)
+            self._written(found, path)
             return
         if not isinstance(peeled, ast.Call):
             return
@@ -77,10 +75,8 @@ class FileCalls(Walker):
         root = self.read(value)
         if root.kind == "opaque":
             return None
-        embedded = self._new(call, api, "dumped", None, self.peel(value), root)
-        embedded.target = target or None
-        embedded.options = options.materialize()
-        return self._add(embedded)
+        literal = self.peel(value)
+        return self._add(call, api, "dumped", None, literal, root, target=target or None, options=options.materialize())
 
     def _yaml_dumped(self, call: ast.Call, api: str, dumps: ast.Call, target: str) -> list[Embedded]:
         """A value written as YAML text (``yaml.safe_dump(value)``) to a ``.yaml`` file: the file
@@ -117,9 +113,7 @@ class FileCalls(Walker):
         return found
 
     def _yaml_document(self, call: ast.Call, api: str, literal: ast.expr, root: PyNode, target: str) -> Embedded:
-        embedded = self._new(call, api, "yaml_dumped", None, self.peel(literal), root)
-        embedded.target = target
-        return self._add(embedded)
+        return self._add(call, api, "yaml_dumped", None, self.peel(literal), root, target=target)
 
     def _json_dump(self, call: ast.Call) -> None:
         """``json.dump(value, handle)`` into a file opened for writing."""

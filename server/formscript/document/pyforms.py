@@ -43,21 +43,17 @@ class FormCalls(Walker):
                     declaration_key = PyNode.scalar(Written(self.lines.source(value.span)), value.span)
                 fields = PyNode.mapping(node.span, [(declaration_key, rest)])
                 root = synthetic_mapping(node.span, fields=fields)
-        embedded = self._new(call, "FieldSpec", "fieldspec", "form", call, root)
-        embedded.problems.extend(problems)
-        self._add(embedded)
+        self._add(call, "FieldSpec", "fieldspec", "form", call, root, problems=problems)
 
     def _keyword_model(self, call: ast.Call, api: str, semantic: str, kind: str) -> None:
         """``Rule(...)`` or ``WorkForm(...)``, built of keywords (positional arguments raise
         TypeError): a rule is the rule set of it alone."""
         if call.args:
-            embedded = self._new(call, api, semantic, kind, call, self._raises(call))
-            embedded.problems.append(self._positional(call))
-            self._add(embedded)
+            self._add(call, api, semantic, kind, call, self._raises(call), problems=[self._positional(call)])
             return
         node = self.reader().keywords(call, call.keywords)
         root = _rule_set(node.span, [node]) if semantic == "rule" and node.kind == "dict" else node
-        embedded = self._add(self._new(call, api, semantic, kind, call, root))
+        embedded = self._add(call, api, semantic, kind, call, root)
         if node.repeated:
             embedded.root = self._raises(call)
             embedded.problems.append(self._repeated(call, node))
@@ -83,7 +79,7 @@ class FormCalls(Walker):
             else:
                 items.append(self._added_rule(reader, argument))
         root = _rule_set(self.lines.span(call), items)
-        self._add(self._new(call, "RuleSet().add", "ruleset", "rules", call, root))
+        self._add(call, "RuleSet().add", "ruleset", "rules", call, root)
         return True
 
     def _new_ruleset(self, expr: ast.expr) -> bool:
@@ -134,10 +130,9 @@ class FormCalls(Walker):
             pairs.append((synthetic("ruleset", rules_node.span), rules_node))
         root = PyNode.mapping(self.lines.span(call), pairs)
         api = "fill_form" if fill else "validate_form"
-        embedded = self._new(call, api, api, "form", literal, root)
-        if rules_node is not None and rules_node.kind == "opaque":
-            embedded.decisive.append(rules_node)  # a rule set built at run time decides the outcome
-        self._add(embedded)
+        # a rule set built at run time decides the outcome
+        decisive = [rules_node] if rules_node is not None and rules_node.kind == "opaque" else []
+        embedded = self._add(call, api, api, "form", literal, root, decisive=decisive)
         self._sources.append((embedded, form_call))
 
     def _ruleset_value(self, expr: ast.expr) -> PyNode | None:

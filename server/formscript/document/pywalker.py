@@ -283,11 +283,31 @@ class Walker:
     def _positional(self, call: ast.Call) -> Problem:
         return placed_at(rules.PY002.positional(call=self.written(call.func)), self.lines.span(call.args[0]))
 
-    def _add(self, embedded: Embedded) -> Embedded:
-        """Record *embedded*, unless nothing of it is written as a literal and some of it is
-        only known at run time (``WorkForm(title=title, fields=fields)``: all of its arguments
-        are built at run time, and the call itself raises nothing)."""
-        root = embedded.root
+    def _add(
+        self,
+        call: ast.Call,
+        api: str,
+        semantic: str,
+        kind: str | None,
+        literal: ast.AST,
+        root: PyNode | None,
+        **more: Any,
+    ) -> Embedded:
+        """The document of *call*, read from *literal* (*more*: its other attributes), recorded
+        unless nothing of it is written as a literal and some of it is only known at run time
+        (``WorkForm(title=title, fields=fields)``: all of its arguments are built at run time,
+        and the call itself raises nothing)."""
+        embedded = Embedded(
+            api=api,
+            call=self.written(call.func) if not api.startswith("RuleSet") else api,
+            semantic=semantic,
+            kind=kind,
+            range=self.lines.span(literal),
+            call_span=self.lines.span(call),
+            node=call,
+            root=root,
+            **more,
+        )
         if (
             root is not None
             and not embedded.problems
@@ -298,17 +318,3 @@ class Walker:
         self.found.append(embedded)
         self.by_call[id(embedded.node)] = embedded
         return embedded
-
-    def _new(
-        self, call: ast.Call, api: str, semantic: str, kind: str | None, literal: ast.AST, root: PyNode | None
-    ) -> Embedded:
-        return Embedded(
-            api=api,
-            call=self.written(call.func) if not api.startswith("RuleSet") else api,
-            semantic=semantic,
-            kind=kind,
-            range=self.lines.span(literal),
-            call_span=self.lines.span(call),
-            node=call,
-            root=root,
-        )
