@@ -55,6 +55,9 @@ ENTRY_MODELS: dict[str, str] = {
     "StreamResponse": "stream",
     "ErrorResponse": "error",
 }
+#: The models of a script's parts, each a document of its own only when no other document
+#: reads it.
+STANDALONE = (*ENTRY_MODELS, "WhenMatcher", "StreamChunkSpec")
 
 #: lionagi's public names, by the modules that export or define them.
 EXPORTS: dict[str, tuple[str, ...]] = {
@@ -63,14 +66,12 @@ EXPORTS: dict[str, tuple[str, ...]] = {
         "scripted_imodel",
         "ScriptModel",
         "ScriptedEndpoint",
-        *ENTRY_MODELS,
-        "WhenMatcher",
-        "StreamChunkSpec",
+        *STANDALONE,
     ),
     "lionagi.testing._branch": ("TestBranch", "scripted_imodel"),
     "lionagi.testing._script": ("ScriptModel",),
     "lionagi.testing._endpoint": ("ScriptedEndpoint",),
-    "lionagi.testing._types": (*ENTRY_MODELS, "WhenMatcher", "StreamChunkSpec"),
+    "lionagi.testing._types": STANDALONE,
     "lionagi.work": ("FieldSpec", "WorkForm", "fill_form", "validate_form", "Rule", "RuleSet"),
     "lionagi.work.form": ("FieldSpec", "WorkForm", "fill_form", "validate_form"),
     "lionagi.work.rules": ("Rule", "RuleSet"),
@@ -92,9 +93,7 @@ MUTATORS = frozenset(
     | {"add", "discard", "__setitem__", "__delitem__"}
 )
 #: Entry models and the other models whose keyword calls are read as mappings inside a literal.
-MODELS = (*ENTRY_MODELS, "WhenMatcher", "StreamChunkSpec", "FieldSpec", "Rule")
-#: Models that are documents of their own only when no other document reads them.
-STANDALONE = frozenset({*ENTRY_MODELS, "WhenMatcher", "StreamChunkSpec"})
+MODELS = (*STANDALONE, "FieldSpec", "Rule")
 
 
 #: The environment variable the scripted endpoint reads a script's path from

@@ -316,10 +316,7 @@ _HANDLERS: dict[tuple[str, str | None], Any] = {
     ("WorkForm", None): lambda x, c: x._keyword_model(c, "WorkForm", "workform", "form"),
     ("fill_form", None): lambda x, c: x._fill(c, True),
     ("validate_form", None): lambda x, c: x._fill(c, False),
-    **{
-        (name, None): (lambda n: lambda x, c: x._entry_model(c, n))(name)
-        for name in (*ENTRY_MODELS, "WhenMatcher", "StreamChunkSpec")
-    },
+    **{(name, None): (lambda n: lambda x, c: x._entry_model(c, n))(name) for name in STANDALONE},
 }
 
 
