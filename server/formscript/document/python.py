@@ -19,7 +19,7 @@ import itertools
 import keyword
 import tokenize
 from collections.abc import Iterator
-from dataclasses import dataclass, field
+from dataclasses import KW_ONLY, dataclass, field
 from typing import Any
 
 from formscript.core.verdict import KeyPath, Problem
@@ -45,30 +45,48 @@ def python_comments(lines: SourceLines) -> list[Comment]:
 
 
 @dataclass(eq=False)
-class PyDocument(Document):
-    """A script or form written as Python literals (see the module)."""
+class _InPython(Document):
+    """What a document inside a Python file has besides its own: the file's lines, and the
+    file's comments on the lines the document concerns."""
 
-    text: str
-    root: PyNode
+    _: KW_ONLY
     source: SourceLines
     value: Any = None
     ok: bool = True
     problems: list[Problem] = field(default_factory=list)
-    #: The parts built at run time: (path, node); for an opaque key, its dict's path.
-    opaque: list[tuple[KeyPath, PyNode]] = field(default_factory=list)
     #: Comments of the whole file (read once per file, shared by its documents).
     file_comments: list[Comment] | None = None
     #: The lines this document's suppressions may sit on (the call's, and the one above).
     extent: tuple[int, int] = (0, 0)
 
-    def __post_init__(self) -> None:
-        self.value = self.root.materialize()
-        self.opaque = list(_opaque_parts(self.root))
-
     @property
     def lines(self) -> list[str]:
         """The Python file's lines."""
         return self.source.lines
+
+    def _around(self) -> list[Comment]:
+        """The file's comments on this document's lines."""
+        first, last = self.extent
+        return [c for c in self.file_comments or () if first <= c.span.start.line <= last]
+
+    def removal(self, path: KeyPath) -> tuple[Edit, ...] | None:
+        """Not offered: deleting a member of a Python literal is left to the author, and a
+        structural edit of a text inside a Python string would have to re-indent the string."""
+        return None
+
+
+@dataclass(eq=False)
+class PyDocument(_InPython):
+    """A script or form written as Python literals (see the module)."""
+
+    text: str
+    root: PyNode
+    #: The parts built at run time: (path, node); for an opaque key, its dict's path.
+    opaque: list[tuple[KeyPath, PyNode]] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        self.value = self.root.materialize()
+        self.opaque = list(_opaque_parts(self.root))
 
     def _find(self, path: KeyPath) -> tuple[PyNode | None, PyNode] | None:
         node = self.root
@@ -98,8 +116,7 @@ class PyDocument(Document):
 
     def comments(self) -> list[Comment]:
         """The file's comments on this document's lines."""
-        first, last = self.extent
-        return [c for c in self.file_comments or () if first <= c.span.start.line <= last]
+        return self._around()
 
     def collections(self) -> Iterator[Collection]:
         """Every dict and list written below the top (not those the API adds)."""
@@ -107,10 +124,6 @@ class PyDocument(Document):
             if node.kind in ("dict", "seq") and not node.synthetic:
                 owner = key.span.start if key is not None and not key.synthetic else node.span.start
                 yield Collection(owner, node.span)
-
-    def removal(self, path: KeyPath) -> tuple[Edit, ...] | None:
-        """Not offered: deleting a member of a Python literal is left to the author."""
-        return None
 
     def edit_text(self, path: KeyPath, text: str, *, on_key: bool = False) -> str | None:
         """*text* as Python source in place of the key or value at *path*: a string written
@@ -158,7 +171,7 @@ def _opaque_parts(root: PyNode) -> Iterator[tuple[KeyPath, PyNode]]:
 
 
 @dataclass(eq=False)
-class EmbeddedDocument(Document):
+class EmbeddedDocument(_InPython):
     """A YAML or JSON document written inside a Python string literal (see the module).
 
     ``text`` is the embedded text (what the runtime reads from the file the test writes);
@@ -166,13 +179,7 @@ class EmbeddedDocument(Document):
 
     inner: Document
     where: TextPositions
-    source: SourceLines
     text: str = ""
-    value: Any = None
-    ok: bool = True
-    problems: list[Problem] = field(default_factory=list)
-    file_comments: list[Comment] | None = None
-    extent: tuple[int, int] = (0, 0)
     _index: LineIndex = field(default_factory=lambda: LineIndex(""))
 
     def __post_init__(self) -> None:
@@ -183,11 +190,6 @@ class EmbeddedDocument(Document):
         self.problems = [
             dataclasses.replace(p, span=self.map_span(p.span)) if p.span is not None else p for p in self.inner.problems
         ]
-
-    @property
-    def lines(self) -> list[str]:
-        """The Python file's lines."""
-        return self.source.lines
 
     def map_pos(self, pos: Pos) -> Pos:
         """A position in the embedded text as a position in the Python file."""
@@ -208,19 +210,13 @@ class EmbeddedDocument(Document):
 
     def comments(self) -> list[Comment]:
         """The embedded text's own comments and the Python comments around it."""
-        first, last = self.extent
         own = [Comment(self.map_span(c.span), c.text) for c in self.inner.comments()]
-        around = [c for c in self.file_comments or () if first <= c.span.start.line <= last]
-        return sorted([*own, *around], key=lambda c: c.span.start)
+        return sorted([*own, *self._around()], key=lambda c: c.span.start)
 
     def collections(self) -> Iterator[Collection]:
         """The embedded document's collections, placed in the Python file."""
         for item in self.inner.collections():
             yield Collection(self.map_pos(item.owner), self.map_span(item.span))
-
-    def removal(self, path: KeyPath) -> tuple[Edit, ...] | None:
-        """Not offered: a structural edit would have to re-indent the Python string."""
-        return None
 
     def edit_text(self, path: KeyPath, text: str, *, on_key: bool = False) -> str | None:
         """The embedded syntax's source for the string *text* (see ``replacement``)."""

@@ -315,7 +315,7 @@ class _FileLinter:
         loader_name = _loader_name(embedded, "written.yaml")
         syntax = _syntax(kind, loader_name)
         inner = loaded if loaded is not None and syntax == "yaml" else parse_document(where.text, syntax)
-        doc = EmbeddedDocument(inner, where, self.lines, file_comments=self.comments, extent=_extent(embedded))
+        doc = EmbeddedDocument(inner, where, source=self.lines, file_comments=self.comments, extent=_extent(embedded))
         return self._written(embedded, doc, inner, kind, loader_name, "written.yaml")
 
     def _dumped(self, embedded: Embedded) -> FileReport | None:
@@ -343,7 +343,9 @@ class _FileLinter:
             doc = self._python_document(embedded, converted)
         else:
             whole = TextPositions(text, tuple(root.span.start for _ in text), root.span.end)
-            doc = EmbeddedDocument(inner, whole, self.lines, file_comments=self.comments, extent=_extent(embedded))
+            doc = EmbeddedDocument(
+                inner, whole, source=self.lines, file_comments=self.comments, extent=_extent(embedded)
+            )
         return self._written(embedded, doc, inner, kind, loader_name, "written.json")
 
     def _written(
@@ -374,7 +376,7 @@ class _FileLinter:
         doc = self._python_document(embedded, embedded.root)
         shown = [rules.PY001.problem(path=path, what=_what(node)) for path, node in doc.opaque]
         diagnostics = finish(to_diagnostics(doc, shown, False), doc, self.settings, self.path, suppress=False)
-        report = FileReport(
+        return FileReport(
             self.path,
             kind,
             Verdict.INSUFFICIENT_EVIDENCE,
@@ -383,7 +385,6 @@ class _FileLinter:
             document=doc,
             embedded=_embedding(embedded),
         )
-        return report
 
     def _named_kind(self, embedded: Embedded) -> str | None:
         """The kind the call reading a written file gives it, else the one its name gives."""
@@ -392,7 +393,7 @@ class _FileLinter:
         return embedded.kind or (kind_from_name(embedded.target, self.settings) if embedded.target else None)
 
     def _python_document(self, embedded: Embedded, root: PyNode) -> PyDocument:
-        return PyDocument(self.text, root, self.lines, file_comments=self.comments, extent=_extent(embedded))
+        return PyDocument(self.text, root, source=self.lines, file_comments=self.comments, extent=_extent(embedded))
 
     # -- the file's suppressions
 
