@@ -47,6 +47,7 @@ _SIMPLE_ESCAPES = {
     "t": "\t",
     "v": "\v",
 }
+_OCTAL = re.compile(r"[0-7]{1,3}")
 
 
 def _decode_literal(source: str, start: int) -> tuple[str, list[int], int, str] | None:
@@ -103,11 +104,9 @@ def _escape(source: str, index: int) -> tuple[str, int] | None:
         return "", 2
     if kind == "\r":
         return "", 3 if source.startswith("\r\n", index + 1) else 2
-    if kind in "01234567":
-        end = index + 1
-        while end < len(source) and end < index + 4 and source[end] in "01234567":
-            end += 1
-        return chr(int(source[index + 1 : end], 8)), end - index
+    octal = _OCTAL.match(source, index + 1)
+    if octal is not None:
+        return chr(int(octal.group(), 8)), 1 + len(octal.group())
     widths = {"x": 2, "u": 4, "U": 8}
     if kind in widths:
         digits = source[index + 2 : index + 2 + widths[kind]]
