@@ -428,50 +428,38 @@ def render_sarif(reports: Sequence[FileReport]) -> str:
     for report in reports:
         for d in report.diagnostics:
             line, col, end_line, end_col = _pos(d)
-            results.append(
-                {
-                    "ruleId": d.code,
-                    "ruleIndex": index[d.code],
-                    "level": _sarif_level(d.severity),
-                    "message": {"text": d.message},
-                    "locations": [
-                        {
-                            "physicalLocation": {
-                                "artifactLocation": {"uri": _uri(report.path)},
-                                "region": {
-                                    "startLine": line,
-                                    "startColumn": col,
-                                    "endLine": end_line,
-                                    "endColumn": max(end_col, col),
-                                },
-                            }
-                        }
-                    ],
-                }
-            )
-    sarif = {
-        "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
-        "version": "2.1.0",
-        "runs": [
-            {
-                "tool": {
-                    "driver": {
-                        "name": "formscript",
-                        "version": __version__,
-                        "informationUri": "https://formscript.dev",
-                        "rules": rules,
-                    }
-                },
-                "columnKind": "unicodeCodePoints",
-                "results": results,
-            }
-        ],
-    }
+            region = {"startLine": line, "startColumn": col, "endLine": end_line, "endColumn": max(end_col, col)}
+            level = _sarif_level(d.severity)
+            results.append(sarif_result(d.code, index[d.code], level, d.message, _uri(report.path), region))
+    sarif = sarif_log("formscript", rules, results, columnKind="unicodeCodePoints")
     return json.dumps(sarif, indent=2, ensure_ascii=False) + "\n"
 
 
 def _sarif_level(severity: str) -> str:
     return {"error": "error", "warning": "warning"}.get(severity, "note")
+
+
+def sarif_log(tool: str, rules: list[dict[str, Any]], results: list[dict[str, Any]], **run: Any) -> dict[str, Any]:
+    """A SARIF 2.1.0 log of one run of *tool* (formscript's lint, its pytest plugin's coverage):
+    its *rules*, its *results* and the run's other properties *run*."""
+    driver = {"name": tool, "version": __version__, "informationUri": "https://formscript.dev", "rules": rules}
+    return {
+        "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
+        "version": "2.1.0",
+        "runs": [{"tool": {"driver": driver}, **run, "results": results}],
+    }
+
+
+def sarif_result(code: str, index: int, level: str, text: str, uri: str, region: dict[str, int]) -> dict[str, Any]:
+    """One SARIF result of the rule *code* (number *index* of the run's rules) at *region* of *uri*."""
+    where = {"artifactLocation": {"uri": uri}, "region": region}
+    return {
+        "ruleId": code,
+        "ruleIndex": index,
+        "level": level,
+        "message": {"text": text},
+        "locations": [{"physicalLocation": where}],
+    }
 
 
 def quoteattr(text: str) -> str:

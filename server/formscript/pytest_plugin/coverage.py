@@ -13,6 +13,7 @@ from pathlib import Path, PurePosixPath
 from typing import Any
 
 from formscript import __version__
+from formscript.lint.formats import sarif_log, sarif_result
 
 __all__ = ["MODELLED_LIONAGI", "REPORT_VERSION", "Coverage", "call_item", "transcript_name"]
 
@@ -242,23 +243,7 @@ class Coverage:
             for gap in gaps:
                 text = f"form {key}: {gap} in the test session"
                 results.append(_result(1, text, path or form["site"], int(line) if line.isdigit() else 1))
-        return {
-            "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
-            "version": "2.1.0",
-            "runs": [
-                {
-                    "tool": {
-                        "driver": {
-                            "name": "formscript-pytest",
-                            "version": __version__,
-                            "informationUri": "https://formscript.dev",
-                            "rules": list(_SARIF_RULES),
-                        }
-                    },
-                    "results": results,
-                }
-            ],
-        }
+        return sarif_log("formscript-pytest", list(_SARIF_RULES), results)
 
     def transcripts(self, directory: str = ".") -> dict[str, str]:
         """Per recorded session, the calls transcript: {file name relative to *directory*
@@ -414,11 +399,5 @@ _SARIF_RULES: tuple[dict[str, Any], ...] = (
 
 def _result(rule: int, text: str, path: str, line: int) -> dict[str, Any]:
     """One SARIF result of rule *rule* (an index of :data:`_SARIF_RULES`), at *path*:*line*."""
-    where = {"artifactLocation": {"uri": _uri(path)}, "region": {"startLine": line}}
-    return {
-        "ruleId": _SARIF_RULES[rule]["id"],
-        "ruleIndex": rule,
-        "level": _SARIF_RULES[rule]["defaultConfiguration"]["level"],
-        "message": {"text": text},
-        "locations": [{"physicalLocation": where}],
-    }
+    level = _SARIF_RULES[rule]["defaultConfiguration"]["level"]
+    return sarif_result(_SARIF_RULES[rule]["id"], rule, level, text, _uri(path), {"startLine": line})
