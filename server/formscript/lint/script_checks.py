@@ -5,9 +5,10 @@ from __future__ import annotations
 
 import bisect
 import dataclasses
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
+from operator import itemgetter
 from typing import Any, TypeAlias
 
 from formscript import rules
@@ -92,14 +93,7 @@ def script_checks(doc: Document, result: ScriptResult, memo: ScriptMemo | None =
     tool_ids: dict[str, int] = {}
     gate_only_calls: dict[int, int] = {}
     unshared = getattr(doc, "unshared", False) is True  # loaded without aliases
-    if memo is None:
-        raws = raw_entries if isinstance(raw_entries, list) else None
-        listed = [
-            (i, _entry_items(i, e, raws[i] if raws else {}, result.mode, None, unshared)) for i, e in _built(result)
-        ]
-    else:
-        listed = _spliced_items(result, raw_entries, memo, unshared)
-    for index, items in listed:
+    for index, items in _spliced_items(result, raw_entries, memo or ScriptMemo(), unshared):
         for item in items:
             if not isinstance(item, tuple):
                 found.append(item)
@@ -122,10 +116,6 @@ def script_checks(doc: Document, result: ScriptResult, memo: ScriptMemo | None =
     return found
 
 
-def _built(result: ScriptResult) -> Iterator[tuple[int, Entry]]:
-    return ((i, e) for i, e in enumerate(result.entries) if e is not None)
-
-
 def _spliced_items(
     result: ScriptResult, raw_entries: object, memo: ScriptMemo, unshared: bool
 ) -> list[tuple[int, Items]]:
@@ -140,14 +130,14 @@ def _spliced_items(
     stop_old, stop_new = len(old) - suffix, len(entries) - suffix
     shift = stop_new - stop_old
     kept = memo.last_items if old else []
-    listed = kept[: bisect.bisect_left(kept, prefix, key=_index)]
+    listed = kept[: bisect.bisect_left(kept, prefix, key=itemgetter(0))]
     for index in range(prefix, stop_new):
         entry = entries[index]
         if entry is not None:
             items = _items_of(index, entry, raws, mode, memo, unshared)
             if items:
                 listed.append((index, items))
-    for index, items in kept[bisect.bisect_left(kept, stop_old, key=_index) :]:
+    for index, items in kept[bisect.bisect_left(kept, stop_old, key=itemgetter(0)) :]:
         moved = index + shift
         if shift:  # the same items unless they name the index (``_items_of`` knows)
             entry = entries[moved]
@@ -156,10 +146,6 @@ def _spliced_items(
         listed.append((moved, items))
     memo.last_entries, memo.last_mode, memo.last_items = list(entries), mode, listed
     return listed
-
-
-def _index(item: tuple[int, Items]) -> int:
-    return item[0]
 
 
 def _items_of(index: int, entry: Entry, raws: list[Any] | None, mode: str, memo: ScriptMemo, unshared: bool) -> Items:
@@ -180,7 +166,7 @@ def _items_of(index: int, entry: Entry, raws: list[Any] | None, mode: str, memo:
 Items: TypeAlias = "list[Problem | tuple[str, Any]]"
 
 
-def _entry_items(index: int, entry: Entry, raw: object, mode: str, memo: PayloadMemo | None, unshared: bool) -> Items:
+def _entry_items(index: int, entry: Entry, raw: object, mode: str, memo: PayloadMemo, unshared: bool) -> Items:
     """One entry's findings and markers (*unshared*: its document's values share nothing)."""
     where = ("responses", index)
     found: Items = []
@@ -202,13 +188,12 @@ def _entry_items(index: int, entry: Entry, raw: object, mode: str, memo: Payload
         payload = ("arguments", entry.arguments)
     error = None
     if payload is not None:
-        known = memo.get(id(entry)) if memo is not None else None
+        known = memo.get(id(entry))
         if known is not None and known[0] is entry:
             error = known[1]
         else:
             error = json_error(payload[1], unshared=unshared)
-            if memo is not None:
-                memo[id(entry)] = (entry, error)
+            memo[id(entry)] = (entry, error)
     if payload is not None and isinstance(error, Exhausts):
         length = encoded_length(payload[1])
         at = (*where, payload[0])
