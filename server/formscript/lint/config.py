@@ -85,7 +85,7 @@ class Settings:
         if _matches(code, self.ignore):
             return False
         if self.per_file_ignores:
-            rel = _relative(path, self.root)  # resolves links: only when a glob needs it
+            rel = self.relative(path)  # resolves links: only when a glob needs it
             for pattern, codes in self.per_file_ignores.items():
                 if fnmatch.fnmatch(rel, pattern) and _matches(code, codes):
                     return False
@@ -100,11 +100,25 @@ class Settings:
 
     def relative(self, path: str) -> str:
         """*path* relative to the configuration's folder, in POSIX form (as given when outside)."""
-        return _relative(path, self.root)
+        if not path:
+            return ""
+        if self.root:
+            try:
+                return Path(path).resolve().relative_to(Path(self.root).resolve()).as_posix()
+            except (ValueError, OSError, RuntimeError):  # RuntimeError: a link loop (Python 3.11)
+                pass
+        return Path(path).as_posix()
 
     def merged(self, overrides: dict[str, Any], source: str = "settings") -> Settings:
         """These settings with *overrides* (same keys as the TOML table, from *source*) applied."""
-        return dataclasses.replace(self, **_merge(self, overrides, source))
+        parsed = _parse_table(overrides, source)
+        out: dict[str, Any] = {}
+        for name in SETTINGS:
+            if name not in overrides and toml_name(name) not in overrides:
+                continue
+            value = getattr(parsed, name)
+            out[name] = {**getattr(self, name), **value} if isinstance(value, dict) else value
+        return dataclasses.replace(self, **out)
 
 
 #: The settings' attribute names, in declaration order: the fields of :class:`Settings`
@@ -129,30 +143,8 @@ def setting_names() -> dict[str, str]:
     return {alias: name for name in SETTINGS for alias in (name, toml_name(name), editor_name(name))}
 
 
-def _merge(base: Settings, overrides: dict[str, Any], source: str = "settings") -> dict[str, Any]:
-    parsed = _parse_table(overrides, source)
-    out: dict[str, Any] = {}
-    for name in SETTINGS:
-        if name not in overrides and toml_name(name) not in overrides:
-            continue
-        value = getattr(parsed, name)
-        out[name] = {**getattr(base, name), **value} if isinstance(value, dict) else value
-    return out
-
-
 def _matches(code: str, patterns: tuple[str, ...]) -> bool:
     return any(code == p or (p and code.startswith(p)) or p == "ALL" for p in patterns)
-
-
-def _relative(path: str, root: str) -> str:
-    if not path:
-        return ""
-    if root:
-        try:
-            return Path(path).resolve().relative_to(Path(root).resolve()).as_posix()
-        except (ValueError, OSError, RuntimeError):  # RuntimeError: a link loop (Python 3.11)
-            pass
-    return Path(path).as_posix()
 
 
 def known_codes() -> tuple[str, ...]:
