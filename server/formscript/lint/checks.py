@@ -12,7 +12,6 @@ from __future__ import annotations
 from typing import Any
 
 from formscript import rules
-from formscript.core.calls import CALL_KEYS as CALL_KEYS
 from formscript.core.calls import read_calls
 from formscript.core.fields import FIELD_TYPES, Declared
 from formscript.core.regex_risk import COMPILE_ERRORS, backtracking_risk, compile_user_regex

@@ -40,11 +40,6 @@ SKIPPED_DIRS = frozenset({"node_modules", "__pycache__", "venv", "site-packages"
 SettingsFor = Callable[[str], Settings]
 
 
-def skipped_dir(name: str) -> bool:
-    """Whether a folder of this name below a root is left out."""
-    return name.startswith(".") or name in SKIPPED_DIRS
-
-
 def walk(root: str, ignored: Callable[[str, bool], bool] | None = None) -> Iterator[str]:
     """Every entry below *root* that is not a folder, in sorted path order (see the module),
     without those *ignored* says to leave out (a folder it names is not entered)."""
@@ -76,7 +71,7 @@ def _entries(folder: str) -> Iterator[tuple[str, str, bool]]:
             is_dir = False
         if not is_dir:
             keyed.append((entry.name, os.path.normpath(entry.path), False))
-        elif not entry.is_symlink() and not skipped_dir(entry.name):
+        elif not entry.is_symlink() and not entry.name.startswith(".") and entry.name not in SKIPPED_DIRS:
             # the separator in the key keeps "a.b" before "a/x", as in the sorted full paths
             keyed.append((entry.name + os.sep, entry.path, True))
     return iter(sorted(keyed))

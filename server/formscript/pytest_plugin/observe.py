@@ -525,10 +525,7 @@ def _is_fresh(instance: Any) -> bool:
 
 def next_index(responses: Any, entry: Any) -> int | None:
     """The position of the served *entry* in the script's responses (by identity)."""
-    for i, candidate in enumerate(responses):
-        if candidate is entry:
-            return i
-    return None
+    return next((i for i, candidate in enumerate(responses) if candidate is entry), None)
 
 
 def _given(api: str, args: tuple[Any, ...], kwargs: dict[str, Any]) -> tuple[Any, bool | None, bool] | None:
