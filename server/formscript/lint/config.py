@@ -171,11 +171,14 @@ def check_code(code: str, where: str) -> str:
 
 
 def _codes(value: Any, where: str) -> tuple[str, ...]:
-    if isinstance(value, str):
-        value = [value]
+    listed = _strings([value] if isinstance(value, str) else value, where, "rule codes")
+    return tuple(check_code(v, where) for v in listed)
+
+
+def _strings(value: Any, where: str, what: str) -> list[str]:
     if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
-        raise ConfigError(f"{where}: expected a list of rule codes, found {_short(value)}")
-    return tuple(check_code(v, where) for v in value)
+        raise ConfigError(f"{where}: expected a list of {what}, found {_short(value)}")
+    return list(value)
 
 
 def _short(value: Any) -> str:
@@ -219,7 +222,7 @@ def _parse_table(table: dict[str, Any], source: str) -> Settings:
         kinds={k: tuple(_globs(v, source)) for k, v in kinds.items()},
         calls=_calls(normal.get("calls", {}), source),
         expected_outcomes=_flag(normal.get("expected-outcomes", True), f"{source}: expected-outcomes"),
-        exclude=tuple(_patterns(normal.get("exclude", []), f"{source}: exclude")),
+        exclude=tuple(_strings(normal.get("exclude", []), f"{source}: exclude", ".gitignore-style patterns")),
         respect_gitignore=_flag(normal.get("respect-gitignore", True), f"{source}: respect-gitignore"),
     )
 
@@ -241,12 +244,6 @@ def _globs(value: Any, source: str) -> list[str]:
         return [value]
     if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
         raise ConfigError(f"{source}: kinds take lists of globs")
-    return list(value)
-
-
-def _patterns(value: Any, where: str) -> list[str]:
-    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
-        raise ConfigError(f"{where}: expected a list of .gitignore-style patterns, found {_short(value)}")
     return list(value)
 
 
