@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Iterable, Iterator
+from pathlib import PurePath
 
 from formscript.lint.config import Settings
 from formscript.lint.ignoring import Ignored
@@ -143,11 +144,5 @@ def explicit(
 def _left_out(given: str, ignored: Ignored) -> bool:
     """Whether *given*, or a folder it sits in, is left out."""
     full = os.path.abspath(given)
-    if ignored(full, os.path.isdir(full)):
-        return True
-    parent = os.path.dirname(full)
-    while parent != os.path.dirname(parent):
-        if ignored(parent, True):
-            return True
-        parent = os.path.dirname(parent)
-    return False
+    folders = PurePath(full).parents[:-1]  # up to the root's child
+    return ignored(full, os.path.isdir(full)) or any(ignored(str(folder), True) for folder in folders)
