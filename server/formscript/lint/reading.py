@@ -1,10 +1,7 @@
 """Reading files for lint: every failure to read becomes a report, never an exception.
 
-``read_bytes`` is the one way formscript reads a file it was pointed at (lint, dry runs, the
-language server's siblings, calls transcripts and workspace files): regular files only, checked
-on the open file itself (``fstat``), opened without blocking, so a FIFO, ``/dev/stdin`` or a
-terminal is refused at once instead of waited on, and never more than a size limit (so
-``/dev/zero`` cannot be read until memory runs out: it is not a regular file anyway).
+``lint.files.read_bytes`` is the one way formscript reads a file it was pointed at (lint, dry
+runs, the language server's siblings, calls transcripts and workspace files).
 """
 
 from __future__ import annotations
