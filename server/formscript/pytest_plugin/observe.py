@@ -20,7 +20,6 @@ import contextvars
 import functools
 import importlib
 import os
-import warnings
 import weakref
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -31,7 +30,6 @@ from typing import Any
 from formscript.core.verdict import Verdict
 from formscript.lint.config import Settings
 from formscript.pytest_plugin.checks import (
-    CallSite,
     Checked,
     check_value,
     read_python,
@@ -39,7 +37,6 @@ from formscript.pytest_plugin.checks import (
 from formscript.pytest_plugin.constructs import yaml_text
 from formscript.pytest_plugin.coverage import Coverage, call_item
 from formscript.pytest_plugin.forms import FormWatcher
-from formscript.pytest_plugin.warning import FormscriptDriftWarning
 from formscript.pytest_plugin.watching import _lookup, _same, _short
 
 __all__ = ["Observer"]
@@ -193,12 +190,6 @@ class Observer(FormWatcher):
             "formscript": formscript,
         }
 
-    def _add_drift(self, record: dict[str, Any], text: str) -> None:
-        """Keep *record* and warn with *text* at its entry."""
-        self.coverage.drift.append(record)
-        line = record["line"] or 1
-        warnings.warn_explicit(FormscriptDriftWarning(text), FormscriptDriftWarning, record["path"], line)
-
     # -- the work-form building blocks a test calls (constructs.py predicts them)
 
     def _wrap_loader(self, model: type, name: str) -> None:
@@ -298,7 +289,8 @@ class Observer(FormWatcher):
             site = self._call_site()
             if site is None:
                 return
-            checked = self._check_value(source, site)
+            checked = check_value(source, site, read_python(site.path), settings=self.settings)
+            checked = self._checked.setdefault(("value", checked.key), checked)
         if exc is not None:
             if checked.verdict is Verdict.REJECTED and any(d.severity == "error" for d in checked.diagnostics):
                 text = self._failure_text(checked, exc)
@@ -315,11 +307,6 @@ class Observer(FormWatcher):
             )
         self._tag(result, checked.key)
         self._register(checked, result)
-
-    def _check_value(self, data: Any, site: CallSite) -> Checked:
-        text = read_python(site.path)
-        checked = check_value(data, site, text, settings=self.settings)
-        return self._checked.setdefault(("value", checked.key), checked)
 
     def _failure_text(self, checked: Checked, exc: BaseException) -> str:
         errors = sum(1 for d in checked.diagnostics if d.severity == "error")

@@ -126,9 +126,13 @@ class Watcher:
         }
         if self.drift_dir is not None and repro is not None:
             record["bundle"] = self._write_bundle(record, *repro)
+        self._add_drift(record, f"drift at {api}: lionagi {lionagi}, formscript predicts {formscript}", path)
+
+    def _add_drift(self, record: dict[str, Any], text: str, path: str | None = None) -> None:
+        """Keep *record* and warn with *text* at its line of *path* (else of its own path)."""
         self.coverage.drift.append(record)
-        text = f"drift at {api}: lionagi {lionagi}, formscript predicts {formscript}"
-        warnings.warn_explicit(FormscriptDriftWarning(text), FormscriptDriftWarning, path, line)
+        line = record["line"] or 1
+        warnings.warn_explicit(FormscriptDriftWarning(text), FormscriptDriftWarning, path or record["path"], line)
 
     def _write_bundle(self, record: dict[str, Any], files: dict[str, str], replay: str, call: int = 0) -> str:
         """Write a drift's bundle under ``--formscript-drift-dir``: *files*, and ``drift.json``
