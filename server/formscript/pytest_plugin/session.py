@@ -113,15 +113,13 @@ class FormscriptSession:
             except OSError as exc:
                 name = option.replace("_", "-")
                 self.written.append(f"--{name} {path}: cannot write ({exc.strerror or exc})")
-        strict = self.coverage.drift and self.config.getoption("formscript_strict")
-        if strict and session.exitstatus == pytest.ExitCode.OK:
-            session.exitstatus = pytest.ExitCode.TESTS_FAILED
         threshold = self.config.getoption("formscript_fail_under")
         percent = self.coverage.percent()
         if threshold is not None and percent is not None and percent < threshold:
             self.failed_under = threshold
-            if session.exitstatus == pytest.ExitCode.OK:
-                session.exitstatus = pytest.ExitCode.TESTS_FAILED
+        strict = self.coverage.drift and self.config.getoption("formscript_strict")
+        if (strict or self.failed_under is not None) and session.exitstatus == pytest.ExitCode.OK:
+            session.exitstatus = pytest.ExitCode.TESTS_FAILED
 
     def pytest_terminal_summary(self, terminalreporter: Any) -> None:
         if self.is_worker:
