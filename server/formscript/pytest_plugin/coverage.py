@@ -88,10 +88,10 @@ class Coverage:
             both["passed"] += counts["passed"]
             both["failed"] += counts["failed"]
 
-    def serve(self, key: str, index: int) -> None:
-        """Count one call served by entry *index* of source *key*."""
+    def serve(self, key: str, index: int, count: int = 1) -> None:
+        """Count *count* calls served by entry *index* of source *key*."""
         counts = self.served.setdefault(key, {})
-        counts[index] = counts.get(index, 0) + 1
+        counts[index] = counts.get(index, 0) + count
 
     # -- xdist
 
@@ -111,9 +111,8 @@ class Coverage:
         for source in data.get("sources", {}).values():
             self.add_source(source)
         for key, counts in data.get("served", {}).items():
-            mine = self.served.setdefault(key, {})
             for index, count in counts.items():
-                mine[int(index)] = mine.get(int(index), 0) + int(count)
+                self.serve(key, int(index), int(count))
         self.sessions.extend(data.get("sessions", []))
         self.drift.extend(data.get("drift", []))
         for name in _COUNTERS:
