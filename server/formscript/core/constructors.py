@@ -21,7 +21,7 @@ from functools import cache
 from typing import TYPE_CHECKING, Any
 
 from formscript import rules
-from formscript.core.declarations import _build_declaration, raw_key, workform_key
+from formscript.core.declarations import _build_declaration, workform_key
 from formscript.core.fields import (
     RUNTIME_WORKFORM_CLASS,
     Declared,
@@ -32,6 +32,7 @@ from formscript.core.fields import (
     merge_values,
     plain_field,
 )
+from formscript.core.gate import failure_problems, value_path
 from formscript.core.verdict import Failure, reason_of
 
 if TYPE_CHECKING:
@@ -245,15 +246,12 @@ def check_filled(document: dict[Any, Any], *, fill: bool) -> Filled:
         return Filled(problems, declared)
     ruleset, undecidable = build_rules(document.get("ruleset"), problems)
     merged = merge_values(declared, values) if fill else dict(values)
+    given_fields = document.get("fields")
+    fields = given_fields if isinstance(given_fields, dict) else {}
     try:
         coerced, failures = check_values(declared, merged)
     except FillCrash as crash:  # fill_form / validate_form raise it: the call never returns
-        fields = document.get("fields")
-        at: KeyPath = (
-            ("values", crash.field)
-            if crash.field in values
-            else ("fields", raw_key(fields, crash.field) if isinstance(fields, dict) else crash.field, "default")
-        )
+        at = value_path(fields, values, crash.field)
         problems.append(rules.FS025.filling(path=at, field=crash.field, error=crash.error, stops=_RAISES))
         return Filled(problems, declared)
     if ruleset is not None:
@@ -267,17 +265,5 @@ def check_filled(document: dict[Any, Any], *, fill: bool) -> Filled:
                 return Filled(problems, declared)
             if failure is not None:
                 failures.append(failure)
-    for failure in failures:
-        if failure.source == "rule":
-            where = ("values", failure.field) if failure.field in values else ("ruleset",)
-            problems.append(rules.RS100.problem(path=where, failure=failure))
-        elif failure.kind == "required":
-            if failure.field in values:
-                problems.append(rules.FS013.problem(path=("values", failure.field), field=failure.field))
-            else:
-                fields = document.get("fields")
-                at = ("fields", raw_key(fields, failure.field) if isinstance(fields, dict) else failure.field)
-                problems.append(rules.FS012.problem(path=at, field=failure.field))
-        else:
-            problems.append(rules.FS014.problem(path=("values", failure.field), failure=failure))
+    problems.extend(failure_problems(failures, fields, values, ("ruleset",)))
     return Filled(problems, declared, coerced, failures, undecidable)

@@ -171,10 +171,6 @@ def check_form_spec(
 
     declarations = build_declarations(fields_map, problems, memo)
 
-    def value_path(key: Any) -> KeyPath:
-        """Where a filled value is written: under ``values``, else as its field's default."""
-        return ("values", key) if key in values_map else ("fields", raw_key(fields_map, key), "default")
-
     title_raw = spec.get("title", spec_path)
     title = _title(title_raw)
     if title is None:
@@ -196,22 +192,12 @@ def check_form_spec(
         try:
             values, failures = check_values(declarations, merge_values(declarations, to_fill), ruleset)
         except FillCrash as crash:
-            problems.append(rules.FS025.filling(path=value_path(crash.field), field=crash.field, error=crash.error))
+            at = value_path(fields_map, values_map, crash.field)
+            problems.append(rules.FS025.filling(path=at, field=crash.field, error=crash.error))
             return GateResult(verdict_from(problems), problems, declarations=declarations, title=title)
         status = "error" if failures else "validated"
 
-    for failure in failures:
-        if failure.source == "rule":
-            where = ("values", failure.field) if failure.field in values_map else ()
-            problems.append(rules.RS100.problem(path=where, failure=failure))
-        elif failure.kind == "required":
-            if failure.field in values_map:
-                problems.append(rules.FS013.problem(path=("values", failure.field), field=failure.field))
-            else:
-                at = ("fields", raw_key(fields_map, failure.field))
-                problems.append(rules.FS012.problem(path=at, field=failure.field))
-        else:
-            problems.append(rules.FS014.problem(path=("values", failure.field), failure=failure))
+    problems.extend(failure_problems(failures, fields_map, values_map, ()))
 
     verdict = verdict_from(problems)
     block = None
@@ -230,12 +216,12 @@ def check_form_spec(
                 block = render_context_block(title, values)
             except Exception as exc:  # a value whose repr raises: li agent dies rendering it
                 key = _unrenderable_key(values)
-                problems.append(rules.FS025.rendering(path=value_path(key), key=key, error=exc))
+                problems.append(rules.FS025.rendering(path=value_path(fields_map, values_map, key), key=key, error=exc))
                 verdict = verdict_from(problems)
             else:
                 for key, value in () if flat else values.items():
                     if holds_unordered_set(value):
-                        problems.append(rules.FS026.problem(path=value_path(key), key=key))
+                        problems.append(rules.FS026.problem(path=value_path(fields_map, values_map, key), key=key))
                 if len(block) + 2 > PROMPT_CAP:  # every prompt is refused, even an empty one
                     longest = _longest_line(spec, title, values)
                     problems.append(rules.FS024.prefix_over(path=longest, length=len(block) + 2, cap=PROMPT_CAP))
@@ -252,6 +238,32 @@ def check_form_spec(
         failures=failures,
         filled=not gate_failed and to_fill is not None,
     )
+
+
+def value_path(fields: dict[Any, Any], values: dict[Any, Any], key: Any) -> KeyPath:
+    """Where a filled value is written: under *values*, else as its field's default in *fields*."""
+    return ("values", key) if key in values else ("fields", raw_key(fields, key), "default")
+
+
+def failure_problems(
+    failures: list[Failure], fields: dict[Any, Any], values: dict[Any, Any], unplaced: KeyPath
+) -> list[Problem]:
+    """The problems of validate_form's *failures* on a form written with *fields* and *values*
+    (*unplaced*: where a rule's failure on a field without a written value is reported)."""
+    found: list[Problem] = []
+    for failure in failures:
+        if failure.source == "rule":
+            where = ("values", failure.field) if failure.field in values else unplaced
+            found.append(rules.RS100.problem(path=where, failure=failure))
+        elif failure.kind == "required":
+            if failure.field in values:
+                found.append(rules.FS013.problem(path=("values", failure.field), field=failure.field))
+            else:
+                at = ("fields", raw_key(fields, failure.field))
+                found.append(rules.FS012.problem(path=at, field=failure.field))
+        else:
+            found.append(rules.FS014.problem(path=("values", failure.field), failure=failure))
+    return found
 
 
 def holds_unordered_set(value: Any) -> bool:
