@@ -52,7 +52,7 @@ def entry_errors(raw: dict[Any, Any], response_type: str) -> list[Error] | None:
     """pydantic's errors for *raw* as an entry of *response_type*, or None where lax mode
     might accept or coerce some value (and when there is no error: the fast path builds
     every entry that needs no coercion)."""
-    return _errors(raw, ENTRIES[response_type])
+    return _errors(raw, ENTRIES[response_type]) or None
 
 
 def header_errors(header: dict[Any, Any]) -> list[Error] | None:
@@ -60,12 +60,7 @@ def header_errors(header: dict[Any, Any]) -> list[Error] | None:
     None as ``entry_errors``; an empty list where both are valid (a ``version`` written as
     digits in quotes is read as that number). ``mode`` is held to the model's pattern, which
     (a Rust regex, ``$`` only at the very end) only the three modes themselves match."""
-    errors: list[Error] = []
-    try:
-        _model(header, HEADER, (), errors)
-    except Unsure:
-        return None
-    return errors
+    return _errors(header, HEADER)
 
 
 def _errors(raw: dict[Any, Any], shape: Shape) -> list[Error] | None:
@@ -74,7 +69,7 @@ def _errors(raw: dict[Any, Any], shape: Shape) -> list[Error] | None:
         _model(raw, shape, (), errors)
     except Unsure:
         return None
-    return errors or None
+    return errors
 
 
 def _model(raw: dict[Any, Any], shape: Shape, loc: tuple[Any, ...], errors: list[Error]) -> None:
