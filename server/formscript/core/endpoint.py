@@ -10,7 +10,7 @@ import hashlib
 import json
 from typing import Any
 
-from formscript.core.entries import Entry, ErrorEntry
+from formscript.core.entries import CHUNK, CHUNK_KEYS, Entry, ErrorEntry
 
 #: HTTP-like status per error kind; kinds absent here are not HTTP errors.
 ERROR_STATUS: dict[str, int] = {"rate_limit": 429, "server_error": 500, "bad_request": 400}
@@ -70,18 +70,9 @@ def completion_for(entry: Entry, payload: dict[str, Any], call: int) -> dict[str
 
 
 def _chunk(kind: str, **values: Any) -> dict[str, Any]:
-    chunk: dict[str, Any] = {
-        "type": kind,
-        "content": None,
-        "tool_name": None,
-        "tool_id": None,
-        "tool_input": None,
-        "tool_output": None,
-        "is_error": False,
-        "is_delta": False,
-        "metadata": {},
-    }
-    chunk.update(values)
+    """A stream chunk of *kind*: *values*, and the defaults of ``entries.CHUNK`` for the rest."""
+    chunk: dict[str, Any] = {slot.name: slot.default for slot in CHUNK.slots}
+    chunk.update({"type": kind, "metadata": {}, **values})
     return chunk
 
 
@@ -96,17 +87,7 @@ def stream_for(entry: Entry, payload: dict[str, Any], call: int) -> list[dict[st
         return [_chunk("error", content=entry.message, is_error=True)]
     if entry.type == "stream":
         return [
-            _chunk(
-                spec.type,
-                content=spec.content,
-                tool_name=spec.tool_name,
-                tool_id=spec.tool_id,
-                tool_input=spec.tool_input,
-                tool_output=spec.tool_output,
-                is_error=spec.is_error,
-                is_delta=spec.is_delta,
-                metadata=dict(spec.metadata),
-            )
+            {name: getattr(spec, name) for name in CHUNK_KEYS} | {"metadata": dict(spec.metadata)}
             for spec in entry.chunks
         ]
     if entry.type == "text":
