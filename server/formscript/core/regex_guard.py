@@ -371,9 +371,8 @@ def fit(timed: list[tuple[int, float]], length: int, at_least: float = 0.0) -> E
     slope = sum((x - mean_x) * (y - mean_y) for x, y in fitted) / sum((x - mean_x) ** 2 for x, _ in fitted)
     if slope <= 0:
         return None
-    growth = slope
     try:
-        seconds = took * (length / longest) ** growth
+        seconds = took * (length / longest) ** slope
     except OverflowError:
         seconds = math.inf
-    return Estimate(max(seconds, at_least), growth)  # never less than the time already seen
+    return Estimate(max(seconds, at_least), slope)  # never less than the time already seen

@@ -40,7 +40,7 @@ def backtracking_risk(pattern: str, flags: int = 0) -> str | None:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             parsed = sre_parse.parse(pattern, quiet_flags(flags))
-    except (re.error, TypeError, ValueError, RecursionError, OverflowError):
+    except COMPILE_ERRORS:
         return None
     return _scan(list(parsed), inside_repeat=False)
 

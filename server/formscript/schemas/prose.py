@@ -7,11 +7,9 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from typing import Any
 
 from formscript.core import keys
-
-Schema = dict[str, Any]
+from formscript.schemas.names import Schema
 
 
 def plain(markdown: str) -> str:
