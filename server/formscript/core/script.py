@@ -19,7 +19,6 @@ from formscript.core.entries import (
     MODES,
     RESPONSE_TYPES,
     Entry,
-    Matcher,
     from_model,
     plain_entry,
 )
@@ -402,9 +401,8 @@ class Replayer:
         """How entry *index*'s matcher matches *payload* at *call_index*, or None (the state is
         left as it is; RegexFailure as ``next`` raises it)."""
         when = self.entries[index].when
-        return None if when is None else self._matches(index, when, payload, call_index)
-
-    def _matches(self, index: int, when: Matcher, payload: dict[str, Any], call_index: int) -> Match | None:
+        if when is None:
+            return None
         if when.call_index is not None and call_index != when.call_index:
             return None
         if when.after_calls is not None and call_index < when.after_calls:
