@@ -20,6 +20,8 @@ from typing import TYPE_CHECKING, Any
 
 import yaml
 
+from formscript.core.entries import CONTENT_PREDICATES
+
 if TYPE_CHECKING:
     from formscript.core.script import Replayer
 
@@ -133,10 +135,6 @@ class Miss:
     value: Any
 
 
-#: The predicates whose view of a chat call the Branch changes.
-_CHANGED_BY_THE_BRANCH = ("prompt_contains", "prompt_regex", "has_tool")
-
-
 def misses(replayer: Replayer, written: dict[str, Any], sent: dict[str, Any], call_index: int) -> list[Miss]:
     """The entries the call at *call_index* could still be served by whose matcher matches the
     request as *written* but not the request a Branch *sent*: they can never serve it."""
@@ -144,7 +142,7 @@ def misses(replayer: Replayer, written: dict[str, Any], sent: dict[str, Any], ca
     for index in replayer.candidates():
         try:
             hoped = replayer.matches(index, written, call_index)
-            if hoped is None or hoped.kind not in _CHANGED_BY_THE_BRANCH:
+            if hoped is None or hoped.kind not in CONTENT_PREDICATES:  # the gates see the same call
                 continue
             if replayer.matches(index, sent, call_index) is not None:
                 continue
