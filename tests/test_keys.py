@@ -17,21 +17,13 @@ import pytest
 
 from formscript.core import entries, keys
 from formscript.core.calls import CALL_KEYS
+from formscript.core.entries import CHUNK_TYPES, ERROR_KINDS, MODES, RESPONSE_TYPES
 from formscript.core.fields import DECLARATION_KEYS, ELEMENT_KEYS, FIELD_TYPES, PYTHON_TYPES
 from formscript.core.forms import FieldSpec, FieldType, WorkForm
 from formscript.core.gate import TOP_LEVEL_KEYS
 from formscript.core.rules import CHECK_KINDS, Rule
 from formscript.core.script import SCRIPT_KEYS
-from formscript.core.script_models import (
-    CHUNK_TYPES,
-    ENTRY_MODELS,
-    ERROR_KINDS,
-    MODES,
-    RESPONSE_TYPES,
-    ScriptHeader,
-    StreamChunkSpec,
-    WhenMatcher,
-)
+from formscript.core.script_models import ENTRY_MODELS, ScriptHeader, StreamChunkSpec, WhenMatcher
 from formscript.document.located import Pos
 from formscript.lint.config import Settings
 from formscript.lsp import keydocs

@@ -16,9 +16,9 @@ import yaml
 from jsonschema import Draft202012Validator
 
 from formscript import schemas
+from formscript.core.entries import RESPONSE_TYPES
 from formscript.core.gate import check_form_spec
 from formscript.core.script import check_script
-from formscript.core.script_models import RESPONSE_TYPES
 from formscript.core.verdict import Verdict
 from formscript.schemas import SCHEMA_KINDS, build_schema, schema_filename, schema_text
 

@@ -15,9 +15,8 @@ import yaml
 
 from formscript.core import keyprose, keys
 from formscript.core.endpoint import raised_for
-from formscript.core.entries import ErrorEntry
+from formscript.core.entries import ERROR_KINDS, ErrorEntry
 from formscript.core.rules import PATTERN_INPUT_CAP
-from formscript.core.script_models import ERROR_KINDS
 
 from .engines import lionagi_missing_reason
 

@@ -14,19 +14,14 @@ from pydantic import BaseModel, ConfigDict, Field, InstanceOf, field_validator, 
 from pydantic.json_schema import SkipJsonSchema
 
 from formscript.core.fields import (
-    FALSE_WORDS,
     FIELD_NAME_RE,
     FIELD_TYPES,
     FORM_STATUSES,
-    PYTHON_TYPES,
     RUNTIME_FIELDSPEC_CLASS,
     RUNTIME_WORKFORM_CLASS,
-    TRUE_WORDS,
-    CoercionError,
     check_name_and_default,
     check_values,
     coerce_value,
-    default_fits,
     element_id,
     element_metadata,
     element_timestamp,
@@ -37,29 +32,22 @@ from formscript.core.verdict import Failure
 
 if TYPE_CHECKING:
     from formscript.core.fields import FieldType, FormStatus
+    from formscript.core.rules import RuleSet
 else:  # pydantic reads these annotations: the Literal types of the values core.fields lists
     FieldType = Literal[FIELD_TYPES]
     FormStatus = Literal[FORM_STATUSES]
 
-if TYPE_CHECKING:
-    from formscript.core.rules import RuleSet
-
 __all__ = [
-    "FALSE_WORDS",
     "FIELD_NAME_RE",
     "FIELD_TYPES",
-    "PYTHON_TYPES",
     "RUNTIME_FIELDSPEC_CLASS",
     "RUNTIME_WORKFORM_CLASS",
-    "TRUE_WORDS",
-    "CoercionError",
     "Failure",
     "FieldSpec",
     "FieldType",
     "FormStatus",
     "WorkForm",
     "coerce_value",
-    "default_fits",
     "fill_form",
     "type_label",
     "validate_form",

@@ -11,29 +11,10 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, create_model
 
-from formscript.core.entries import (
-    CHUNK,
-    CHUNK_TYPES,
-    CONTENT_PREDICATES,
-    ENTRIES,
-    ERROR_KINDS,
-    GATES,
-    HEADER,
-    MATCHER,
-    MODES,
-    REQUIRED,
-    RESPONSE_TYPES,
-    Shape,
-)
+from formscript.core.entries import CHUNK, ENTRIES, HEADER, MATCHER, REQUIRED, Shape
 
 __all__ = [
-    "CHUNK_TYPES",
-    "CONTENT_PREDICATES",
     "ENTRY_MODELS",
-    "ERROR_KINDS",
-    "GATES",
-    "MODES",
-    "RESPONSE_TYPES",
     "ErrorResponse",
     "ScriptHeader",
     "StreamChunkSpec",
