@@ -13,7 +13,6 @@ from formscript import rules
 from formscript.core.ends import common_ends, identical
 from formscript.core.entries import (
     CHUNK_KEYS,
-    CONTENT_PREDICATES,
     ENTRY_KEYS,
     MATCHER_KEYS,
     MODES,
@@ -440,7 +439,6 @@ def _written(value: int) -> int:
 
 
 __all__ = [
-    "CONTENT_PREDICATES",
     "Match",
     "RegexFailure",
     "Replayer",
