@@ -115,12 +115,12 @@ def raised_for(entry: ErrorEntry) -> dict[str, Any]:
             "for it and raises before serving the scripted error",
         }
     if entry.kind in ERROR_STATUS:
-        return {
-            "exception": "APIClientError",
-            "status_code": ERROR_STATUS[entry.kind],
-            "message": entry.message,
-            "recorded": True,
-        }
-    if entry.kind == "timeout":
-        return {"exception": "TimeoutError", "status_code": None, "message": entry.message, "recorded": True}
-    return {"exception": "ValueError", "status_code": None, "message": entry.message, "recorded": True}
+        exception = "APIClientError"
+    else:
+        exception = "TimeoutError" if entry.kind == "timeout" else "ValueError"
+    return {
+        "exception": exception,
+        "status_code": ERROR_STATUS.get(entry.kind),
+        "message": entry.message,
+        "recorded": True,
+    }
