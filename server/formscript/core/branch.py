@@ -119,9 +119,7 @@ def chat_payload(
             "Context": items,
             "Tools": tool_schema_list(tool_schemas),
         }
-        blank = (str, list, dict)
-        shown = {k: v for k, v in sections.items() if v is not None and not (isinstance(v, blank) and not v)}
-        message = render_yaml(shown).strip()
+        message = render_yaml(sections).strip()
     payload["messages"] = [{"role": "user", "content": message}]
     return payload
 
