@@ -103,7 +103,7 @@ def check_script(data: Any, memo: EntryMemo | None = None) -> ScriptResult:
 
     entries: list[Entry | None] = []
     raw_entries = data.get("responses", [])
-    if not isinstance(raw_entries, list) and isinstance(raw_entries, set | frozenset | tuple):
+    if isinstance(raw_entries, set | frozenset | tuple):
         # The runtime's list field is lax: a set or tuple (YAML !!set) is taken as a list.
         raw_entries = list(raw_entries)
     if not isinstance(raw_entries, list):
