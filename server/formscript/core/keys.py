@@ -155,53 +155,29 @@ PARAM_OWNERS: dict[str, str] = {
 # ----------------------------------------------------------------------------- where a key sits
 
 
+#: Per file kind, the owner of the node at each path (``*``: any key or index there).
+_OWNER_PATHS: dict[str, dict[tuple[str, ...], str]] = {
+    "form": {(): "form", ("fields",): "fields", ("values",): "values", ("fields", "*"): "field"},
+    "script": {
+        (): "script",
+        ("responses",): "responses",
+        ("responses", "*"): "entry",
+        ("responses", "*", "when"): "when",
+        ("responses", "*", "chunks"): "chunks",
+        ("responses", "*", "chunks", "*"): "chunk",
+    },
+    "rules": {(): "ruleset", ("rules",): "rules", ("rules", "*"): "rule", ("rules", "*", "params"): "params"},
+    "calls": {(): "calls", ("*",): "call", ("*", "payload"): "payload", ("*", "payload", "messages", "*"): "message"},
+}
+
+
 def owner_of(kind: str | None, path: KeyPath) -> str | None:
     """What the node at *path* in a file of *kind* is (the owner of the keys inside it)."""
-    n = len(path)
-    if kind == "form":
-        if n == 0:
-            return "form"
-        if path == ("fields",):
-            return "fields"
-        if path == ("values",):
-            return "values"
-        if n == 2 and path[0] == "fields":
-            return "field"
-    elif kind == "script":
-        if n == 0:
-            return "script"
-        if path[0] != "responses":
-            return None
-        if n == 1:
-            return "responses"
-        if n == 2:
-            return "entry"
-        if n == 3 and path[2] == "when":
-            return "when"
-        if n == 3 and path[2] == "chunks":
-            return "chunks"
-        if n == 4 and path[2] == "chunks":
-            return "chunk"
-    elif kind == "rules":
-        if n == 0:
-            return "ruleset"
-        if path[0] != "rules":
-            return None
-        if n == 1:
-            return "rules"
-        if n == 2:
-            return "rule"
-        if n == 3 and path[2] == "params":
-            return "params"
-    elif kind == "calls":
-        if n == 0:
-            return "calls"
-        if n == 1:
-            return "call"
-        if n == 2 and path[1] == "payload":
-            return "payload"
-        if n == 4 and path[1:3] == ("payload", "messages"):
-            return "message"
+    for pattern, owner in _OWNER_PATHS.get(kind or "", {}).items():
+        if len(pattern) == len(path) and all(
+            want == "*" or want == part for want, part in zip(pattern, path, strict=True)
+        ):
+            return owner
     return None
 
 
