@@ -229,6 +229,7 @@ def _models() -> dict[str, Any]:
         "when": WhenMatcher,
         "chunk": StreamChunkSpec,
         "rule": Rule,
+        "entry": ENTRY_MODELS["text"],  # for ``when``, which every response type takes
         **{f"entry.{response_type}": model for response_type, model in ENTRY_MODELS.items()},
     }
 
@@ -324,19 +325,13 @@ def _entry_type() -> tuple[str, ...]:
 def table(owner: str) -> dict[str, Key]:
     """Every key of *owner*, in the order the prose lists them."""
     written = PROSE[owner]
-    models = _models()
-    if owner == "entry":
-        from formscript.core.script_models import TextResponse
-
-        keys = {"when": _key(owner, "when", written["when"], TextResponse.model_fields["when"])}
-        kind = written["type"]
-        keys["type"] = Key(
-            owner, "type", " | ".join(_entry_type()), None, True, _entry_type(), kind.values, kind.text, kind.notes
-        )
-        return {name: keys[name] for name in written}
-    model = models.get(owner)
+    model = _models().get(owner)
     fields = model.model_fields if model is not None else {}
-    return {name: _key(owner, name, prose, fields.get(name)) for name, prose in written.items()}
+    found = {name: _key(owner, name, prose, fields.get(name)) for name, prose in written.items()}
+    if owner == "entry":  # the tag of every response type, which the runtime dispatches on
+        kind, types = written["type"], _entry_type()
+        found["type"] = Key(owner, "type", " | ".join(types), None, True, types, kind.values, kind.text, kind.notes)
+    return found
 
 
 @cache
