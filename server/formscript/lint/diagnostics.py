@@ -8,14 +8,10 @@ from typing import Any, Literal
 
 from formscript.core.verdict import KeyPath, Severity
 from formscript.document import Span
+from formscript.document.model import Edit
 
-
-@dataclass(frozen=True, slots=True)
-class TextEdit:
-    """Replace the text in *span* with *new_text*."""
-
-    span: Span
-    new_text: str
+#: A text edit: the one ``Edit`` the documents make (replace ``span`` with ``new_text``).
+TextEdit = Edit
 
 
 @dataclass(frozen=True, slots=True)

@@ -13,7 +13,7 @@ from formscript.core.verdict import Problem, Verdict
 from formscript.document import Document, Span, loads_json, parse_document
 from formscript.document.model import ORIGIN
 from formscript.lint.config import Settings
-from formscript.lint.diagnostics import Change, Diagnostic, Fix, TextEdit
+from formscript.lint.diagnostics import Change, Diagnostic, Fix
 from formscript.lint.form_checks import FormMemo, form_checks
 from formscript.lint.kinds import kind_from_name, sniff
 from formscript.lint.report import NOT_A_KIND, FileReport
@@ -314,12 +314,7 @@ def _quote_fix(doc: Document, plan: QuoteScalar) -> Fix | None:
     if edit is None:
         return None
     change = Change("set", path, plan.text)
-    return Fix(
-        f"quote {plan.text!r} so it stays a string",
-        (TextEdit(edit.span, edit.new_text),),
-        safe=plan.safe,
-        change=change,
-    )
+    return Fix(f"quote {plan.text!r} so it stays a string", (edit,), safe=plan.safe, change=change)
 
 
 def _replace_fix(doc: Document, problem: Problem, plan: ReplaceWith) -> Fix | None:
@@ -334,7 +329,7 @@ def _replace_fix(doc: Document, problem: Problem, plan: ReplaceWith) -> Fix | No
     if edit is None:
         return None
     change = Change("rename" if on_key else "set", path, plan.text)
-    return Fix(f"replace with {plan.text!r}", (TextEdit(edit.span, edit.new_text),), safe=False, change=change)
+    return Fix(f"replace with {plan.text!r}", (edit,), safe=False, change=change)
 
 
 def _remove_key_fix(doc: Document, plan: RemoveKey) -> Fix | None:
@@ -342,12 +337,7 @@ def _remove_key_fix(doc: Document, plan: RemoveKey) -> Fix | None:
     edits = doc.removal(path)
     if edits is None:
         return None
-    return Fix(
-        plan.description,
-        tuple(TextEdit(edit.span, edit.new_text) for edit in edits),
-        safe=plan.safe,
-        change=Change("remove", path),
-    )
+    return Fix(plan.description, edits, safe=plan.safe, change=Change("remove", path))
 
 
 def finish(
