@@ -141,7 +141,7 @@ class EntryCache:
         value = dict(last.value)  # the entries' values spliced as their parts are
         spliced = (part.value[0] if part is not None else None for part in middle)
         value[KEY] = [*entries[:begin], *spliced, *entries[after:]]
-        return SplicedDocument(text, last.head, parts, starts, new_offsets, value)
+        return SplicedDocument(text, last.head, parts, starts, new_offsets, value=value)
 
 
 def _parse_parts(

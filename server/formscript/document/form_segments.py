@@ -36,9 +36,9 @@ from typing import Any
 import yaml
 
 from formscript.core.ends import common_ends
-from formscript.core.verdict import KeyPath, Problem
+from formscript.core.verdict import KeyPath
 from formscript.document.located import YamlDocument, parse_document
-from formscript.document.model import Collection, Comment, Edit, Location, Pos, Span
+from formscript.document.model import Collection, Edit, Location, Pos, Span
 from formscript.document.segments import (
     WholeText,
     markers,
@@ -317,17 +317,9 @@ class FormCache:
 class SplicedForm(WholeText):
     """A form's text answered from its members, each parsed alone (or cut into entries)."""
 
-    text: str
     members: list[Member]
-    value: Any = None
-    ok: bool = True
-    problems: list[Problem] = field(default_factory=list)
-    syntax: str = "yaml"
-    _lines: list[str] | None = field(default=None, repr=False)
-    _whole: YamlDocument | None = field(default=None, repr=False)
     #: The offset of every line break, found once (``_line`` is asked per located path).
     _breaks: list[int] | None = field(default=None, repr=False)
-    _comments: list[Comment] | None = field(default=None, repr=False)
     _index: dict[Any, int] = field(default_factory=dict, repr=False)
 
     def __post_init__(self) -> None:

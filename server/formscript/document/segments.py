@@ -269,13 +269,20 @@ def moved_location(found: Location | None, lines: int) -> Location | None:
     return Location(moved_span(found.value, lines), key, found.scalar)
 
 
+@dataclass
 class WholeText(Document):
     """What a document spliced from pieces parsed alone answers from its whole text."""
 
     text: str
-    _lines: list[str] | None
-    _whole: YamlDocument | None
-    _comments: list[Comment] | None
+    _lines: list[str] | None = dataclasses.field(default=None, init=False, repr=False, compare=False)
+    _whole: YamlDocument | None = dataclasses.field(default=None, init=False, repr=False, compare=False)
+    _comments: list[Comment] | None = dataclasses.field(default=None, init=False, repr=False, compare=False)
+    #: Made from the pieces; a script's is given when spliced from an earlier version's
+    #: (``EntryCache``).
+    value: Any = dataclasses.field(default=None, kw_only=True)
+    ok: bool = dataclasses.field(default=True, kw_only=True)
+    problems: list[Problem] = dataclasses.field(default_factory=list, kw_only=True)
+    syntax: str = dataclasses.field(default="yaml", kw_only=True)
 
     @property
     def lines(self) -> list[str]:
@@ -306,7 +313,6 @@ class WholeText(Document):
 class SplicedDocument(WholeText):
     """A script's text answered from its head and its entries, each parsed alone."""
 
-    text: str
     head: YamlDocument
     #: Each entry parsed alone (None: it does not parse alone, in a tolerated document).
     parts: list[Part | None]
@@ -314,14 +320,6 @@ class SplicedDocument(WholeText):
     starts: list[int]
     #: The character offset each entry starts at.
     offsets: list[int]
-    #: Given when spliced from an earlier version's (``EntryCache``), else made from the parts.
-    value: Any = None
-    ok: bool = True
-    problems: list[Problem] = dataclasses.field(default_factory=list)
-    syntax: str = "yaml"
-    _lines: list[str] | None = dataclasses.field(default=None, init=False, repr=False, compare=False)
-    _whole: YamlDocument | None = dataclasses.field(default=None, init=False, repr=False, compare=False)
-    _comments: list[Comment] | None = dataclasses.field(default=None, init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         if self.value is None:

@@ -63,9 +63,7 @@ def tolerate(text: str, refused: tuple[int, ...] = ()) -> SplicedDocument | None
         parts.append(doc)
     if len(problems) == 0:
         return None
-    spliced = SplicedDocument(text, head, parts, split.lines, split.offsets)
-    spliced.problems = problems
-    return spliced
+    return SplicedDocument(text, head, parts, split.lines, split.offsets, problems=problems)
 
 
 #: How many times ``_tolerate_around`` parses the whole text before leaving it to the
@@ -113,9 +111,8 @@ def _tolerate_around(text: str, split: Split, head: YamlDocument, refused: tuple
         parts = views_except(whole, text, split, broken)
         if parts is None:
             return None
-        spliced = SplicedDocument(text, head, parts, lines, offsets)
-        spliced.problems = [problem for index in sorted(broken) for problem in broken[index]]
-        return spliced
+        problems = [problem for index in sorted(broken) for problem in broken[index]]
+        return SplicedDocument(text, head, parts, lines, offsets, problems=problems)
     return None
 
 
