@@ -13,7 +13,7 @@ from formscript.document.segments import (
     KEY,
     Part,
     SplicedDocument,
-    entry_doc,
+    entry_parsed,
     head_doc,
     line_numbers,
     markers,
@@ -159,8 +159,8 @@ def _parse_parts(
         doc: Part | None = spare.pop() if spare else None
         if doc is None:
             cache.parsed += 1
-            doc = entry_doc(piece, indent, last)
-            if doc is None or too_deep_piece(piece):
+            doc, alone = entry_parsed(piece, indent, last)
+            if not alone or too_deep_piece(piece):
                 return None
         parts.append(doc)
     return parts

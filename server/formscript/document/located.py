@@ -157,16 +157,10 @@ class YamlDocument(Document):
         ``lsp.context.walk`` then tries them all."""
         if "*" in self.text or "<<" in self.text:
             return None
-        node = self.root
-        for part in path:
-            children = self._children_of(node) if node is not None else None
-            try:
-                found = children.get(part) if children is not None else None
-            except TypeError:
-                return None
-            if found is None:
-                return None
-            node = found[1]
+        found = self.entry(path)
+        if found is None:
+            return None
+        node = found._source[2]
         if not isinstance(node, yaml.MappingNode) or node.flow_style or len(node.value) < 8:
             return None
         own = self._children_of(node)

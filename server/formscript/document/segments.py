@@ -136,12 +136,6 @@ def only_comments(gap: str) -> bool:
     return all(not line.strip(" ") or line.lstrip(" ").startswith("#") for line in gap.split("\n"))
 
 
-def entry_doc(piece: str, indent: int, last: bool) -> YamlDocument | None:
-    """*piece* (one entry) parsed alone, when it parses as exactly one block item."""
-    doc, alone = entry_parsed(piece, indent, last)
-    return doc if alone else None
-
-
 def entry_parsed(piece: str, indent: int, last: bool) -> tuple[YamlDocument, bool]:
     """*piece* (one entry) parsed, and whether it parses as exactly one block item. An entry
     that is not the last is parsed with the next item's sign after it, as it is followed in

@@ -23,7 +23,7 @@ from formscript.document.model import Document
 from formscript.lint.config import Settings
 from formscript.lint.engine import lint_document, lint_text
 from formscript.lint.form_checks import FormMemo
-from formscript.lint.kinds import kind_from_name
+from formscript.lint.kinds import kind_from_name, sniff
 from formscript.lint.report import FileReport
 from formscript.lint.script_checks import ScriptMemo
 
@@ -80,7 +80,7 @@ class Incremental:
                 # answer, from the same parse.
                 self._opened, self._warm_kind, self.last = True, kind, "whole"
                 whole = parse_document(text, confirm=False)
-                if whole.ok and (kind == "script" or _sniffed_script(whole.value)):
+                if whole.ok and (kind == "script" or sniff(whole.value) == "script"):
                     # what ``lint_text`` gives: it lints this very parse of a text that loads
                     self._warm = (text, whole)
                     return lint_document(whole, path, settings=settings, fixes=fixes, memo=self._memo)
@@ -88,7 +88,7 @@ class Incremental:
                 return self._whole(text, path, settings, fixes)
             # one anchor named in two entries: the whole parse refuses it, entries alone do not
             doc = self._entries.document(text) if not repeated_anchor(text) else None
-            if doc is not None and (kind == "script" or _sniffed_script(doc.value)):
+            if doc is not None and (kind == "script" or sniff(doc.value) == "script"):
                 report = lint_document(doc, path, settings=settings, fixes=fixes, memo=self._memo)
                 raws = doc.value["responses"]
                 if report.script is not None and len(self._memo.entries.built) > 2 * len(raws) + 64:
@@ -118,9 +118,3 @@ class Incremental:
             memo.keep_only(fields, values)  # what the text still uses
         self.last = "spliced"
         return report
-
-
-def _sniffed_script(value: object) -> bool:
-    from formscript.lint.kinds import sniff
-
-    return sniff(value) == "script"
