@@ -16,12 +16,11 @@ from formscript.document.segments import (
     entry_parsed,
     head_doc,
     line_numbers,
-    markers,
     patterns,
     root_start,
     split_entries,
     too_deep_piece,
-    unmodelled,
+    unsplittable,
     views_except,
 )
 from formscript.document.yamlread import loader_for, safe_loader_class
@@ -111,9 +110,7 @@ class EntryCache:
         stop = offsets[after] + shift if after < len(offsets) else len(text)
         window = text[start:stop]
         if (
-            unmodelled(window)
-            or markers(window)
-            or loader_for(window) is not safe_loader_class()
+            unsplittable(window)
             or (any(c in window for c in "?{[") and loader_for(text) is not safe_loader_class())
             or re.search(rf"^{KEY}:", window, re.MULTILINE)
         ):

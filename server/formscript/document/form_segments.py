@@ -41,13 +41,12 @@ from formscript.document.located import YamlDocument, parse_document
 from formscript.document.model import Collection, Edit, Location, Pos, Span
 from formscript.document.segments import (
     WholeText,
-    markers,
     moved_collections,
     moved_location,
     moved_span,
     only_comments,
     too_deep_piece,
-    unmodelled,
+    unsplittable,
 )
 from formscript.document.yamlread import loader_for, node_span, safe_loader_class
 
@@ -171,13 +170,7 @@ class FormCache:
         if found is not None:
             self._last = found
             return found
-        if (
-            unmodelled(text)
-            or markers(text)
-            or "<<" in text
-            or loader_for(text) is not safe_loader_class()
-            or repeated_anchor(text)
-        ):
+        if unsplittable(text) or "<<" in text or repeated_anchor(text):
             return None
         starts = [m.start() for m in _TOP.finditer(text)]
         if not starts or not only_comments(text[: starts[0]]):
@@ -225,11 +218,9 @@ class FormCache:
         stop = offsets[after] + shift if after < len(offsets) else end
         window = text[start:stop]
         if (
-            unmodelled(window)
-            or markers(window)
+            unsplittable(window)
             or "<<" in window
             or _TOP.search(window)
-            or loader_for(window) is not safe_loader_class()
             or (any(c in window for c in "?{[") and loader_for(text) is not safe_loader_class())
             or ("&" in window and repeated_anchor(text))
         ):

@@ -57,18 +57,18 @@ _UNMODELLED = "\t\r\x85\u2028\u2029\ufeff"
 _MARKERS = re.compile(r"^(?:---|\.\.\.)(?:[ ]|$)|^%", re.MULTILINE)
 
 
-def unmodelled(text: str) -> bool:
-    """Whether *text* holds a character the line scan does not model (one substring search
-    each: a regular expression's character class costs a long text milliseconds)."""
-    return any(char in text for char in _UNMODELLED)
-
-
-def markers(text: str) -> bool:
-    """Whether a line of *text* is a document marker or a directive (the expression runs
-    only where a line could start with one)."""
-    if not (text.startswith(("---", "...", "%")) or "\n---" in text or "\n..." in text or "\n%" in text):
-        return False
-    return _MARKERS.search(text) is not None
+def unsplittable(text: str) -> bool:
+    """Whether the line scan cannot be trusted on *text*: it holds a character the scan does
+    not model (one substring search each: a regular expression's character class costs a
+    long text milliseconds), a line that is a document marker or a directive (the expression
+    runs only where a line could start with one), or a construct libyaml is known to read
+    differently from the runtime's loader (``yamlread.loader_for``)."""
+    if any(char in text for char in _UNMODELLED):
+        return True
+    maybe_marker = text.startswith(("---", "...", "%")) or "\n---" in text or "\n..." in text or "\n%" in text
+    if maybe_marker and _MARKERS.search(text) is not None:
+        return True
+    return loader_for(text) is not safe_loader_class()
 
 
 #: The key of a script's entries: the top-level key whose block sequence is split.
@@ -103,7 +103,7 @@ def patterns(indent: int) -> tuple[re.Pattern[str], re.Pattern[str]]:
 def split_entries(text: str) -> Split | None:
     """The entries of the block sequence under the top-level ``KEY``, when the text is a block
     mapping ending in that sequence and the split is known to parse as the whole does."""
-    if unmodelled(text) or markers(text) or loader_for(text) is not safe_loader_class():
+    if unsplittable(text):
         return None
     found = list(re.finditer(rf"^{KEY}:[ ]*(?:#.*)?$", text, re.MULTILINE))
     if len(found) != 1:
