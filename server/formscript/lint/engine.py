@@ -156,7 +156,7 @@ def _lint(
     parse_problems = [_to_diagnostic(doc, p, None) for p in doc.problems]
     rejected = any(p.rejects for p in problems) or any(p.rejects for p in doc.problems)
     report.verdict = Verdict.REJECTED if rejected else Verdict.ACCEPTED
-    diagnostics = parse_problems + [_to_diagnostic(doc, p, None) for p in _dedupe(problems)]
+    diagnostics = parse_problems + to_diagnostics(doc, problems, None)
     report.diagnostics = realize_fixes(finish(diagnostics, doc, settings, path, suppress=suppress), doc, fixes)
     return report
 
@@ -287,11 +287,9 @@ def _to_diagnostic(doc: Document, problem: Problem, fixes: bool | None = True) -
     """*problem* located on *doc*, its fix built (*fixes*), left out (False) or left pending
     (None: see ``realize_fixes`` and ``fix_for``)."""
     span = problem.span if problem.span is not None else doc.locate(problem.path, on_key=problem.on_key)
-    if problem.fix is None or fixes is False:
-        return Diagnostic(problem.code, problem.rule.severity, problem.message, span)
-    if fixes:
-        return Diagnostic(problem.code, problem.rule.severity, problem.message, span, _fix(doc, problem))
-    return Diagnostic(problem.code, problem.rule.severity, problem.message, span, pending=problem)
+    fix = _fix(doc, problem) if fixes and problem.fix is not None else None
+    pending = problem if fixes is None and problem.fix is not None else None
+    return Diagnostic(problem.code, problem.rule.severity, problem.message, span, fix, pending=pending)
 
 
 def _fix(doc: Document, problem: Problem) -> Fix | None:
