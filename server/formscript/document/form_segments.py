@@ -39,6 +39,7 @@ from formscript.core.ends import common_ends
 from formscript.core.verdict import KeyPath
 from formscript.document.located import YamlDocument, parse_document
 from formscript.document.model import Collection, Edit, Location, Pos, Span
+from formscript.document.positions import LineIndex
 from formscript.document.segments import (
     WholeText,
     moved_collections,
@@ -309,8 +310,8 @@ class SplicedForm(WholeText):
     """A form's text answered from its members, each parsed alone (or cut into entries)."""
 
     members: list[Member]
-    #: The offset of every line break, found once (``_line`` is asked per located path).
-    _breaks: list[int] | None = field(default=None, repr=False)
+    #: The text's line starts, found once (``_line`` is asked per located path).
+    _positions: LineIndex | None = field(default=None, repr=False)
     _index: dict[Any, int] = field(default_factory=dict, repr=False)
 
     def __post_init__(self) -> None:
@@ -349,15 +350,10 @@ class SplicedForm(WholeText):
         return moved_span(found.key, self._line(member.offsets[number]))
 
     def _line(self, offset: int) -> int:
-        """The line *offset* lies on: the line breaks before it."""
-        breaks = self._breaks
-        if breaks is None:
-            text, breaks, at = self.text, [], self.text.find("\n")
-            while at != -1:
-                breaks.append(at)
-                at = text.find("\n", at + 1)
-            self._breaks = breaks
-        return bisect.bisect_left(breaks, offset)
+        """The line *offset* lies on."""
+        if self._positions is None:
+            self._positions = LineIndex(self.text)
+        return bisect.bisect_right(self._positions.starts, offset) - 1
 
     def _member(self, key: Any) -> Member | None:
         try:
