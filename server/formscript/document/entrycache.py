@@ -181,5 +181,5 @@ def _adopted(whole: YamlDocument) -> SplicedDocument | None:
     if head is None:
         return None
     spliced = SplicedDocument(text, head, parts, split.lines, split.offsets)
-    spliced._whole = whole
+    spliced.whole = whole
     return spliced

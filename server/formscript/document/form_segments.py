@@ -27,6 +27,7 @@ alone, since a cut is made only at a line that starts a member of the mapping be
 from __future__ import annotations
 
 import bisect
+import functools
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
@@ -310,8 +311,6 @@ class SplicedForm(WholeText):
     """A form's text answered from its members, each parsed alone (or cut into entries)."""
 
     members: list[Member]
-    #: The text's line starts, found once (``_line`` is asked per located path).
-    _positions: LineIndex | None = field(default=None, repr=False)
     _index: dict[Any, int] = field(default_factory=dict, repr=False)
 
     def __post_init__(self) -> None:
@@ -351,9 +350,12 @@ class SplicedForm(WholeText):
 
     def _line(self, offset: int) -> int:
         """The line *offset* lies on."""
-        if self._positions is None:
-            self._positions = LineIndex(self.text)
         return bisect.bisect_right(self._positions.starts, offset) - 1
+
+    @functools.cached_property
+    def _positions(self) -> LineIndex:
+        """The text's line starts, found once (``_line`` is asked per located path)."""
+        return LineIndex(self.text)
 
     def _member(self, key: Any) -> Member | None:
         try:
@@ -447,8 +449,8 @@ class SplicedForm(WholeText):
 
     def replacement(self, path: KeyPath, text: str, *, on_key: bool = False, quoted: bool = False) -> Edit | None:
         """See ``YamlDocument.replacement`` (made on the whole text: asked for a fix)."""
-        return self.whole().replacement(path, text, on_key=on_key, quoted=quoted)
+        return self.whole.replacement(path, text, on_key=on_key, quoted=quoted)
 
     def removal(self, path: KeyPath) -> tuple[Edit, ...] | None:
         """See ``YamlDocument.removal`` (made on the whole text: asked for a fix)."""
-        return self.whole().removal(path)
+        return self.whole.removal(path)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import bisect
 import dataclasses
+import functools
 import json
 import re
 from collections.abc import Iterator
@@ -83,19 +84,13 @@ class YamlDocument(Document):
     unconfirmed: bool = False
     #: Where libyaml refused it (the lines of its problem and context marks), when unconfirmed.
     refused_lines: tuple[int, ...] = ()
-    _lines: list[str] | None = None
     _children: dict[int, dict[Any, tuple[yaml.Node | None, yaml.Node]]] = dataclasses.field(default_factory=dict)
-    _index: LineIndex | None = None
     _shared: set[int] | None = None
     _comment_starts: list[int] | None = None
     #: Located entries by path, and the written hops to a path (``_written``), kept because
     #: a finding's span, its fix and a later finding at the same place walk the same path.
     _located: dict[KeyPath, Location | None] | None = None
     _chains: dict[KeyPath, tuple[Hop, ...] | None] | None = None
-    #: Whether the text may hold an alias or a merge key (``_hop``); None until asked.
-    _linked: bool | None = None
-    #: Whether the text may hold an anchor or a tag (``_scalar_span``); None until asked.
-    _marked: bool | None = None
 
     def entry(self, path: KeyPath) -> Location | None:
         """The located entry at *path*, walking only the mappings on the way."""
@@ -177,12 +172,10 @@ class YamlDocument(Document):
         the text's."""
         return "*" not in self.text
 
-    @property
+    @functools.cached_property
     def lines(self) -> list[str]:
         """The text split into lines without their line breaks."""
-        if self._lines is None:
-            self._lines = split_lines(self.text)
-        return self._lines
+        return split_lines(self.text)
 
     def comments(self) -> list[Comment]:
         """The YAML comments, found from the scanner's tokens (so a ``#`` inside a quoted,
@@ -193,12 +186,22 @@ class YamlDocument(Document):
 
     # -- editing: every edit is exact or not offered ------------------------------------
 
-    @property
+    @functools.cached_property
     def index(self) -> LineIndex:
         """The text's offset/position mapping (the one edits are applied with)."""
-        if self._index is None:
-            self._index = LineIndex(self.text)
-        return self._index
+        return LineIndex(self.text)
+
+    @functools.cached_property
+    def linked(self) -> bool:
+        """Whether the text may hold an alias, a merge key or a tag (``yamledits._hop`` checks
+        each hop): a node is used twice only through an alias (``*``); a mapping holds
+        members written elsewhere only through a merge key (``<<``, or a ``!!merge`` tag)."""
+        return "*" in self.text or "<<" in self.text or "!" in self.text
+
+    @functools.cached_property
+    def marked(self) -> bool:
+        """Whether the text may hold an anchor or a tag (``yamledits._scalar_span`` skips them)."""
+        return "&" in self.text or "!" in self.text
 
     def edit_text(self, path: KeyPath, text: str, *, on_key: bool = False) -> str | None:
         """*text* as a JSON string, or as a YAML scalar that loads to exactly *text*."""

@@ -23,6 +23,7 @@ entry fail alone, since an entry is cut at a line that starts a new item).
 from __future__ import annotations
 
 import dataclasses
+import functools
 import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
@@ -268,8 +269,6 @@ class WholeText(Document):
     """What a document spliced from pieces parsed alone answers from its whole text."""
 
     text: str
-    _lines: list[str] | None = dataclasses.field(default=None, init=False, repr=False, compare=False)
-    _whole: YamlDocument | None = dataclasses.field(default=None, init=False, repr=False, compare=False)
     _comments: list[Comment] | None = dataclasses.field(default=None, init=False, repr=False, compare=False)
     #: Made from the pieces; a script's is given when spliced from an earlier version's
     #: (``EntryCache``).
@@ -278,19 +277,16 @@ class WholeText(Document):
     problems: list[Problem] = dataclasses.field(default_factory=list, kw_only=True)
     syntax: str = dataclasses.field(default="yaml", kw_only=True)
 
-    @property
+    @functools.cached_property
     def lines(self) -> list[str]:
         """The text's lines."""
-        if self._lines is None:
-            self._lines = split_lines(self.text)
-        return self._lines
+        return split_lines(self.text)
 
+    @functools.cached_property
     def whole(self) -> YamlDocument:
         """The whole text parsed at once (for what is asked rarely: edits for fixes, or
         outside the pieces)."""
-        if self._whole is None:
-            self._whole = parse_document(self.text)
-        return self._whole
+        return parse_document(self.text)
 
     def comments(self) -> list[Comment]:
         """The comments of the whole text."""
@@ -405,7 +401,7 @@ class SplicedDocument(WholeText):
         if index is None:
             if self.tolerated:  # the whole text does not load: nothing in it is located
                 return None
-            return self.whole().replacement(path, text, on_key=on_key, quoted=quoted)
+            return self.whole.replacement(path, text, on_key=on_key, quoted=quoted)
         part = self.parts[index]
         if part is None:
             return None
@@ -416,7 +412,7 @@ class SplicedDocument(WholeText):
         """See ``YamlDocument.removal``: made on the entry, shifted."""
         index = self._part(tuple(path))
         if index is None:
-            return None if self.tolerated else self.whole().removal(path)
+            return None if self.tolerated else self.whole.removal(path)
         part = self.parts[index]
         edits = part.removal((0, *tuple(path)[2:])) if part is not None else None
         if edits is None:

@@ -27,14 +27,18 @@ class Located(Protocol):
     syntax: Syntax
     ok: bool
     root: yaml.Node | None
-    _marked: bool | None
-    _linked: bool | None
     _shared: set[int] | None
     _chains: dict[KeyPath, tuple[Hop, ...] | None] | None
     _comment_starts: list[int] | None
 
     @property
     def index(self) -> LineIndex: ...
+
+    @property
+    def linked(self) -> bool: ...
+
+    @property
+    def marked(self) -> bool: ...
 
     def entry(self, path: KeyPath) -> Location | None: ...
 
@@ -56,7 +60,7 @@ def replacement_at(
         if not isinstance(target, yaml.ScalarNode):
             return None
         # no anchor before it either: the scalar's span is the one the entry located
-        span = _scalar_span(doc, target) if _is_marked(doc) else (entry.key if on_key else entry.value)
+        span = _scalar_span(doc, target) if doc.marked else (entry.key if on_key else entry.value)
     else:
         chain = _written(doc, path)
         if chain is None or not chain:
@@ -77,7 +81,7 @@ def _unlinked_entry(doc: Located, path: KeyPath) -> Location | None:
     merge key or tag, so every node is written where the path says (what ``_written``
     finds, without walking its hops); None otherwise or where not found. Only for paths
     of str and int parts: ``_hop`` indexes a sequence with an int alone."""
-    if not path or _is_linked(doc):
+    if not path or doc.linked:
         return None
     for part in path:
         kind = type(part)
@@ -85,23 +89,6 @@ def _unlinked_entry(doc: Located, path: KeyPath) -> Location | None:
             return None
     entry = doc.entry(path)
     return entry if entry is not None and entry._source is not None else None
-
-
-def _is_linked(doc: Located) -> bool:
-    """Whether the text may hold an alias, a merge key or a tag (``_hop`` checks each hop)."""
-    linked = doc._linked
-    if linked is None:
-        text = doc.text
-        linked = doc._linked = "*" in text or "<<" in text or "!" in text
-    return linked
-
-
-def _is_marked(doc: Located) -> bool:
-    """Whether the text may hold an anchor or a tag (``_scalar_span`` skips them)."""
-    marked = doc._marked
-    if marked is None:
-        marked = doc._marked = "&" in doc.text or "!" in doc.text
-    return marked
 
 
 def removal_at(doc: Located, path: KeyPath) -> tuple[Edit, ...] | None:
@@ -194,9 +181,6 @@ def _written(doc: Located, path: KeyPath) -> tuple[Hop, ...] | None:
     chains = doc._chains
     if chains is None:
         chains = doc._chains = {}
-        # a node is used twice only through an alias (``*``); a mapping holds members
-        # written elsewhere only through a merge key (``<<``, or a ``!!merge`` tag)
-        _is_linked(doc)
     key = tuple(path)
     try:
         return chains[key]
@@ -223,7 +207,7 @@ def _hop(doc: Located, node: yaml.Node, part: Any) -> Hop | None:
         if found is None:
             return None
         key_node, child = found
-        if not doc._linked:
+        if not doc.linked:
             return node, key_node, child
         try:
             position = [k for k, _ in node.value].index(key_node)
@@ -231,7 +215,7 @@ def _hop(doc: Located, node: yaml.Node, part: Any) -> Hop | None:
             return None
     elif isinstance(node, yaml.SequenceNode) and isinstance(part, int) and 0 <= part < len(node.value):
         key_node, child, position = None, node.value[part], part
-        if not doc._linked:
+        if not doc.linked:
             return node, key_node, child
     else:
         return None
@@ -272,7 +256,7 @@ def _anchors_used_elsewhere(doc: Located, key_node: yaml.Node, value_node: yaml.
 def _scalar_span(doc: Located, node: yaml.ScalarNode) -> Span | None:
     """The scalar's own text: past an anchor or tag written before it on its line."""
     span = node_span(node)
-    if not _is_marked(doc):
+    if not doc.marked:
         return span  # no anchor or tag is written anywhere
     begin = _offset(doc, node.start_mark)
     match = PROPERTIES.match(doc.text, begin)
