@@ -77,12 +77,7 @@ class EntryCache:
         head = last.head if last is not None and last.head.text == split.head else head_doc(split.head)
         if head is None:
             return None
-        kept: dict[str, list[Part]] = {}
-        if last is not None:
-            for part in last.parts:
-                if part is not None:
-                    kept.setdefault(part.text, []).append(part)
-        parts = _parse_parts(self, text, split.offsets, len(text), kept, split.indent)
+        parts = _parse_parts(self, text, split.offsets, len(text), last.parts if last is not None else [], split.indent)
         if parts is None:
             return None
         return SplicedDocument(text, head, parts, split.lines, split.offsets)
@@ -122,11 +117,7 @@ class EntryCache:
         if not inner or inner[0] != start:
             return None
         inner_lines = line_numbers(text, inner, lines[begin], start)
-        kept: dict[str, list[Part]] = {}
-        for part in last.parts[begin:after]:
-            if part is not None:
-                kept.setdefault(part.text, []).append(part)
-        middle = _parse_parts(self, text, inner, stop, kept, indent)
+        middle = _parse_parts(self, text, inner, stop, last.parts[begin:after], indent)
         if middle is None:
             return None
         moved = text.count("\n", prefix, new_end) - old.count("\n", prefix, old_end)
@@ -142,11 +133,15 @@ class EntryCache:
 
 
 def _parse_parts(
-    cache: EntryCache, text: str, offsets: list[int], stop: int, kept: dict[str, list[Part]], indent: int
+    cache: EntryCache, text: str, offsets: list[int], stop: int, earlier: list[Part | None], indent: int
 ) -> list[Part | None] | None:
-    """The entries starting at *offsets* (the last ending at *stop*), each taken from *kept*
-    (by the text it was parsed from) or parsed alone (counted in *cache*); None when one
-    does not parse alone."""
+    """The entries starting at *offsets* (the last ending at *stop*), each taken from the
+    *earlier* parts (by the text it was parsed from) or parsed alone (counted in *cache*);
+    None when one does not parse alone."""
+    kept: dict[str, list[Part]] = {}
+    for part in earlier:
+        if part is not None:
+            kept.setdefault(part.text, []).append(part)
     parts: list[Part | None] = []
     sign = " " * indent + "-"
     for begin, end in zip(offsets, [*offsets[1:], stop], strict=True):
