@@ -17,7 +17,6 @@ from formscript.document.segments import (
     head_doc,
     line_numbers,
     patterns,
-    root_start,
     split_entries,
     too_deep_piece,
     unsplittable,
@@ -80,7 +79,7 @@ class EntryCache:
         parts = _parse_parts(self, text, split.offsets, len(text), last.parts if last is not None else [], split.indent)
         if parts is None:
             return None
-        return SplicedDocument(text, head, parts, split.lines, split.offsets)
+        return SplicedDocument(text, head, parts, split.lines, split.offsets, split.indent)
 
     def _window(self, last: SplicedDocument, text: str) -> SplicedDocument | None:
         """*text* spliced from *last* and the entries the difference between them touches,
@@ -90,9 +89,7 @@ class EntryCache:
             return last
         prefix, suffix = common_ends(old, text)
         offsets, lines = last.offsets, last.starts
-        first = last.parts[0]
-        assert first is not None
-        indent = root_start(first).column
+        indent = last.indent
         # entries before the edit: their first line (and its item sign) before the change
         begin = bisect.bisect_right(offsets, prefix - indent - 2) - 1
         if begin < 0:
@@ -129,7 +126,7 @@ class EntryCache:
         value = dict(last.value)  # the entries' values spliced as their parts are
         spliced = (part.value[0] if part is not None else None for part in middle)
         value[KEY] = [*entries[:begin], *spliced, *entries[after:]]
-        return SplicedDocument(text, last.head, parts, starts, new_offsets, value=value)
+        return SplicedDocument(text, last.head, parts, starts, new_offsets, indent, value=value)
 
 
 def _parse_parts(
@@ -175,6 +172,6 @@ def _adopted(whole: YamlDocument) -> SplicedDocument | None:
     head = head_doc(split.head)
     if head is None:
         return None
-    spliced = SplicedDocument(text, head, parts, split.lines, split.offsets)
+    spliced = SplicedDocument(text, head, parts, split.lines, split.offsets, split.indent)
     spliced.whole = whole
     return spliced

@@ -185,17 +185,14 @@ class EntryView:
     positions counted from its own first line): the node graph the whole parse made is
     shared, not copied, and asked with the entry's path, its answers moved up by *line*."""
 
-    __slots__ = ("_indent", "_key", "_line", "_node", "_whole", "text", "value")
+    __slots__ = ("_key", "_line", "_node", "_whole", "text", "value")
 
-    def __init__(self, whole: YamlDocument, index: int, text: str, line: int, indent: int) -> None:
-        self._whole, self._key, self._line, self._indent = whole, (KEY, index), line, indent
+    def __init__(self, whole: YamlDocument, index: int, text: str, line: int) -> None:
+        self._whole, self._key, self._line = whole, (KEY, index), line
         self._node: yaml.Node = whole.root.value[-1][1].value[index]  # type: ignore[union-attr]
         #: The text it stands for, as ``_parse_parts`` keeps parsed entries by theirs.
         self.text = text
         self.value = [whole.value[KEY][index]]
-
-    def start(self) -> Pos:
-        return Pos(0, self._indent)
 
     def end(self) -> Pos:
         own = node_span(self._node).end
@@ -223,14 +220,6 @@ class EntryView:
 
 #: An entry of a spliced document: parsed alone, or a view of a whole parse's entry.
 Part = YamlDocument | EntryView
-
-
-def root_start(part: Part) -> Pos:
-    """Where the entry's sequence (of it alone) starts, in the entry's own lines."""
-    if isinstance(part, EntryView):
-        return part.start()
-    assert part.root is not None
-    return node_start(part.root)
 
 
 def _root_end(part: Part) -> Pos:
@@ -310,6 +299,8 @@ class SplicedDocument(WholeText):
     starts: list[int]
     #: The character offset each entry starts at.
     offsets: list[int]
+    #: The column of the entries' item signs (where each entry, and the sequence, starts).
+    indent: int
 
     def __post_init__(self) -> None:
         if self.value is None:
@@ -328,24 +319,17 @@ class SplicedDocument(WholeText):
         return any(part is None for part in self.parts)
 
     def _sequence(self) -> Span:
-        first, last = self.parts[0], self.parts[-1]
-        if first is not None:
-            own_start = root_start(first)
-            start = Pos(own_start.line + self.starts[0], own_start.column)
-        else:
-            start = Pos(self.starts[0], len(self.lines[self.starts[0]]) - len(self.lines[self.starts[0]].lstrip(" ")))
+        last = self.parts[-1]
         if last is not None:  # where the whole parse ends it (``node_span``)
             own = _root_end(last)
             end = Pos(own.line + self.starts[-1], own.column)
         else:
             end = Pos(len(self.lines) - 1, len(self.lines[-1])) if self.lines[-1] else Pos(len(self.lines), 0)
-        return Span(start, end)
+        return Span(Pos(self.starts[0], self.indent), end)
 
     def _lines_of(self, index: int) -> Span:
         """Where entry *index* is written: from its item sign to the next entry's."""
-        lines = self.lines
-        first = lines[self.starts[index]]
-        indent = len(first) - len(first.lstrip(" "))
+        indent = self.indent
         if index + 1 < len(self.starts):
             return Span(Pos(self.starts[index], indent), Pos(self.starts[index + 1], indent))
         return Span(Pos(self.starts[index], indent), self._sequence().end)
@@ -479,5 +463,5 @@ def views_except(
             own = piece
         if deep and too_deep_piece(piece):
             return None
-        parts[index] = EntryView(whole, position, own, line, indent)
+        parts[index] = EntryView(whole, position, own, line)
     return parts

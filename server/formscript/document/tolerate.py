@@ -63,7 +63,7 @@ def tolerate(text: str, refused: tuple[int, ...] = ()) -> SplicedDocument | None
         parts.append(doc)
     if len(problems) == 0:
         return None
-    return SplicedDocument(text, head, parts, split.lines, split.offsets, problems=problems)
+    return SplicedDocument(text, head, parts, split.lines, split.offsets, split.indent, problems=problems)
 
 
 #: How many times ``_tolerate_around`` parses the whole text before leaving it to the
@@ -112,7 +112,7 @@ def _tolerate_around(text: str, split: Split, head: YamlDocument, refused: tuple
         if parts is None:
             return None
         problems = [problem for index in sorted(broken) for problem in broken[index]]
-        return SplicedDocument(text, head, parts, lines, offsets, problems=problems)
+        return SplicedDocument(text, head, parts, lines, offsets, indent, problems=problems)
     return None
 
 
