@@ -5,7 +5,7 @@ parser's own problems and the comments out.
 value types); ``located`` implements it for YAML and JSON. Callers import from here.
 """
 
-from formscript.document.located import YamlDocument, loads_json, parse_document
+from formscript.document.located import loads_json, parse_document
 from formscript.document.model import (
     Collection,
     Comment,
@@ -32,7 +32,6 @@ __all__ = [
     "Span",
     "Syntax",
     "TextDocument",
-    "YamlDocument",
     "loads_json",
     "parse_document",
     "position_of",
