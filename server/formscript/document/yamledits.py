@@ -5,6 +5,7 @@ else, never through an alias, never across a comment."""
 from __future__ import annotations
 
 import bisect
+import re
 from typing import Any, Protocol
 
 import yaml
@@ -14,7 +15,19 @@ from formscript.document.comments import line_end
 from formscript.document.model import Comment, Edit, Location, Pos, Span, Syntax
 from formscript.document.positions import YAML_BREAKS, LineIndex
 from formscript.document.writing import json_source, scalar_source
-from formscript.document.yamlread import ITEM_PREFIX, PROPERTIES, node_end, node_span, node_start, one_comma
+from formscript.document.yamlread import node_end, node_span, node_start
+
+#: An anchor or tag (and the blanks after it) written before a node.
+_PROPERTIES = re.compile(r"(?:[&!][^\s,\[\]{}]*[ \t]+)*")
+
+#: What may stand before a block sequence item's first key on its line.
+_ITEM_PREFIX = re.compile(r" *(?:- +)+")
+
+
+def _one_comma(gap: str) -> bool:
+    """Whether *gap* is blanks and line breaks around exactly one comma."""
+    return gap.count(",") == 1 and gap.replace(",", "").strip(" \t\n\r\x85\u2028\u2029") == ""
+
 
 #: One hop of a written path: the parent, the key node (None in a sequence) and the node.
 Hop = tuple[yaml.Node, yaml.Node | None, yaml.Node]
@@ -259,7 +272,7 @@ def _scalar_span(doc: Located, node: yaml.ScalarNode) -> Span | None:
     if not doc.marked:
         return span  # no anchor or tag is written anywhere
     begin = _offset(doc, node.start_mark)
-    match = PROPERTIES.match(doc.text, begin)
+    match = _PROPERTIES.match(doc.text, begin)
     if match is None or match.end() == begin:
         return span
     after = match.end()
@@ -299,7 +312,7 @@ def _block_removal(doc: Located, parent: yaml.MappingNode, position: int) -> tup
         if rest.startswith("#"):
             return key, rest_end - len(rest)  # the comment after it stays, on its own line
         return None
-    if position == 0 and ITEM_PREFIX.fullmatch(before):
+    if position == 0 and _ITEM_PREFIX.fullmatch(before):
         # "- when: {}\n  type: text": the next member moves up to the item's line
         next_key = parent.value[1][0]
         following = _offset(doc, next_key.start_mark)
@@ -327,10 +340,10 @@ def _flow_removal(doc: Located, parent: yaml.MappingNode, position: int) -> tupl
         return key, end
     if position > 0:
         previous = _offset(doc, parent.value[position - 1][1].end_mark)
-        if not one_comma(text[previous:key]) or _has_comment(doc, previous, end):
+        if not _one_comma(text[previous:key]) or _has_comment(doc, previous, end):
             return None
         return previous, end
     following = _offset(doc, parent.value[1][0].start_mark)
-    if not one_comma(text[end:following]) or _has_comment(doc, key, following):
+    if not _one_comma(text[end:following]) or _has_comment(doc, key, following):
         return None
     return key, following

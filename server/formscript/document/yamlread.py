@@ -30,19 +30,6 @@ def node_end(node: yaml.Node) -> Pos:
     return pos_of((mark.line, mark.column))
 
 
-#: An anchor or tag (and the blanks after it) written before a node.
-PROPERTIES = re.compile(r"(?:[&!][^\s,\[\]{}]*[ \t]+)*")
-
-
-#: What may stand before a block sequence item's first key on its line.
-ITEM_PREFIX = re.compile(r" *(?:- +)+")
-
-
-def one_comma(gap: str) -> bool:
-    """Whether *gap* is blanks and line breaks around exactly one comma."""
-    return gap.count(",") == 1 and gap.replace(",", "").strip(" \t\n\r\x85\u2028\u2029") == ""
-
-
 def node_span(node: yaml.Node) -> Span:
     """Where *node* is written. A block collection ends where its last member ends (its own
     end mark is the start of the next token: the next entry, on a later line), unless that
