@@ -89,14 +89,12 @@ class YamlDocument(Document):
     _comment_starts: list[int] | None = None
     #: Located entries by path, and the written hops to a path (``_written``), kept because
     #: a finding's span, its fix and a later finding at the same place walk the same path.
-    _located: dict[KeyPath, Location | None] | None = None
-    _chains: dict[KeyPath, tuple[Hop, ...] | None] | None = None
+    _located: dict[KeyPath, Location | None] = dataclasses.field(default_factory=dict)
+    _chains: dict[KeyPath, tuple[Hop, ...] | None] = dataclasses.field(default_factory=dict)
 
     def entry(self, path: KeyPath) -> Location | None:
         """The located entry at *path*, walking only the mappings on the way."""
         located = self._located
-        if located is None:
-            located = self._located = {}
         try:
             return located[path]
         except KeyError:

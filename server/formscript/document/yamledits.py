@@ -41,7 +41,7 @@ class Located(Protocol):
     ok: bool
     root: yaml.Node | None
     _shared: set[int] | None
-    _chains: dict[KeyPath, tuple[Hop, ...] | None] | None
+    _chains: dict[KeyPath, tuple[Hop, ...] | None]
     _comment_starts: list[int] | None
 
     @property
@@ -192,8 +192,6 @@ def _written(doc: Located, path: KeyPath) -> tuple[Hop, ...] | None:
     if not path:
         return ()
     chains = doc._chains
-    if chains is None:
-        chains = doc._chains = {}
     key = tuple(path)
     try:
         return chains[key]
