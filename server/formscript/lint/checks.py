@@ -1,4 +1,4 @@
-"""Ruleset and transcript checks beyond the runtime's own verdict (form checks live in
+"""Ruleset checks beyond the runtime's own verdict (form checks live in
 ``form_checks`` and script checks in ``script_checks``, which stay light; loading a ruleset
 is the core's, ``core.rulesets``).
 
@@ -12,7 +12,6 @@ from __future__ import annotations
 from typing import Any
 
 from formscript import rules
-from formscript.core.calls import read_calls
 from formscript.core.fields import FIELD_TYPES, Declared
 from formscript.core.regex_risk import COMPILE_ERRORS, backtracking_risk, compile_user_regex
 from formscript.core.rules import PATTERN_INPUT_CAP, Rule
@@ -117,11 +116,3 @@ def paired_rule_checks(
                 )
             )
     return found
-
-
-# ------------------------------------------------------------------------ transcripts
-
-
-def calls_checks(data: Any) -> list[Problem]:
-    """The shape of a calls transcript, as core reads it."""
-    return read_calls(data).problems

@@ -150,9 +150,9 @@ def _lint(
     elif kind == "rules":
         problems = _rules(doc, paired)
     else:
-        from formscript.lint.checks import calls_checks
+        from formscript.core.calls import read_calls  # the shape of a calls transcript, as core reads it
 
-        problems = calls_checks(doc.value) if doc.ok else []
+        problems = read_calls(doc.value).problems if doc.ok else []
     parse_problems = [_to_diagnostic(doc, p, None) for p in doc.problems]
     rejected = any(p.rejects for p in problems) or any(p.rejects for p in doc.problems)
     report.verdict = Verdict.REJECTED if rejected else Verdict.ACCEPTED
