@@ -14,7 +14,6 @@ from pydantic import BaseModel, ConfigDict, Field, InstanceOf, field_validator, 
 from pydantic.json_schema import SkipJsonSchema
 
 from formscript.core.fields import (
-    FIELD_NAME_RE,
     FIELD_TYPES,
     FORM_STATUSES,
     RUNTIME_FIELDSPEC_CLASS,
@@ -27,7 +26,6 @@ from formscript.core.fields import (
     element_timestamp,
     merge_values,
 )
-from formscript.core.printable import type_label
 from formscript.core.verdict import Failure
 
 if TYPE_CHECKING:
@@ -38,18 +36,12 @@ else:  # pydantic reads these annotations: the Literal types of the values core.
     FormStatus = Literal[FORM_STATUSES]
 
 __all__ = [
-    "FIELD_NAME_RE",
-    "FIELD_TYPES",
-    "RUNTIME_FIELDSPEC_CLASS",
-    "RUNTIME_WORKFORM_CLASS",
-    "Failure",
     "FieldSpec",
     "FieldType",
     "FormStatus",
     "WorkForm",
     "coerce_value",
     "fill_form",
-    "type_label",
     "validate_form",
 ]
 

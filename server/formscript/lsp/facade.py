@@ -6,8 +6,7 @@ it learns from the lint (``formscript.lint``) and the located document."""
 from __future__ import annotations
 
 from formscript.core.ends import common_ends
-from formscript.core.fields import ELEMENT_KEYS, Declared
-from formscript.core.forms import FIELD_NAME_RE
+from formscript.core.fields import ELEMENT_KEYS, FIELD_NAME_RE, Declared
 from formscript.core.keys import OWNERS, Key, Snippet, doc_for, keys_of, owner_of, snippets
 from formscript.core.printable import type_label
 from formscript.core.verdict import KeyPath

@@ -6,9 +6,8 @@ from __future__ import annotations
 from typing import Any
 
 from formscript.core.expansion import explodes
-from formscript.core.forms import type_label
 from formscript.core.gate import PROMPT_CAP, GateResult, final_prompt, prompt_problem
-from formscript.core.printable import printable_repr
+from formscript.core.printable import printable_repr, type_label
 from formscript.core.rulesets import apply_ruleset, load_ruleset
 from formscript.core.verdict import Problem, Span
 from formscript.document import Document, parse_document

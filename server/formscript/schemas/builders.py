@@ -17,8 +17,8 @@ from pydantic import BaseModel
 from formscript.core import keys
 from formscript.core.branch import CHAT_OPTIONS
 from formscript.core.entries import CHUNK_TYPES, CONTENT_PREDICATES, ERROR_KINDS, GATES, MODES, RESPONSE_TYPES
-from formscript.core.fields import DECLARATION_KEYS, ELEMENT_KEYS
-from formscript.core.forms import FIELD_NAME_RE, FIELD_TYPES, RUNTIME_FIELDSPEC_CLASS, FieldSpec, WorkForm
+from formscript.core.fields import DECLARATION_KEYS, ELEMENT_KEYS, FIELD_NAME_RE, FIELD_TYPES, RUNTIME_FIELDSPEC_CLASS
+from formscript.core.forms import FieldSpec, WorkForm
 from formscript.core.gate import TOP_LEVEL_KEYS
 from formscript.core.rules import CHECK_KINDS, Rule
 from formscript.core.script_models import ENTRY_MODELS, ScriptHeader, StreamChunkSpec, WhenMatcher
