@@ -11,6 +11,7 @@ own nodes or marks.
 from __future__ import annotations
 
 import dataclasses
+import functools
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, NamedTuple, Protocol
@@ -230,14 +231,11 @@ class TextDocument(Document):
     value: Any = None
     ok: bool = True
     problems: list[Problem] = dataclasses.field(default_factory=list)
-    _lines: list[str] | None = dataclasses.field(default=None, repr=False, compare=False)
 
-    @property
+    @functools.cached_property
     def lines(self) -> list[str]:
         """The text's lines."""
-        if self._lines is None:
-            self._lines = split_lines(self.text)
-        return self._lines
+        return split_lines(self.text)
 
     def entry(self, path: KeyPath) -> Location | None:
         """Nothing is located."""

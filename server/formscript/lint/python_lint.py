@@ -18,12 +18,14 @@ of them; an unused one is reported once, on the document it belongs to).
 
 from __future__ import annotations
 
+import functools
 import json
 from typing import TYPE_CHECKING, Any
 
 from formscript import rules
 from formscript.core.verdict import KeyPath, Problem, Verdict
-from formscript.document import Pos, Span, TextDocument, parse_document
+from formscript.document import TextDocument, parse_document
+from formscript.document.model import ORIGIN
 from formscript.document.pyextract import Embedded, extract, mentions_api
 from formscript.document.pyliteral import PyNode, SourceLines, python_lines
 from formscript.document.pystrings import TextPositions
@@ -40,8 +42,6 @@ if TYPE_CHECKING:
 
 __all__ = ["PythonText", "is_python", "lint_python"]
 
-_ORIGIN = Span(Pos(0, 0), Pos(0, 0))
-
 
 def is_python(path: str) -> bool:
     """Whether *path* names a Python source file."""
@@ -51,12 +51,10 @@ def is_python(path: str) -> bool:
 class PythonText(TextDocument):
     """A Python file's text kept for showing its lines (as Python numbers them)."""
 
-    @property
+    @functools.cached_property
     def lines(self) -> list[str]:
         """The lines as ``ast`` counts them."""
-        if self._lines is None:
-            self._lines = python_lines(self.text)
-        return self._lines
+        return python_lines(self.text)
 
 
 def lint_python(text: str, path: str, *, settings: Settings | None = None, fixes: bool | None = True) -> FileReport:
@@ -120,7 +118,7 @@ def _placeholder(part: FileReport) -> None:
 
 
 def _failed(path: str, exc: Exception) -> FileReport:
-    diagnostic = Diagnostic(rules.FSX000.code, rules.FSX000.severity, rules.FSX000.message(error=exc), _ORIGIN)
+    diagnostic = Diagnostic(rules.FSX000.code, rules.FSX000.severity, rules.FSX000.message(error=exc), ORIGIN)
     return FileReport(path, None, Verdict.VALIDATOR_ERROR, [diagnostic])
 
 

@@ -12,6 +12,7 @@ from typing import Any
 
 from formscript import rules as registry
 from formscript.document import Pos, Span
+from formscript.document.model import ORIGIN
 from formscript.lint.report import FileReport
 from formscript.lsp.analysis import Analysis, inside
 from formscript.lsp.hover import shown
@@ -108,7 +109,7 @@ def lenses(analysis: Analysis, reader: Reader, roots: Sequence[str] = ()) -> lis
     if analysis.report.parts is not None:
         return python_lenses(analysis)
     doc = analysis.document
-    first = Span(Pos(0, 0), Pos(0, 0))
+    first = ORIGIN
     if doc is not None:
         top = doc.value if isinstance(doc.value, dict) else {}
         keys = [e.key for k in top if (e := doc.entry((k,))) is not None and e.key is not None]
