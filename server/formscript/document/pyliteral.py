@@ -21,7 +21,6 @@ is located in the Python file.
 from __future__ import annotations
 
 import ast
-import bisect
 import functools
 import operator
 import re
@@ -30,6 +29,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from formscript.document.model import Pos, Span
+from formscript.document.positions import LineIndex
 
 __all__ = ["NotALiteral", "PyNode", "SourceLines", "python_lines"]
 
@@ -86,18 +86,9 @@ class SourceLines:
         return "\n".join(parts)
 
     @functools.cached_property
-    def _starts(self) -> list[int]:
-        return [0, *(match.end() for match in _LINE_BREAK.finditer(self.text))]
-
-    def offset(self, pos: Pos) -> int:
-        """The character offset of *pos* in the text."""
-        line = min(pos.line, len(self._starts) - 1)
-        return self._starts[line] + pos.column
-
-    def position(self, offset: int) -> Pos:
-        """The position of the character offset *offset* in the text."""
-        line = bisect.bisect_right(self._starts, offset) - 1
-        return Pos(line, offset - self._starts[line])
+    def index(self) -> LineIndex:
+        """Character offsets in the text to positions and back."""
+        return LineIndex(self.text, "python")
 
 
 class NotALiteral:

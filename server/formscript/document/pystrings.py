@@ -135,7 +135,7 @@ def _literal_positions(lines: SourceLines, node: ast.Constant) -> TextPositions 
     its closing quote (None when the source cannot be decoded to the same value)."""
     span = lines.span(node)
     text = lines.text
-    start, stop = lines.offset(span.start), lines.offset(span.end)
+    start, stop = lines.index.offset(span.start), lines.index.offset(span.end)
     chars: list[str] = []
     offsets: list[int] = []
     quotes: set[str] = set()
@@ -156,7 +156,7 @@ def _literal_positions(lines: SourceLines, node: ast.Constant) -> TextPositions 
             return None
     if "".join(chars) != node.value:
         return None
-    positions = [lines.position(offset) for offset in [*offsets, closing]]
+    positions = [lines.index.pos(offset) for offset in [*offsets, closing]]
     return TextPositions("".join(chars), tuple(positions[:-1]), positions[-1], frozenset(quotes))
 
 

@@ -10,12 +10,13 @@ leading byte-order mark, so the mapping goes through absolute offsets when eithe
 
 from __future__ import annotations
 
-import bisect
+import functools
 import re
 
 from lsprotocol import types
 
 from formscript.document import Pos, Span
+from formscript.document.positions import LineIndex
 from formscript.lsp.facade import common_ends
 
 UTF8 = types.PositionEncodingKind.Utf8
@@ -24,7 +25,6 @@ UTF32 = types.PositionEncodingKind.Utf32
 
 
 _LSP_BREAK = re.compile(r"\r\n|\r|\n")
-_YAML_BREAK = re.compile(r"\r\n|\r|\n|\x85|\u2028|\u2029")
 _EXOTIC = ("\x85", "\u2028", "\u2029")
 
 
@@ -43,10 +43,6 @@ def _char_units(char: str, encoding: str) -> int:
     if encoding == UTF8.value:
         return 1 if code < 0x80 else 2 if code < 0x800 else 3 if code < 0x10000 else 4
     return 2 if code > 0xFFFF else 1
-
-
-def _line_starts(text: str, pattern: re.Pattern[str]) -> list[int]:
-    return [0, *(m.end() for m in pattern.finditer(text))]
 
 
 def _lsp_lines(text: str, previous: Positions | None) -> list[str]:
@@ -81,13 +77,11 @@ class Positions:
         self.lines = _lsp_lines(text, previous)
         self._bom = 1 if text.startswith("\ufeff") else 0
         self._exotic = any(c in text for c in _EXOTIC)
-        self._starts: tuple[list[int], list[int]] | None = None
 
-    def _line_starts(self) -> tuple[list[int], list[int]]:
-        """The offsets at which the YAML lines and the LSP lines start (texts with NEL, LS or PS)."""
-        if self._starts is None:
-            self._starts = _line_starts(self.text[self._bom :], _YAML_BREAK), _line_starts(self.text, _LSP_BREAK)
-        return self._starts
+    @functools.cached_property
+    def _indexes(self) -> tuple[LineIndex, LineIndex]:
+        """The offsets of the YAML lines and of the LSP lines (texts with NEL, LS or PS)."""
+        return LineIndex(self.text, "yaml"), LineIndex(self.text, "python")
 
     # -- formscript -> client -----------------------------------------------------------
 
@@ -96,11 +90,9 @@ class Positions:
         if not self._exotic:
             column = pos.column + (self._bom if pos.line == 0 else 0)
             return pos.line, column
-        yaml_starts, lsp_starts = self._line_starts()
-        line = min(pos.line, len(yaml_starts) - 1)
-        offset = yaml_starts[line] + pos.column + self._bom
-        lsp_line = bisect.bisect_right(lsp_starts, offset) - 1
-        return lsp_line, offset - lsp_starts[lsp_line]
+        yaml, lsp = self._indexes
+        at = lsp.pos(yaml.offset(Pos(min(pos.line, len(yaml.starts) - 1), pos.column)))
+        return at.line, at.column
 
     def position(self, pos: Pos) -> types.Position:
         """The client position of *pos*, clamped to the text."""
@@ -139,7 +131,5 @@ class Positions:
             if line == 0:
                 column = max(column - self._bom, 0)
             return Pos(line, column)
-        yaml_starts, lsp_starts = self._line_starts()
-        offset = max(lsp_starts[line] + column - self._bom, 0)
-        yaml_line = bisect.bisect_right(yaml_starts, offset) - 1
-        return Pos(yaml_line, offset - yaml_starts[yaml_line])
+        yaml, lsp = self._indexes
+        return yaml.pos(lsp.offset(Pos(line, column)))
