@@ -48,6 +48,8 @@ span_of: Callable[[tuple[Pos, Pos]], Span] = partial(tuple.__new__, Span)
 KeyPath = tuple[object, ...]
 
 Severity: TypeAlias = 'Literal["error", "warning", "info", "hint"]'
+#: The values of ``Severity``, from the most severe.
+SEVERITIES: tuple[Severity, ...] = ("error", "warning", "info", "hint")
 
 
 def reason_of(message: str) -> str:

@@ -28,7 +28,7 @@ from pathlib import Path
 from typing import Any
 
 import formscript
-from formscript.core.verdict import Verdict
+from formscript.core.verdict import SEVERITIES, Verdict
 from formscript.document import Pos, Span, TextDocument
 from formscript.lint.diagnostics import Diagnostic, Fix, TextEdit
 from formscript.lint.report import Embedding, Expected, FileReport
@@ -38,7 +38,6 @@ CACHE_VERSION = "lint-v3"
 #: A cache file larger than this is not read (a run writes only the entries it used).
 MAX_CACHE_BYTES = 256 * 1024 * 1024
 
-_SEVERITIES = {"error", "warning", "info", "hint"}
 _VERDICTS = {v.value for v in Verdict}
 
 
@@ -169,7 +168,7 @@ def _is_diagnostic(value: Any) -> bool:
         and len(value) == 5
         and isinstance(value[0], str)
         and isinstance(value[1], str)
-        and value[1] in _SEVERITIES
+        and value[1] in SEVERITIES
         and isinstance(value[2], str)
         and _is_span(value[3])
         and _is_fix(value[4])

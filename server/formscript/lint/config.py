@@ -15,13 +15,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal, TypeAlias
 
+from formscript.core import verdict
 from formscript.core.verdict import Severity
 
 Kind: TypeAlias = 'Literal["form", "script", "rules", "calls"]'
 Level: TypeAlias = 'Literal["error", "warning", "info", "hint", "off"]'
 #: The values of ``Kind`` and ``Level`` (tests/test_settings_model.py holds them equal).
 KINDS: tuple[Kind, ...] = ("form", "script", "rules", "calls")
-SEVERITIES: tuple[Level, ...] = ("error", "warning", "info", "hint", "off")
+SEVERITIES: tuple[Level, ...] = (*verdict.SEVERITIES, "off")
 
 
 #: What users also write for a level (the VS Code extension maps the same ones).
@@ -94,7 +95,7 @@ class Settings:
     def severity_of(self, code: str, default: Severity) -> Severity:
         """The configured severity of *code*, else *default*."""
         chosen = self.severity.get(code)
-        if chosen in ("error", "warning", "info", "hint"):
+        if chosen in verdict.SEVERITIES:
             return chosen
         return default
 

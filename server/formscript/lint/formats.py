@@ -27,6 +27,7 @@ from collections.abc import Iterator, Sequence
 from typing import Any
 
 from formscript import __version__
+from formscript.core.verdict import SEVERITIES, Verdict
 from formscript.document import Span
 from formscript.lint.diagnostics import Diagnostic
 from formscript.lint.report import NOT_A_KIND, FileReport
@@ -146,16 +147,14 @@ def _name(report: FileReport) -> str:
 def summary(reports: Sequence[FileReport]) -> dict[str, Any]:
     """Counts by severity and verdict."""
     severities = Counter(d.severity for r in reports for d in r.diagnostics)
-    verdicts = Counter(r.verdict.value for r in reports if r.verdict is not None)
+    verdicts = Counter(r.verdict for r in reports if r.verdict is not None)
     return {
         "files": len(reports),
         "checked": sum(1 for r in reports if not r.skipped),
         "skipped": sum(1 for r in reports if r.skipped),
         "diagnostics": sum(severities.values()),
-        "by_severity": {k: severities.get(k, 0) for k in ("error", "warning", "info", "hint")},
-        "by_verdict": {
-            k: verdicts.get(k, 0) for k in ("accepted", "rejected", "insufficient_evidence", "validator_error")
-        },
+        "by_severity": {k: severities.get(k, 0) for k in SEVERITIES},
+        "by_verdict": {k.value: verdicts.get(k, 0) for k in Verdict},
         "fixable": sum(1 for r in reports for d in r.diagnostics if d.fix is not None),
     }
 
