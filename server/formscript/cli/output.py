@@ -76,19 +76,11 @@ def read(path: str) -> str | None:
 
 def read_stdin() -> bytes | None:
     """The bytes of stdin, at most ``MAX_BYTES``; None when there are more."""
-    from formscript.lint.files import MAX_BYTES
+    from formscript.lint.files import MAX_BYTES, read_at_most
 
     limit = MAX_BYTES
     stream = getattr(sys.stdin, "buffer", None)
     if stream is None:  # a replaced stdin (tests)
         return sys.stdin.read(limit + 1).encode("utf-8", "surrogateescape")[: limit + 1] or b""
-    chunks: list[bytes] = []
-    total = 0
-    while total <= limit:
-        chunk = stream.read(min(1 << 20, limit + 1 - total))
-        if not chunk:
-            break
-        chunks.append(chunk)
-        total += len(chunk)
-    data = b"".join(chunks)
+    data = read_at_most(stream.read, limit)
     return None if len(data) > limit else data

@@ -7,8 +7,10 @@ report; the configuration reader uses these directly.
 
 from __future__ import annotations
 
+import functools
 import os
 import stat
+from collections.abc import Callable
 
 from formscript import rules
 
@@ -50,21 +52,28 @@ def read_bytes(path: str, limit: int = MAX_BYTES) -> bytes:
             raise Unreadable("not_regular")
         if info.st_size > limit:
             raise Unreadable("too_big", size=info.st_size)
-        chunks: list[bytes] = []
-        total = 0
-        while True:  # a file growing while it is read stops at the limit too
-            chunk = os.read(fd, min(1 << 20, limit + 1 - total))
-            if not chunk:
-                break
-            chunks.append(chunk)
-            total += len(chunk)
-            if total > limit:
-                raise Unreadable("too_big", size=total)
-        return b"".join(chunks)
+        data = read_at_most(functools.partial(os.read, fd), limit)
+        if len(data) > limit:  # a file growing while it is read stops at the limit too
+            raise Unreadable("too_big", size=len(data))
+        return data
     except OSError as exc:
         raise Unreadable("os", str(exc.strerror or exc)) from None
     finally:
         os.close(fd)
+
+
+def read_at_most(read: Callable[[int], bytes], limit: int) -> bytes:
+    """What *read* (a stream's read of at most so many bytes) gives up to the end, or its
+    first *limit* + 1 bytes when there are more than *limit*."""
+    chunks: list[bytes] = []
+    total = 0
+    while total <= limit:
+        chunk = read(min(1 << 20, limit + 1 - total))
+        if not chunk:
+            break
+        chunks.append(chunk)
+        total += len(chunk)
+    return b"".join(chunks)
 
 
 def read_text(path: str, limit: int = MAX_BYTES) -> str:

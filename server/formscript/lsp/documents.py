@@ -24,7 +24,7 @@ from typing import Any, TypeVar, TypeVarTuple
 from pygls.workspace import TextDocument
 
 from formscript import rules
-from formscript.lint.files import Unreadable, read_bytes
+from formscript.lint.files import Unreadable, read_text
 from formscript.lint.incremental import Incremental
 from formscript.lint.kinds import kind_from_name
 from formscript.lint.reading import read_report_or_text, refused_report
@@ -115,8 +115,8 @@ class DocumentStore:
         if uri in self._open:
             return self.text_of(uri)[0]
         try:
-            return read_bytes(path, MAX_DISK_BYTES).decode("utf-8")
-        except (Unreadable, UnicodeDecodeError):
+            return read_text(path, MAX_DISK_BYTES)
+        except Unreadable:
             return None
 
     async def off_loop_read(self, work: Callable[[*Args], T], *args: *Args) -> T:
