@@ -25,7 +25,7 @@ import yaml
 
 from formscript.lint.config import Settings
 from formscript.lint.engine import PairedForm, lint_text
-from formscript.lint.python_lint import is_python, lint_python
+from formscript.lint.python_lint import lint_python
 from formscript.lint.reading import read_report_or_text
 from formscript.lint.report import FileReport
 
@@ -199,7 +199,7 @@ def lint_bytes(data: bytes, name: str, form: str | None = None) -> FileReport:
     if failed is not None:
         failed.path = name
         return failed
-    if is_python(name):
+    if name.endswith(".py"):
         return _only_document(lint_python(text or "", name, settings=settings), name)
     paired = PairedForm(form, PAIRED_FORM_NAME) if form is not None else None
     return lint_text(text or "", name, settings=settings, paired_form=paired)

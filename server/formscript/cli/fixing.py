@@ -66,7 +66,6 @@ def apply_fixes(
     fixing, how many files could not be written and how many were (or, with ``--diff``, would
     be) changed."""
     from formscript.lint.fixes import applicable, unified_diff
-    from formscript.lint.python_lint import is_python
 
     roots = _roots(args.paths)
     updated = []
@@ -80,7 +79,7 @@ def apply_fixes(
         path = report.path
         before = report.document.text
         fixing = _Fixing(
-            path, "python" if is_python(path) else "yaml", settings_for(path), args, paired, before, report
+            path, "python" if path.endswith(".py") else "yaml", settings_for(path), args, paired, before, report
         )
         fixing.report = fixing.lint(before)
         _fix_file(fixing)

@@ -25,7 +25,7 @@ PROGRESS_THRESHOLD = 200
 def lint_one(job: Job, *, fixes: bool = True) -> FileReport:
     """The full report of one file (with its fixes built when *fixes*)."""
     path, text, settings, kind, paired = job
-    if path.endswith(".py"):  # python_lint.is_python, without importing the Python reader
+    if path.endswith(".py"):
         from formscript.lint.python_lint import lint_python
 
         return lint_python(text, path, settings=settings, fixes=fixes)

@@ -40,12 +40,7 @@ if TYPE_CHECKING:
     from formscript.document import Comment, Document, Syntax
     from formscript.lint.suppress import Suppression
 
-__all__ = ["PythonText", "is_python", "lint_python"]
-
-
-def is_python(path: str) -> bool:
-    """Whether *path* names a Python source file."""
-    return path.endswith(".py")
+__all__ = ["PythonText", "lint_python"]
 
 
 class PythonText(TextDocument):

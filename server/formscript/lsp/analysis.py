@@ -16,7 +16,7 @@ from formscript.lint.config import Settings
 from formscript.lint.diagnostics import Change, Diagnostic, Fix
 from formscript.lint.engine import FileReport, fix_for, lint_text
 from formscript.lint.incremental import Incremental
-from formscript.lint.python_lint import is_python, lint_python
+from formscript.lint.python_lint import lint_python
 from formscript.lint.report import Embedding
 from formscript.lsp import context
 from formscript.lsp.facade import KeyPath
@@ -92,7 +92,7 @@ class Analysis:
         from formscript.lint.fixes import checked
 
         def relint(text: str) -> FileReport:
-            lint = lint_python if is_python(self.path) else lint_text
+            lint = lint_python if self.path.endswith(".py") else lint_text
             return lint(text, self.path, settings=self.settings, fixes=False)
 
         changes: dict[int, list[Change]] = {}
@@ -100,7 +100,7 @@ class Analysis:
             if fix.change is None:
                 return "the fix does not say what it changes"
             changes.setdefault(self._numbers.get(id(fix), 0), []).append(fix.change)
-        breaks: Breaks = "python" if is_python(self.path) else "yaml"
+        breaks: Breaks = "python" if self.path.endswith(".py") else "yaml"
         outcome = checked(self.report, self.text, fixes, relint, breaks, changes)
         return outcome if isinstance(outcome, str) else None
 
@@ -201,7 +201,7 @@ def analyse(
     position converter and *basis* its outline (the lines and their shapes are the same)."""
     path = uri_to_path(uri)
     # fixes are built when a code action asks
-    if is_python(path):
+    if path.endswith(".py"):
         report = lint_python(text, path, settings=settings, fixes=None)
     elif incremental is not None:
         report = incremental.lint(text, path, settings, fixes=None)
