@@ -23,6 +23,7 @@ from formscript.lint.config import Settings
 from formscript.lint.diagnostics import Diagnostic
 from formscript.lint.formats import render_text
 from formscript.lint.report import FileReport
+from formscript.runs.common import line_of
 
 __all__ = [
     "CallSite",
@@ -87,15 +88,9 @@ class Checked:
 
 
 def _entry_lines(report: FileReport) -> list[int | None]:
-    doc = report.document
-    script = report.script
-    if doc is None or script is None:
+    if report.document is None or report.script is None:
         return []
-    lines: list[int | None] = []
-    for index in range(len(script.entries)):
-        entry = doc.entry(("responses", index))
-        lines.append(entry.value.start.line + 1 if entry is not None else None)
-    return lines
+    return [line_of(report.document, ("responses", index)) for index in range(len(report.script.entries))]
 
 
 def check_file(path: str, shown: str, *, as_yaml: bool | None, settings: Settings, kind: str = "script") -> Checked:
