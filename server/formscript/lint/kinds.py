@@ -9,7 +9,8 @@ from typing import Any
 from formscript.core.names import suffix
 from formscript.lint.config import KINDS, Settings
 
-_SUFFIXES = (".yaml", ".yml", ".json")
+#: The endings of the files a kind is named by (``<name>.<kind><ending>``).
+SUFFIXES = (".yaml", ".yml", ".json")
 
 
 def kind_from_name(path: str, settings: Settings) -> str | None:
@@ -23,7 +24,7 @@ def kind_from_name(path: str, settings: Settings) -> str | None:
                 if any(fnmatch.fnmatch(form, pattern) for form in forms):
                     return known
     stem, dot, suffix = path.rpartition(".")
-    if not dot or f".{suffix}" not in _SUFFIXES:
+    if not dot or f".{suffix}" not in SUFFIXES:
         return None
     _, separator, kind = stem.rpartition(".")
     return kind if separator and kind in KINDS else None
@@ -33,7 +34,7 @@ def is_candidate(path: str, settings: Settings) -> bool:
     """Whether a file found in a directory walk is worth opening (a Python file is, to look
     for the scripts and forms it hands to lionagi: reading it says whether it mentions it)."""
     found = suffix(path)
-    return kind_from_name(path, settings) is not None or found in _SUFFIXES or found == ".py"
+    return kind_from_name(path, settings) is not None or found in SUFFIXES or found == ".py"
 
 
 # What each kind's documents hold (core/keys.py is the source; tests/test_detection.py checks

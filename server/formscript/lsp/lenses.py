@@ -13,6 +13,8 @@ from typing import Any
 from formscript import rules as registry
 from formscript.document import Pos, Span
 from formscript.document.model import ORIGIN
+from formscript.lint.config import KINDS
+from formscript.lint.kinds import SUFFIXES
 from formscript.lint.report import FileReport
 from formscript.lsp.analysis import Analysis, inside
 from formscript.lsp.hover import shown
@@ -24,8 +26,6 @@ RULE_DOC = "formscript.ruleDoc"
 #: Reads a file by path: the editor's unsaved text when it is open, else the disk; None if
 #: there is no such file.
 Reader = Callable[[str], str | None]
-
-_SUFFIXES = (".yaml", ".yml", ".json")
 
 
 @dataclass(frozen=True)
@@ -50,16 +50,9 @@ class Hint:
 def sibling(path: str, kind: str, reader: Reader) -> tuple[str, str] | None:
     """The ``<name>.<kind>.yaml`` (or .yml, .json) next to *path*, with its text."""
     source = Path(path)
-    name = source.name
-    for suffix in _SUFFIXES:
-        if name.endswith(suffix):
-            name = name[: -len(suffix)]
-            break
-    for own in (".form", ".script", ".rules", ".calls"):
-        if name.endswith(own):
-            name = name[: -len(own)]
-            break
-    for suffix in _SUFFIXES:
+    name = next((source.name.removesuffix(s) for s in SUFFIXES if source.name.endswith(s)), source.name)
+    name = next((name.removesuffix(f".{k}") for k in KINDS if name.endswith(f".{k}")), name)
+    for suffix in SUFFIXES:
         candidate = str(source.with_name(f"{name}.{kind}{suffix}"))
         text = reader(candidate)
         if text is not None:
