@@ -13,6 +13,11 @@ from formscript.lint.config import KINDS, Settings
 SUFFIXES = (".yaml", ".yml", ".json")
 
 
+def without_ending(name: str) -> str:
+    """*name* without the ending of a kind's file (``.yaml``, ``.yml`` or ``.json``)."""
+    return next((name.removesuffix(s) for s in SUFFIXES if name.endswith(s)), name)
+
+
 def kind_from_name(path: str, settings: Settings) -> str | None:
     """The kind named by configured globs or the default ``*.<kind>.<ext>`` names."""
     if settings.kinds:

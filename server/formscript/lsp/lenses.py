@@ -14,7 +14,7 @@ from formscript import rules as registry
 from formscript.document import Pos, Span
 from formscript.document.model import ORIGIN
 from formscript.lint.config import KINDS
-from formscript.lint.kinds import SUFFIXES
+from formscript.lint.kinds import SUFFIXES, without_ending
 from formscript.lint.report import FileReport
 from formscript.lsp.analysis import Analysis, inside
 from formscript.lsp.hover import shown
@@ -50,7 +50,7 @@ class Hint:
 def sibling(path: str, kind: str, reader: Reader) -> tuple[str, str] | None:
     """The ``<name>.<kind>.yaml`` (or .yml, .json) next to *path*, with its text."""
     source = Path(path)
-    name = next((source.name.removesuffix(s) for s in SUFFIXES if source.name.endswith(s)), source.name)
+    name = without_ending(source.name)
     name = next((name.removesuffix(f".{k}") for k in KINDS if name.endswith(f".{k}")), name)
     for suffix in SUFFIXES:
         candidate = str(source.with_name(f"{name}.{kind}{suffix}"))

@@ -14,6 +14,7 @@ from typing import Any
 
 from formscript import __version__
 from formscript.lint.formats import sarif_log, sarif_result
+from formscript.lint.kinds import without_ending
 
 __all__ = ["MODELLED_LIONAGI", "REPORT_VERSION", "Coverage", "call_item", "transcript_name"]
 
@@ -281,11 +282,7 @@ def transcript_name(source: dict[str, Any], number: int) -> str:
     if source["kind"] == "literal":
         name = f"{path.stem}.L{source['line']}"
     else:
-        for suffix in (".yaml", ".yml", ".json"):
-            if name.endswith(suffix):
-                name = name[: -len(suffix)]
-                break
-        name = name.removesuffix(".script")
+        name = without_ending(name).removesuffix(".script")
     if number > 1:
         name = f"{name}.{number}"
     return str(path.with_name(f"{name}.calls.yaml"))
