@@ -18,7 +18,7 @@ from formscript.document.model import (
     Syntax,
     TextDocument,
 )
-from formscript.document.yamlread import MAX_DEPTH, position_of
+from formscript.document.yamlread import MAX_DEPTH
 
 __all__ = [
     "MAX_DEPTH",
@@ -34,5 +34,4 @@ __all__ = [
     "TextDocument",
     "loads_json",
     "parse_document",
-    "position_of",
 ]

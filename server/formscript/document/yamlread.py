@@ -17,7 +17,7 @@ from formscript.core.verdict import Problem
 from formscript.document.model import ORIGIN, Pos, Span, pos_of, span_of
 from formscript.document.positions import YAML_BREAKS, LineIndex
 
-__all__ = ["MAX_DEPTH", "compose", "loader_for", "position_of", "same_refusal", "tab_refusal"]
+__all__ = ["MAX_DEPTH", "compose", "loader_for", "same_refusal", "tab_refusal"]
 
 
 def node_start(node: yaml.Node) -> Pos:
@@ -67,15 +67,9 @@ def _mark_span(mark: Any, text: str) -> Span:
 
 def _char_span(text: str, index: int) -> Span:
     """The span of the character at *index* (empty at the end of the text)."""
-    start = position_of(text, index)
+    start = LineIndex(text).pos(index)
     end = start if index >= len(text) or text[index] in YAML_BREAKS else Pos(start.line, start.column + 1)
     return Span(start, end)
-
-
-def position_of(text: str, index: int) -> Pos:
-    """The line and column of character *index* of *text* (``len(text)``: just past its
-    end), with line breaks counted as the YAML scanner counts them."""
-    return LineIndex(text).pos(index)
 
 
 class Constructor(yaml.SafeLoader):

@@ -8,8 +8,9 @@ from __future__ import annotations
 
 from formscript import rules
 from formscript.core.verdict import Verdict
-from formscript.document import Pos, Span, position_of
+from formscript.document import Pos, Span
 from formscript.document.model import ORIGIN
+from formscript.document.positions import LineIndex
 from formscript.lint.config import Settings
 from formscript.lint.diagnostics import Diagnostic
 from formscript.lint.files import MAX_BYTES, Unreadable, read_bytes
@@ -47,7 +48,7 @@ def text_or_report(data: bytes, path: str, kind: str) -> tuple[str | None, FileR
     except UnicodeDecodeError as exc:
         # at the first byte that is not UTF-8, after the text before it (which decodes)
         before = data[: exc.start].decode("utf-8")
-        start = position_of(before, len(before))
+        start = LineIndex(before).pos(len(before))
         message = rules.YM001.not_utf8(byte=exc.start)
         return None, refused_report(path, kind, message, Span(start, Pos(start.line, start.column + 1)))
     return text, None
