@@ -22,7 +22,8 @@ Breaks: TypeAlias = 'Literal["yaml", "python"]'
 #: The characters that break a YAML line (``\r\n`` counts as one break).
 YAML_BREAKS = "\n\r\x85\u2028\u2029"
 
-_BREAK = {
+#: What ends a line, for each way of breaking lines (``\r\n`` is one break).
+LINE_BREAK = {
     "yaml": re.compile("\r\n|[\n\r\x85\u2028\u2029]"),
     "python": re.compile("\r\n|[\n\r]"),
 }
@@ -40,7 +41,7 @@ class LineIndex:
         #: A leading BOM is no column of the first line (YAML only: Python has none).
         self.bom = 1 if breaks == "yaml" and text.startswith("\ufeff") else 0
         if "\r" in text or (not text.isascii() and _OTHER_BREAK.search(text)):
-            self.starts = [0, *(m.end() for m in _BREAK[breaks].finditer(text))]
+            self.starts = [0, *(m.end() for m in LINE_BREAK[breaks].finditer(text))]
         else:  # only "\n" breaks lines: each line's start is the sum of the lengths before it
             starts = list(accumulate(map((1).__add__, map(len, text.split("\n"))), initial=0))
             starts.pop()
@@ -65,4 +66,4 @@ class LineIndex:
 
 def line_breaks(text: str, breaks: Breaks = "yaml") -> Counter[str]:
     """How many of each kind of line break *text* holds."""
-    return Counter(match.group() for match in _BREAK[breaks].finditer(text))
+    return Counter(match.group() for match in LINE_BREAK[breaks].finditer(text))

@@ -23,23 +23,20 @@ from __future__ import annotations
 import ast
 import functools
 import operator
-import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
 from formscript.document.model import Pos, Span
-from formscript.document.positions import LineIndex
+from formscript.document.positions import LINE_BREAK, LineIndex
 
 __all__ = ["NotALiteral", "PyNode", "SourceLines", "python_lines"]
-
-_LINE_BREAK = re.compile(r"\r\n|\r|\n")
 
 
 def python_lines(text: str) -> list[str]:
     """*text*'s lines as Python numbers them (``\\r\\n``, ``\\r`` and ``\\n`` end a line; form
     feeds and Unicode separators do not), without the breaks; at least one."""
-    lines = _LINE_BREAK.split(text)
+    lines = LINE_BREAK["python"].split(text)
     if len(lines) > 1 and lines[-1] == "":
         lines.pop()
     return lines

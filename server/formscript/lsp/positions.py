@@ -11,12 +11,11 @@ leading byte-order mark, so the mapping goes through absolute offsets when eithe
 from __future__ import annotations
 
 import functools
-import re
 
 from lsprotocol import types
 
 from formscript.document import Pos, Span
-from formscript.document.positions import LineIndex
+from formscript.document.positions import LINE_BREAK, LineIndex
 from formscript.lsp.facade import common_ends
 
 UTF8 = types.PositionEncodingKind.Utf8
@@ -24,7 +23,6 @@ UTF16 = types.PositionEncodingKind.Utf16
 UTF32 = types.PositionEncodingKind.Utf32
 
 
-_LSP_BREAK = re.compile(r"\r\n|\r|\n")
 _EXOTIC = ("\x85", "\u2028", "\u2029")
 
 
@@ -49,7 +47,7 @@ def _lsp_lines(text: str, previous: Positions | None) -> list[str]:
     """*text*'s LSP lines; from *previous* (an earlier text's) those the difference between
     the two texts leaves alone, so that only the lines an edit touches are split again."""
     if "\r" in text:
-        return _LSP_BREAK.split(text)
+        return LINE_BREAK["python"].split(text)  # Python's line breaks are LSP's
     if previous is None or "\r" in previous.text:
         return text.split("\n")
     old = previous.text
