@@ -14,7 +14,7 @@ import yaml
 
 from formscript import rules
 from formscript.core.verdict import Problem
-from formscript.document.model import ORIGIN, Pos, Span, pos_of, span_of
+from formscript.document.model import ORIGIN, Pos, Span, pos_of, span_of, split_lines
 from formscript.document.positions import YAML_BREAKS, LineIndex
 
 __all__ = ["MAX_DEPTH", "compose", "loader_for", "same_refusal", "tab_refusal"]
@@ -60,7 +60,7 @@ def _mark_span(mark: Any, text: str) -> Span:
     if mark is None:
         return ORIGIN
     line, column = mark.line, mark.column
-    lines = text.splitlines() or [""]
+    lines = split_lines(text)
     end = max(column, min(len(lines[line]), column + 1)) if line < len(lines) else column
     return Span(Pos(line, column), Pos(line, end))
 
