@@ -147,8 +147,8 @@ def _reference_payload(reports: list[Any]) -> dict[str, Any]:
 
 def _random_reports(rng: random.Random) -> list[Any]:
     from formscript.core.verdict import Verdict
-    from formscript.document import Pos, Span
-    from formscript.lint.diagnostics import Diagnostic, Fix, TextEdit
+    from formscript.document import Edit, Pos, Span
+    from formscript.lint.diagnostics import Diagnostic, Fix
     from formscript.lint.report import Embedding, FileReport
 
     def text() -> str:
@@ -163,7 +163,7 @@ def _random_reports(rng: random.Random) -> list[Any]:
         for _ in range(rng.randrange(4)):
             fix = None
             if rng.random() < 0.6:
-                edits = tuple(TextEdit(span(), text()) for _ in range(rng.randrange(3)))
+                edits = tuple(Edit(span(), text()) for _ in range(rng.randrange(3)))
                 fix = Fix(text(), edits, safe=rng.random() < 0.5)
             severity = rng.choice(["error", "warning", "info", "hint"])
             diagnostics.append(Diagnostic(text() or "FS001", severity, text(), span(), fix))  # type: ignore[arg-type]

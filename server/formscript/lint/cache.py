@@ -29,8 +29,8 @@ from typing import Any
 
 import formscript
 from formscript.core.verdict import SEVERITIES, Verdict
-from formscript.document import Pos, Span, TextDocument
-from formscript.lint.diagnostics import Diagnostic, Fix, TextEdit
+from formscript.document import Edit, Pos, Span, TextDocument
+from formscript.lint.diagnostics import Diagnostic, Fix
 from formscript.lint.report import Embedding, Expected, FileReport
 
 CACHE_VERSION = "lint-v3"
@@ -123,7 +123,7 @@ def _load(path: str, document: TextDocument, data: dict[str, Any]) -> FileReport
     for code, severity, message, span, fix in data["diagnostics"]:
         built_fix = None
         if fix is not None:
-            built_fix = Fix(fix[0], tuple(TextEdit(_span(s), t) for s, t in fix[2]), safe=fix[1])
+            built_fix = Fix(fix[0], tuple(Edit(_span(s), t) for s, t in fix[2]), safe=fix[1])
         diagnostics.append(Diagnostic(code, severity, message, _span(span), built_fix))
     verdict = Verdict(data["verdict"]) if data["verdict"] is not None else None
     embedded = data.get("embedded")

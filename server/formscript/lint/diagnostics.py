@@ -10,9 +10,6 @@ from formscript.core.verdict import KeyPath, Severity
 from formscript.document import Span
 from formscript.document.model import Edit
 
-#: A text edit: the one ``Edit`` the documents make (replace ``span`` with ``new_text``).
-TextEdit = Edit
-
 
 @dataclass(frozen=True, slots=True)
 class Change:
@@ -32,7 +29,7 @@ class Fix:
     shown but never applied)."""
 
     description: str
-    edits: tuple[TextEdit, ...]
+    edits: tuple[Edit, ...]
     safe: bool = True
     change: Change | None = dataclasses.field(default=None, compare=False)
 

@@ -14,13 +14,13 @@ import math
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
-from formscript.document.model import Pos
+from formscript.document.model import Edit, Pos
 from formscript.document.positions import Breaks, LineIndex, line_breaks
-from formscript.lint.diagnostics import Change, Diagnostic, Fix, TextEdit
+from formscript.lint.diagnostics import Change, Diagnostic, Fix
 from formscript.lint.report import FileReport, documents
 
 
-def apply_edits(text: str, edits: Iterable[TextEdit], breaks: Breaks = "yaml") -> str:
+def apply_edits(text: str, edits: Iterable[Edit], breaks: Breaks = "yaml") -> str:
     """*text* with *edits* applied; overlapping edits after the first are dropped."""
     index = LineIndex(text, breaks)
     spans = sorted(
@@ -44,7 +44,7 @@ def applicable(diagnostics: Iterable[Diagnostic], *, unsafe: bool) -> list[Fix]:
     one's left for a later pass; each whole or not at all."""
     chosen: list[Fix] = []
     taken: list[tuple[Pos, Pos]] = []  # sorted, disjoint
-    seen: set[tuple[TextEdit, ...]] = set()
+    seen: set[tuple[Edit, ...]] = set()
     for diagnostic in sorted(diagnostics, key=lambda d: d.sort_key()):
         fix = diagnostic.fix
         if fix is None or not (fix.safe or unsafe) or fix.edits in seen:
@@ -66,7 +66,7 @@ def _overlaps(taken: list[tuple[Pos, Pos]], span: tuple[Pos, Pos]) -> bool:
     return any(start == span[0] or (span[0] < end and start < span[1]) for start, end in neighbours)
 
 
-def fix_edits(diagnostics: Iterable[Diagnostic], *, unsafe: bool) -> list[TextEdit]:
+def fix_edits(diagnostics: Iterable[Diagnostic], *, unsafe: bool) -> list[Edit]:
     """The edits of every applicable fix."""
     return [edit for fix in applicable(diagnostics, unsafe=unsafe) for edit in fix.edits]
 

@@ -8,8 +8,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from formscript import rules
-from formscript.document import Pos, Span
-from formscript.lint.diagnostics import Diagnostic, TextEdit
+from formscript.document import Edit, Pos, Span
+from formscript.lint.diagnostics import Diagnostic
 from formscript.lint.suppress import Suppression, find_suppressions
 from formscript.lsp.analysis import Analysis
 
@@ -31,7 +31,7 @@ class Action:
 
     title: str
     kind: str
-    edits: tuple[TextEdit, ...]
+    edits: tuple[Edit, ...]
     diagnostics: tuple[Diagnostic, ...] = ()
     preferred: bool = False
     #: A command the client executes (after the edits, if any), and its arguments.
@@ -89,17 +89,15 @@ def _line_break(text: str) -> str:
     return "\r" if "\r" in text and "\n" not in text else "\n"
 
 
-def _suppression_edit(
-    lines: list[str], line: int, code: str, existing: list[Suppression], newline: str = "\n"
-) -> TextEdit:
+def _suppression_edit(lines: list[str], line: int, code: str, existing: list[Suppression], newline: str = "\n") -> Edit:
     above = line - 1
     comment = next((s for s in existing if s.line == above and not s.whole_file), None)
     if comment is not None and 0 <= above < len(lines):
         close = lines[above].index("]", comment.span.start.column)
-        return TextEdit(Span(Pos(above, close), Pos(above, close)), f", {code}")
+        return Edit(Span(Pos(above, close), Pos(above, close)), f", {code}")
     text = lines[line] if line < len(lines) else ""
     indent = text[: len(text) - len(text.lstrip(" \t"))]
-    return TextEdit(Span(Pos(line, 0), Pos(line, 0)), f"{indent}# formscript: ignore[{code}] reason{newline}")
+    return Edit(Span(Pos(line, 0), Pos(line, 0)), f"{indent}# formscript: ignore[{code}] reason{newline}")
 
 
 def fix_all(analysis: Analysis) -> Action | None:

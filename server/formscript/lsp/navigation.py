@@ -5,8 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from formscript.document import Document, Location, Pos, Span
-from formscript.lint.diagnostics import TextEdit
+from formscript.document import Document, Edit, Location, Pos, Span
 from formscript.lsp.analysis import Analysis
 from formscript.lsp.context import node_at
 from formscript.lsp.facade import FIELD_NAME_RE, KeyPath
@@ -183,7 +182,7 @@ class RenameError(ValueError):
     """The new name cannot be used."""
 
 
-def rename(analysis: Analysis, pos: Pos, new_name: str) -> list[TextEdit]:
+def rename(analysis: Analysis, pos: Pos, new_name: str) -> list[Edit]:
     """Edits renaming the field at *pos* in its declaration and its value together."""
     name = field_at(analysis, pos)
     if name is None:
@@ -198,7 +197,7 @@ def rename(analysis: Analysis, pos: Pos, new_name: str) -> list[TextEdit]:
     if new_name != name and taken:
         raise RenameError(f"the form already has a field or value named {new_name!r}")
     doc = analysis.document
-    edits = []
+    edits: list[Edit] = []
     for path in (("fields", name), ("values", name)):
         if doc is None or _key_span(analysis, path) is None:
             continue
@@ -209,7 +208,7 @@ def rename(analysis: Analysis, pos: Pos, new_name: str) -> list[TextEdit]:
             raise RenameError(
                 f"the key {name!r} under {path[0]} cannot be renamed exactly (it is reached through an alias)"
             )
-        edits.append(TextEdit(edit.span, edit.new_text))
+        edits.append(edit)
     return edits
 
 
