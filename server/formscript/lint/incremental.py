@@ -11,6 +11,11 @@ declarations that built and each value's own findings are kept by the identity o
 were parsed from, and the gate's checks across fields and values run again over them. Either
 way the report is the one ``lint_text`` gives
 (tests/test_incremental.py holds the two equal over random edit sequences).
+
+Kept for a figure (bench/lsp_latency.py: keystroke to diagnostics p95 50 ms at 2,000 entries and
+forms, 80 ms at 10,000): with the server's collector settings a typed value costs 1.2 ms here
+against 116 ms for a whole lint of a 2,000-entry script, 4.3 ms against 700 ms at 10,000, and
+6.5 ms against 55 ms for a 2,000-field form.
 """
 
 from __future__ import annotations
