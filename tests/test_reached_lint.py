@@ -102,3 +102,43 @@ def test_progress_bar_and_one_worker_per_core(
     counted = []
     monkeypatch.setattr(pool.os, "cpu_count", lambda: counted.append(1) or 4)
     assert run(["lint", "--no-cache", "--jobs", "0", "."]) == 1 and counted == [1]
+
+
+def test_stdin_among_the_paths_adds_no_folder_fixes_may_write(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import io
+    import sys
+
+    monkeypatch.chdir(tmp_path)
+    bad = "fields:\n  country: {type: str}\nvalues:\n  country: no\n"
+    (tmp_path / "b.form.yaml").write_text(bad, encoding="utf-8")
+    (tmp_path / "x").mkdir()
+    (tmp_path / "x" / "a.form.yaml").symlink_to("../b.form.yaml")
+    monkeypatch.setattr(sys, "stdin", io.StringIO("fields: {}\n"))
+    code, _, err = cli(capsys, "lint", "--no-cache", "--fix", "-", "x/a.form.yaml")
+    target = tmp_path.resolve() / "b.form.yaml"
+    assert code == 1 and (tmp_path / "b.form.yaml").read_text(encoding="utf-8") == bad
+    assert err == (
+        f"formscript: x/a.form.yaml: fixes not written: it is a link to {target}, outside the folders being linted\n"
+        "formscript: fixed 0 finding(s) in 0 file(s); 1 remaining\n"
+    )
+
+
+YAML_DUMPED_FORM = """\
+import yaml
+from lionagi.cli.agent import _load_form_spec
+
+
+def test_form(tmp_path):
+    p = tmp_path / "x.form.yaml"
+    p.write_text(yaml.safe_dump({"fields": {"a": {"type": "str"}}, "values": {"a": "no"}}))
+    _load_form_spec(p)
+"""
+
+
+def test_a_yaml_dumped_form_is_not_checked() -> None:
+    from formscript.lint.python_lint import lint_python
+
+    bundle = lint_python(YAML_DUMPED_FORM, "test_dump.py")
+    assert (bundle.parts, bundle.diagnostics) == ([], [])

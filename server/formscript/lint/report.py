@@ -24,10 +24,6 @@ class Embedding:
     span: Span
     call_span: Span | None = None
 
-    def on_line(self, line: int) -> bool:
-        """Whether the document starts on the 0-based *line*, or its call does."""
-        return self.span.start.line == line or (self.call_span is not None and self.call_span.start.line == line)
-
 
 @dataclass(frozen=True, slots=True)
 class Expected:
