@@ -142,3 +142,92 @@ def test_a_yaml_dumped_form_is_not_checked() -> None:
 
     bundle = lint_python(YAML_DUMPED_FORM, "test_dump.py")
     assert (bundle.parts, bundle.diagnostics) == ([], [])
+
+
+def test_select_reports_only_the_codes_chosen(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "c.form.yaml").write_text("fields:\n  country: {type: str}\nvalues:\n  country: no\n", encoding="utf-8")
+    code, out, _ = cli(capsys, "lint", "--no-cache", "--format", "concise", "--select", "FS001", "c.form.yaml")
+    assert (code, out) == (0, "")
+    code, out, _ = cli(capsys, "lint", "--no-cache", "--format", "concise", "--select", "FS015", "c.form.yaml")
+    assert code == 1 and out.startswith("c.form.yaml:4:12: error[FS015]")
+
+
+def test_junit_leaves_out_files_of_no_kind(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "c.form.yaml").write_text("fields: {}\n", encoding="utf-8")
+    (tmp_path / "other.yaml").write_text("name: ci\non: push\n", encoding="utf-8")
+    code, out, _ = cli(capsys, "lint", "--no-cache", "--format", "junit", "c.form.yaml", "other.yaml")
+    assert code == 0
+    assert out == (
+        '<?xml version="1.0" encoding="UTF-8"?>\n'
+        '<testsuite name="formscript" tests="1" failures="0" errors="0">\n'
+        '  <testcase classname="formscript" name="c.form.yaml"/>\n'
+        "</testsuite>\n"
+    )
+
+
+def test_dry_run_of_a_form_without_values(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "e.form.yaml").write_text("fields: {}\n", encoding="utf-8")
+    expected = "e.form.yaml: accepted (status draft)\nnothing is added to the prompt (no values)\n"
+    assert cli(capsys, "dry-run", "e.form.yaml") == (0, expected, "")
+
+
+def test_prompt_file_from_a_stdin_too_big(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import io
+    import sys
+    import types
+
+    import formscript.lint.files
+
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "e.form.yaml").write_text("fields: {}\n", encoding="utf-8")
+    monkeypatch.setattr(formscript.lint.files, "MAX_BYTES", 8)
+    monkeypatch.setattr(sys, "stdin", types.SimpleNamespace(buffer=io.BytesIO(b"a prompt of more than 8 bytes")))
+    message = "formscript: --prompt-file -: stdin is too big\n"
+    assert cli(capsys, "dry-run", "--prompt-file", "-", "e.form.yaml") == (2, "", message)
+
+
+def test_schemas_module_usage_and_default_folder(capsys: pytest.CaptureFixture[str]) -> None:
+    from formscript.schemas import default_directory, main, stale_schemas
+
+    assert main(["one", "two"]) == 2
+    assert capsys.readouterr().err == "usage: python -m formscript.schemas [--check] [DIRECTORY]\n"
+    assert main(["--flag"]) == 2
+    import formscript
+
+    folder = Path(formscript.__file__).resolve().parents[2] / "schemas"
+    assert default_directory() == folder and (folder / "form-spec.schema.json").is_file()
+    assert main(["--check"]) == 0 and stale_schemas() == []
+
+
+def test_default_cache_folder(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    from formscript.lint.cache import default_cache_dir
+
+    monkeypatch.delenv("FORMSCRIPT_CACHE_DIR", raising=False)
+    monkeypatch.setenv("HOME", str(tmp_path))
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
+    assert default_cache_dir() == tmp_path / "xdg" / "formscript"
+    monkeypatch.setenv("XDG_CACHE_HOME", "relative/cache")  # not absolute: ignored, as the spec says
+    assert default_cache_dir() == tmp_path / ".cache" / "formscript"
+    monkeypatch.delenv("XDG_CACHE_HOME")
+    assert default_cache_dir() == tmp_path / ".cache" / "formscript"
+
+
+def test_a_kind_given_one_glob_as_a_string(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "pyproject.toml").write_text('[tool.formscript]\nkinds = {form = "*.spec.yaml"}\n', encoding="utf-8")
+    (tmp_path / "a.spec.yaml").write_text("name: ci\n", encoding="utf-8")  # of no kind by its content
+    code, out, _ = cli(capsys, "lint", "--no-cache", "--format", "concise", "a.spec.yaml")
+    assert code == 1 and out.startswith("a.spec.yaml:1:1: error[FS001] unknown top-level key 'name'")
