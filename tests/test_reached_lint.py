@@ -231,3 +231,30 @@ def test_a_kind_given_one_glob_as_a_string(
     (tmp_path / "a.spec.yaml").write_text("name: ci\n", encoding="utf-8")  # of no kind by its content
     code, out, _ = cli(capsys, "lint", "--no-cache", "--format", "concise", "a.spec.yaml")
     assert code == 1 and out.startswith("a.spec.yaml:1:1: error[FS001] unknown top-level key 'name'")
+
+
+DECLARED_LATIN_1 = """\
+# -*- coding: latin-1 -*-
+from lionagi.testing import ScriptModel
+
+SCRIPT = ScriptModel.from_responses([
+    {"type": "text", "content": "caf\xe9", "bogus": 1},
+])
+"""
+
+
+def test_a_python_file_in_its_declared_encoding(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "test_latin.py").write_bytes(DECLARED_LATIN_1.encode("latin-1"))
+    code, out, _ = cli(capsys, "lint", "--no-cache", "--format", "concise", "test_latin.py")
+    assert (code, out) == (
+        1,
+        "test_latin.py:5:41: error[SC003] response #0 (text): unknown key 'bogus' in the entry; "
+        "expected one of when, type, content\n",
+    )
+    # one Python cannot decode (its declaration is wrong, or names no codec) is not looked at
+    for name, declared in (("test_wrong.py", "utf-8"), ("test_unknown.py", "no-such-codec")):
+        (tmp_path / name).write_bytes(DECLARED_LATIN_1.replace("latin-1", declared).encode("latin-1"))
+        assert cli(capsys, "lint", "--no-cache", "--format", "concise", name)[:2] == (0, "")

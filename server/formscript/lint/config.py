@@ -306,18 +306,14 @@ def _line_of(text: str, key: str) -> int:
 
 
 def _located(message: str, source: str, text: str) -> str:
-    """*message* (``source: setting...``) with the line of the setting it names."""
-    head = f"{source}: "
-    if not message.startswith(head):
-        return message
-    rest = message[len(head) :]
+    """*message* (``source: setting...`` or ``source: unknown setting...``, as every
+    ``_parse_table`` message reads) with the line of the setting it names."""
+    rest = message[len(f"{source}: ") :]
     for key in sorted({toml_name(n) for n in SETTINGS}, key=len, reverse=True):
         if rest.startswith(key) or rest.startswith(f"unknown setting '{key}"):
             return f"{source}:{_line_of(text, key)}: {rest}"
-    if rest.startswith("unknown setting "):
-        name = rest.split("'")[1] if "'" in rest else ""
-        return f"{source}:{_line_of(text, name)}: {rest}" if name else message
-    return message
+    name = rest.split("'")[1] if "'" in rest else ""
+    return f"{source}:{_line_of(text, name)}: {rest}" if name else message
 
 
 def discover(start: Path, loaded: dict[Path, Settings | None] | None = None) -> Settings:
