@@ -258,3 +258,41 @@ def test_a_python_file_in_its_declared_encoding(
     for name, declared in (("test_wrong.py", "utf-8"), ("test_unknown.py", "no-such-codec")):
         (tmp_path / name).write_bytes(DECLARED_LATIN_1.replace("latin-1", declared).encode("latin-1"))
         assert cli(capsys, "lint", "--no-cache", "--format", "concise", name)[:2] == (0, "")
+
+
+def test_suppressions_not_written_through_a_link_out_of_the_folder(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    bad = "fields:\n  country: {type: str}\nvalues:\n  country: no\n"
+    (tmp_path / "b.form.yaml").write_text(bad, encoding="utf-8")
+    (tmp_path / "x").mkdir()
+    (tmp_path / "x" / "a.form.yaml").symlink_to("../b.form.yaml")
+    code, out, err = cli(capsys, "lint", "--no-cache", "--add-suppressions", "legacy", "x/a.form.yaml")
+    target = tmp_path.resolve() / "b.form.yaml"
+    assert (code, out) == (1, "formscript: added 0 suppression comment(s) in 0 file(s)\n")
+    assert err == (
+        f"formscript: x/a.form.yaml: suppressions not written: it is a link to {target}, "
+        "outside the folders being linted\n"
+        "formscript: 1 finding(s) could not be suppressed (see above)\n"
+    )
+    assert (tmp_path / "b.form.yaml").read_text(encoding="utf-8") == bad
+
+
+def test_help_width_from_columns_or_the_terminal(monkeypatch: pytest.MonkeyPatch) -> None:
+    import io
+    import os
+    import sys
+
+    from formscript.cli.parser import _terminal_columns
+
+    monkeypatch.setenv("COLUMNS", "100")
+    assert _terminal_columns() == 100
+    monkeypatch.setenv("COLUMNS", "wide")  # not a number: the terminal decides
+    monkeypatch.setattr(os, "get_terminal_size", lambda fd: os.terminal_size((120, 40)))
+    assert _terminal_columns() == 120
+    monkeypatch.delenv("COLUMNS")
+    monkeypatch.setattr(sys, "__stdout__", io.StringIO())  # no terminal (no file descriptor): 80
+    assert _terminal_columns() == 80
+    monkeypatch.setattr(sys, "__stdout__", None)
+    assert _terminal_columns() == 80
