@@ -296,3 +296,39 @@ def test_help_width_from_columns_or_the_terminal(monkeypatch: pytest.MonkeyPatch
     assert _terminal_columns() == 80
     monkeypatch.setattr(sys, "__stdout__", None)
     assert _terminal_columns() == 80
+
+
+UNDECIDED_DUMPS = """\
+import json
+from lionagi.testing import ScriptModel
+
+
+def test_skipped_keys(tmp_path):
+    p = tmp_path / "chat.script.json"
+    p.write_text(json.dumps({"responses": [{"type": "text", "content": "hi"}], (1, 2): 3}, skipkeys=True))
+    ScriptModel.from_path(p)
+
+
+def test_a_set(tmp_path):
+    p = tmp_path / "other.script.json"
+    p.write_text(json.dumps({"responses": [{"type": "text", "content": "hi"}], "x": {1, 2}}))
+    ScriptModel.from_path(p)
+
+
+def test_read_by_nothing_known(tmp_path):
+    (tmp_path / "data.json").write_text(json.dumps({"responses": [], "x": {1, 2}}))
+"""
+
+
+def test_json_text_whose_value_json_cannot_write_as_read() -> None:
+    from formscript.core.verdict import Verdict
+    from formscript.lint.python_lint import lint_python
+
+    bundle = lint_python(UNDECIDED_DUMPS, "test_dumps.py")
+    assert bundle.parts is not None
+    shown = [(p.kind, p.verdict, p.note, p.diagnostics, p.embedded.span.start.line) for p in bundle.parts if p.embedded]
+    note = "the JSON text holds parts only known at run time"
+    assert shown == [
+        ("script", Verdict.INSUFFICIENT_EVIDENCE, note, [], 6),  # skipkeys: a key JSON leaves out
+        ("script", Verdict.INSUFFICIENT_EVIDENCE, note, [], 12),  # a set: json.dumps raises TypeError
+    ]  # and the file no known reader reads, of no kind by its name: not checked
