@@ -332,3 +332,39 @@ def test_json_text_whose_value_json_cannot_write_as_read() -> None:
         ("script", Verdict.INSUFFICIENT_EVIDENCE, note, [], 6),  # skipkeys: a key JSON leaves out
         ("script", Verdict.INSUFFICIENT_EVIDENCE, note, [], 12),  # a set: json.dumps raises TypeError
     ]  # and the file no known reader reads, of no kind by its name: not checked
+
+
+UNNAMED_FILES = """\
+import json
+from lionagi.testing import ScriptModel
+
+
+def test_yaml_text(tmp_path, name):
+    p = tmp_path / name
+    p.write_text("responses:\\n  - {type: text, content: hi}\\n")
+    ScriptModel.from_path(p)
+
+
+def test_json_text(tmp_path, name):
+    p = tmp_path / name
+    p.write_text('{"responses": [{"type": "text", "content": "hi"}]}')
+    ScriptModel.from_path(p)
+
+
+def test_dumped(tmp_path, name):
+    p = tmp_path / name
+    p.write_text(json.dumps({"responses": [{"type": "text", "content": "hi"}]}))
+    ScriptModel.from_path(p)
+"""
+
+
+def test_a_script_written_to_a_file_whose_name_is_not_known() -> None:
+    from formscript.core.verdict import Verdict
+    from formscript.lint.python_lint import lint_python
+
+    bundle = lint_python(UNNAMED_FILES, "test_unnamed.py")
+    assert bundle.parts is not None
+    shown = [(p.verdict, p.note) for p in bundle.parts]
+    note = "the written file's name decides whether lionagi reads it as YAML or JSON"
+    # YAML text: JSON could not read it; JSON text and json.dumps read the same either way
+    assert shown == [(Verdict.INSUFFICIENT_EVIDENCE, note), (Verdict.ACCEPTED, ""), (Verdict.ACCEPTED, "")]
