@@ -368,3 +368,25 @@ def test_a_script_written_to_a_file_whose_name_is_not_known() -> None:
     note = "the written file's name decides whether lionagi reads it as YAML or JSON"
     # YAML text: JSON could not read it; JSON text and json.dumps read the same either way
     assert shown == [(Verdict.INSUFFICIENT_EVIDENCE, note), (Verdict.ACCEPTED, ""), (Verdict.ACCEPTED, "")]
+
+
+SUPPRESSIONS_AROUND = """\
+from lionagi.testing import ScriptModel
+
+A = ScriptModel.from_responses([{"type": "text", "content": "hi"}])
+
+# formscript: ignore[SC003]
+
+B = ScriptModel.from_responses([{"type": "text", "content": "hi"}])
+
+# formscript: ignore[SC004]
+"""
+
+
+def test_a_suppression_outside_every_document_belongs_to_the_next_else_the_last() -> None:
+    from formscript.lint.python_lint import lint_python
+
+    bundle = lint_python(SUPPRESSIONS_AROUND, "test_sup.py")
+    assert bundle.parts is not None
+    shown = [[(d.code, d.span.start.line) for d in p.diagnostics] for p in bundle.parts]
+    assert shown == [[], [("FSX001", 4), ("FSX002", 4), ("FSX001", 8), ("FSX002", 8)]]
