@@ -390,3 +390,33 @@ def test_a_suppression_outside_every_document_belongs_to_the_next_else_the_last(
     assert bundle.parts is not None
     shown = [[(d.code, d.span.start.line) for d in p.diagnostics] for p in bundle.parts]
     assert shown == [[], [("FSX001", 4), ("FSX002", 4), ("FSX001", 8), ("FSX002", 8)]]
+
+
+def _alias_bomb(levels: int) -> str:
+    """A structured response whose data expands to 10**levels strings through YAML aliases."""
+    lines = ["responses:", "  - type: structured", "    data:", f"      l0: &l0 [{', '.join(['x'] * 10)}]"]
+    lines += [f"      l{i}: &l{i} [{', '.join([f'*l{i - 1}'] * 10)}]" for i in range(1, levels)]
+    return "\n".join(lines) + "\n"
+
+
+def test_simulate_a_response_too_big_to_show_or_to_serve(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "c.calls.yaml").write_text("- hi\n", encoding="utf-8")
+    (tmp_path / "elided.script.yaml").write_text(_alias_bomb(7), encoding="utf-8")
+    (tmp_path / "huge.script.yaml").write_text(_alias_bomb(9), encoding="utf-8")
+    head = "call 0: entry #0 (line 2, structured) by positional\n    "
+    assert cli(capsys, "simulate", "elided.script.yaml", "--calls", "c.calls.yaml") == (
+        0,
+        "elided.script.yaml: accepted, mode auto\n" + head + "the response's data expand to more than 1,000,000 "
+        "values through YAML aliases: 58,024,726 characters of JSON, not shown\nnever served: none\n",
+        "",
+    )
+    assert cli(capsys, "simulate", "huge.script.yaml", "--calls", "c.calls.yaml") == (
+        1,
+        "huge.script.yaml: accepted, mode auto\n" + head + "not known whether it is served: the response expands "
+        "to more than 1,000,000 values through YAML aliases and to more than 100,000,000 characters of JSON; "
+        "encoding it may exhaust the runtime's memory\nnever served: none\n",
+        "",
+    )
