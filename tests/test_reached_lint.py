@@ -413,7 +413,8 @@ def test_simulate_a_response_too_big_to_show_or_to_serve(
         "values through YAML aliases: 58,024,726 characters of JSON, not shown\nnever served: none\n",
         "",
     )
-    assert cli(capsys, "simulate", "huge.script.yaml", "--calls", "c.calls.yaml") == (
+    (tmp_path / "c2.calls.yaml").write_text("- hi\n- again\n", encoding="utf-8")  # the run stops at the first
+    assert cli(capsys, "simulate", "huge.script.yaml", "--calls", "c2.calls.yaml") == (
         1,
         "huge.script.yaml: accepted, mode auto\n" + head + "not known whether it is served: the response expands "
         "to more than 1,000,000 values through YAML aliases and to more than 100,000,000 characters of JSON; "
