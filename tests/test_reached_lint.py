@@ -421,3 +421,17 @@ def test_simulate_a_response_too_big_to_show_or_to_serve(
         "encoding it may exhaust the runtime's memory\nnever served: none\n",
         "",
     )
+
+
+def test_suppressions_added_where_a_value_has_no_repr(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    huge = "0x" + "f" * 5000  # an int repr() refuses: more than 4,300 decimal digits
+    entry = f'    {{"type": "structured", "data": {{"n": {huge}}}, "bogus": 1}},\n'
+    head = "from lionagi.testing import ScriptModel\n\nSCRIPT = ScriptModel.from_responses([\n"
+    (tmp_path / "test_big.py").write_text(head + entry + "])\n", encoding="utf-8")
+    code, out, _ = cli(capsys, "lint", "--no-cache", "--add-suppressions", "legacy", "test_big.py")
+    assert (code, out) == (0, "formscript: added 1 suppression comment(s) in 1 file(s)\n")
+    expected = head + "    # formscript: ignore[SC003] legacy\n" + entry + "])\n"
+    assert (tmp_path / "test_big.py").read_text(encoding="utf-8") == expected

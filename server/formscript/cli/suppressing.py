@@ -163,7 +163,7 @@ def _shape(report: FileReport) -> list[tuple[object, ...]]:
     for part in documents(report):
         try:
             value = repr(part.document.value) if part.document is not None else None
-        except Exception:  # a light document without a value
+        except Exception:  # a value repr() refuses (an int of more than 4,300 digits)
             value = None
         call = part.embedded.call if part.embedded is not None else None
         shape.append((call, part.kind, part.verdict, value))

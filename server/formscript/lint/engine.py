@@ -293,7 +293,8 @@ def _to_diagnostic(doc: Document, problem: Problem, fixes: bool | None = True) -
 
 
 def _fix(doc: Document, problem: Problem) -> Fix | None:
-    """The text edits that realize the problem's fix on *doc*, or None when they cannot be made safely."""
+    """The text edits that realize the problem's fix on *doc*, or None when they cannot be made
+    safely (*problem* has a fix: ``_to_diagnostic`` asks only then, and leaves only such pending)."""
     from formscript.core.verdict import QuoteScalar, RemoveKey
 
     plan = problem.fix
@@ -301,9 +302,8 @@ def _fix(doc: Document, problem: Problem) -> Fix | None:
         return _remove_key_fix(doc, plan)
     if isinstance(plan, QuoteScalar):
         return _quote_fix(doc, plan)
-    if plan is not None:
-        return _replace_fix(doc, problem, plan)
-    return None
+    assert plan is not None
+    return _replace_fix(doc, problem, plan)
 
 
 def _quote_fix(doc: Document, plan: QuoteScalar) -> Fix | None:
