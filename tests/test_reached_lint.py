@@ -435,3 +435,15 @@ def test_suppressions_added_where_a_value_has_no_repr(
     assert (code, out) == (0, "formscript: added 1 suppression comment(s) in 1 file(s)\n")
     expected = head + "    # formscript: ignore[SC003] legacy\n" + entry + "])\n"
     assert (tmp_path / "test_big.py").read_text(encoding="utf-8") == expected
+
+
+def test_a_configuration_file_that_is_not_utf8(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "a.form.yaml").write_text("fields: {}\n", encoding="utf-8")
+    (tmp_path / "bad.toml").write_bytes(b'[tool.formscript]\nselect = ["FS\xff"]\n')
+    message = (
+        "formscript: configuration error: bad.toml: cannot read (cannot read the file (not valid UTF-8 at byte 31))\n"
+    )
+    assert cli(capsys, "lint", "--config", "bad.toml", "a.form.yaml") == (2, "", message)
