@@ -447,3 +447,18 @@ def test_a_configuration_file_that_is_not_utf8(
         "formscript: configuration error: bad.toml: cannot read (cannot read the file (not valid UTF-8 at byte 31))\n"
     )
     assert cli(capsys, "lint", "--config", "bad.toml", "a.form.yaml") == (2, "", message)
+
+
+def test_exclude_applies_only_under_the_configuration_folder(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    bad = "fields:\n  country: {type: str}\nvalues:\n  country: no\n"
+    for folder in ("sub", "other"):
+        (tmp_path / folder).mkdir()
+        (tmp_path / folder / "b.form.yaml").write_text(bad, encoding="utf-8")
+    (tmp_path / "sub" / "formscript.toml").write_text('exclude = ["*.form.yaml"]\n', encoding="utf-8")
+    code, out, _ = cli(
+        capsys, "lint", "--no-cache", "--format", "concise", "--config", "sub/formscript.toml", "other", "sub"
+    )
+    assert code == 1 and out.startswith("other/b.form.yaml:4:12: error[FS015]") and "sub/" not in out
