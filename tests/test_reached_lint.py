@@ -462,3 +462,20 @@ def test_exclude_applies_only_under_the_configuration_folder(
         capsys, "lint", "--no-cache", "--format", "concise", "--config", "sub/formscript.toml", "other", "sub"
     )
     assert code == 1 and out.startswith("other/b.form.yaml:4:12: error[FS015]") and "sub/" not in out
+
+
+def test_an_expected_rejection_whose_match_is_no_regex(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    body = (
+        "import pytest\nfrom lionagi.testing import ScriptModel\n\n\ndef test_bad_regex():\n"
+        '    with pytest.raises(ValueError, match="{}"):\n'
+        '        ScriptModel.from_responses([{{"type": "nope"}}])\n'
+    )
+    # pytest.raises itself fails on "(" (re.error): formscript claims no mismatch of the message
+    (tmp_path / "test_match.py").write_text(body.format("("), encoding="utf-8")
+    assert cli(capsys, "lint", "--no-cache", "--format", "concise", "test_match.py")[:2] == (0, "")
+    (tmp_path / "test_match.py").write_text(body.format("nothing like it"), encoding="utf-8")
+    code, out, _ = cli(capsys, "lint", "--no-cache", "--format", "concise", "test_match.py")
+    assert code == 1 and "[PY003]" in out
