@@ -104,10 +104,7 @@ def _placeholder(part: FileReport) -> None:
     a ``responses`` list written empty, still is)."""
     if part.kind != "script" or part.document is None or not part.diagnostics:
         return
-    try:
-        value = part.document.value
-    except Exception:  # a document that did not load has no value to judge
-        return
+    value = part.document.value
     if value == {} or value is None:
         part.diagnostics = [d for d in part.diagnostics if d.code != rules.SC016.code]
 
