@@ -301,3 +301,21 @@ async def test_a_half_typed_test_keeps_the_other_documents_diagnostics(client: C
     )
     after = await published(client, uri, version=3)
     assert [d.code for d in after] == ["SC003", "SC002", "FS010"]
+
+
+async def test_run_commands_without_a_line_take_the_first_document(client: Client, workspace: Path) -> None:
+    # a client may send only the URI: the first script (or form) of the Python file is run
+    uri = _open_python(client, workspace, "test_first.py", LENSES)
+    path = workspace / "test_first.py"
+    simulated = await client.workspace_execute_command_async(
+        types.ExecuteCommandParams(command="formscript.simulate", arguments=[uri])
+    )
+    assert simulated == f"{path}:9: accepted, mode auto\n#0 text (line 9): positional\n"
+    plain = _open_python(client, workspace, "test_first_plain.py", PLAIN)
+    plain_path = workspace / "test_first_plain.py"
+    nothing = await client.workspace_execute_command_async(
+        types.ExecuteCommandParams(command="formscript.dryRun", arguments=[plain])
+    )
+    assert nothing == f"{plain_path}: no form is handed to lionagi here"
+    with pytest.raises(Exception, match="expected the document's URI as the argument"):
+        await client.workspace_execute_command_async(types.ExecuteCommandParams(command="formscript.dryRun"))

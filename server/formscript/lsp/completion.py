@@ -161,7 +161,7 @@ def one_line(text: str, column: int) -> str:
         return text
     try:
         value = yaml.safe_load(" " * column + text)
-    except yaml.YAMLError:  # not expected of a snippet: keep the first line rather than fail
+    except yaml.YAMLError:  # a declared field name ending in a line break: keep the first line
         return text.split("\n", 1)[0]
     if isinstance(value, list) and len(value) == 1:
         return "- " + _flow(value[0])

@@ -1,0 +1,101 @@
+"""Language-server behaviour the rest of the suite does not reach: completion in a Python file
+for clients that replace only the word before the cursor, a key typed in a closed string
+beside other keys, the Windows form of a ``file:`` URI, a long value's hover, and the outline
+of a ruleset."""
+
+from __future__ import annotations
+
+from formscript.document import Pos, Span
+from formscript.lint.config import Settings
+from formscript.lsp.analysis import Analysis, analyse, uri_to_path
+from formscript.lsp.hover import hover
+from formscript.lsp.navigation import symbols
+from formscript.lsp.pycompletion import complete_python
+
+VALUE = 'from lionagi.testing import ScriptModel\n\nSCRIPT = ScriptModel.from_responses([{"type": "te"}])\n'
+KEY = 'from lionagi.testing import ScriptModel\n\nSCRIPT = ScriptModel.from_responses([{"type": "text", "co"}])\n'
+ESCAPED = (
+    "from lionagi.testing import ScriptModel\n\n"
+    'SCRIPT = ScriptModel.from_responses([{"type": "text", "content": "a\\"b", "wh"}])\n'
+)
+UNRELATED = (
+    'from lionagi.testing import ScriptModel\n\nprint("co")\nSCRIPT = ScriptModel.from_responses([{"type": "text"}])\n'
+)
+
+
+def _analysis(name: str, text: str) -> Analysis:
+    return analyse(f"file:///w/{name}", text, 1, Settings(), "utf-16", 0)
+
+
+def _completed(text: str, line: int, column: int, whole_token: bool = True) -> list[tuple[str, str, Span, str]]:
+    found = complete_python(_analysis("test_x.py", text), Pos(line, column), whole_token)
+    return [(s.label, s.insert, s.replace, s.filter) for s in found]
+
+
+def test_python_completion_replaces_only_the_word_before_the_cursor() -> None:
+    # a client without insertReplaceSupport (Neovim's omnifunc): the quotes stay the user's
+    here = Span(Pos(2, 47), Pos(2, 49))
+    assert _completed(VALUE, 2, 49, whole_token=False) == [
+        ("text", "text", here, ""),
+        ("tool_call", "tool_call", here, ""),
+        ("structured", "structured", here, ""),
+        ("stream", "stream", here, ""),
+        ("error", "error", here, ""),
+    ]
+    # the closing quote after the cursor is not written again (nor the key's colon after it)
+    word = Span(Pos(2, 55), Pos(2, 57))
+    assert _completed(KEY, 2, 57, whole_token=False) == [("content", "content", word, ""), ("when", "when", word, "")]
+    token = Span(Pos(2, 54), Pos(2, 58))
+    assert _completed(KEY, 2, 57) == [
+        ("content", '"content": ', token, '"content"'),
+        ("when", '"when": ', token, '"when"'),
+    ]
+
+
+def test_python_completion_of_a_closed_key_string_beside_other_keys() -> None:
+    # `{"type": "text", "wh"}` mixes a dict and a set: it parses once the key gets a value;
+    # the escaped quote before it does not end its string
+    column = ESCAPED.splitlines()[2].index('"wh"')
+    assert _completed(ESCAPED, 2, column + 3) == [
+        ("when", '"when": ', Span(Pos(2, column), Pos(2, column + 4)), '"when"')
+    ]
+
+
+def test_python_completion_inside_an_unrelated_string_offers_nothing() -> None:
+    assert _completed(UNRELATED, 2, 9) == []
+
+
+def test_a_windows_file_uri_is_a_drive_path() -> None:
+    assert uri_to_path("file:///C:/w/a%20b.form.yaml") == "C:/w/a b.form.yaml"
+    assert uri_to_path("file:///w/a.form.yaml") == "/w/a.form.yaml"
+
+
+def test_the_hover_of_a_long_value_is_cut() -> None:
+    text = "title: T\nfields:\n  note: {type: str}\nvalues:\n  note: " + "x" * 400 + "\n"
+    found = hover(_analysis("a.form.yaml", text), Pos(4, 10))
+    assert found is not None and found.span == Span(Pos(4, 8), Pos(4, 408))
+    assert found.markdown.endswith("The runtime sees `'" + "x" * 299 + "…` (str)")
+
+
+def test_the_outline_of_a_ruleset() -> None:
+    text = "rules:\n  - rule_id: R1\n    check: range\n    field: age\n  - 7\n"
+    outline = symbols(_analysis("x.rules.yaml", text))
+    assert [(s.name, s.kind, s.detail) for s in outline] == [("rules", "section", "")]
+    assert [(c.name, c.kind, c.detail, c.span) for c in outline[0].children] == [
+        ("#0 R1", "rule", "range age", Span(Pos(1, 4), Pos(3, 14))),
+        ("#1 ?", "rule", "", Span(Pos(4, 4), Pos(4, 5))),
+    ]
+
+
+def test_a_field_name_ending_in_a_line_break_is_offered_on_one_line() -> None:
+    # FIELD_NAME_RE's `$` matches before a final line break, so the runtime declares `"ab\n"`;
+    # a client without snippets gets the first line of the text that does not read as YAML
+    from formscript.lsp.completion import complete
+
+    text = 'title: T\nfields:\n  "ab\\n": {type: str}\nvalues:\n  \n'
+    found = _analysis("a.form.yaml", text)
+    here = Span(Pos(4, 2), Pos(4, 2))
+    assert [(s.label, s.insert, s.replace) for s in complete(found, Pos(4, 2), snippets=False)] == [
+        ("ab\n", "ab", here)
+    ]
+    assert [(s.label, s.insert) for s in complete(found, Pos(4, 2))] == [("ab\n", "ab\n: $0")]
