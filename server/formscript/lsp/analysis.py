@@ -97,8 +97,7 @@ class Analysis:
 
         changes: dict[int, list[Change]] = {}
         for fix in fixes:
-            if fix.change is None:
-                return "the fix does not say what it changes"
+            assert fix.change is not None  # fix_of builds each fix on its document, with its change
             changes.setdefault(self._numbers.get(id(fix), 0), []).append(fix.change)
         breaks: Breaks = "python" if self.path.endswith(".py") else "yaml"
         outcome = checked(self.report, self.text, fixes, relint, breaks, changes)
@@ -166,11 +165,8 @@ class Analysis:
     def part_at(self, pos: Pos) -> Analysis | None:
         """For a Python file, the analysis of the document whose literal (or call) holds
         *pos* — the innermost one; None when no document does, or for another file."""
-        parts = self.report.parts
-        if parts is None:
-            return None
         best: tuple[tuple[int, int], FileReport] | None = None
-        for part in parts:
+        for part in self.report.parts or ():
             embedded = part.embedded
             if embedded is None or part.document is None:
                 continue

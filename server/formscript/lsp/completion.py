@@ -63,14 +63,10 @@ _PLACEHOLDER_BARE = re.compile(r"\$\{\d+\}|\$\d+")
 _TAB_STOP = re.compile(r"\$\{(\d+)")
 
 
-def _scalar(value: Any) -> str:
+def _scalar(value: str | bool) -> str:
     if isinstance(value, bool):
         return "true" if value else "false"
-    if isinstance(value, str):
-        return value[1:] if value.startswith("^") else value
-    if value in ({}, []):
-        return "{}" if value == {} else "[]"
-    return str(value)
+    return value[1:] if value.startswith("^") else value
 
 
 def yaml_lines(body: Any, indent: int = 0) -> list[str]:

@@ -36,8 +36,6 @@ def _units(text: str, encoding: str) -> int:
 
 def _char_units(char: str, encoding: str) -> int:
     code = ord(char)
-    if encoding == UTF32.value:
-        return 1
     if encoding == UTF8.value:
         return 1 if code < 0x80 else 2 if code < 0x800 else 3 if code < 0x10000 else 4
     return 2 if code > 0xFFFF else 1
