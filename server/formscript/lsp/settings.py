@@ -119,10 +119,7 @@ class SettingsStore:
             except OSError:
                 base = Settings()
             self._discovered[folder] = base
-        try:
-            merged = base.merged(self.editor) if self.editor else base
-        except ConfigError:  # validated in set_editor; kept as a guard
-            merged = base
+        merged = base.merged(self.editor) if self.editor else base
         self._merged[folder] = merged
         return merged
 

@@ -206,14 +206,13 @@ class Protocol(LanguageServerProtocol):
         ``workspace/configuration``) removes itself from that table: the iteration failed
         with "dictionary changed size during iteration" and ``shutdown`` was answered with
         that error. Here the table is copied first."""
-        if (user_handler := self.fm.features.get(types.SHUTDOWN)) is not None:
-            yield user_handler, args, None
         current = self.msg_id
         for msg_id, future in list(self._request_futures.items()):
             if msg_id != current and not future.done():
                 future.cancel()
         self._shutdown = True
         return None
+        yield  # a generator, as pygls's lsp methods are
 
     @lsp_method(types.INITIALIZE)
     def lsp_initialize(self, params: types.InitializeParams) -> Generator[Any, Any, types.InitializeResult]:
