@@ -1,9 +1,14 @@
 """Language-server behaviour the rest of the suite does not reach: completion in a Python file
 for clients that replace only the word before the cursor, a key typed in a closed string
 beside other keys, the Windows form of a ``file:`` URI, a long value's hover, and the outline
-of a ruleset."""
+of a ruleset, CRLF suppressions, refused values' inlay hints, an invalid workspace
+configuration, the home cache for results and the server's log formatter."""
 
 from __future__ import annotations
+
+import logging
+from pathlib import Path
+from typing import Any
 
 from formscript.document import Pos, Span
 from formscript.lint.config import Settings
@@ -99,3 +104,62 @@ def test_a_field_name_ending_in_a_line_break_is_offered_on_one_line() -> None:
         ("ab\n", "ab", here)
     ]
     assert [(s.label, s.insert) for s in complete(found, Pos(4, 2))] == [("ab\n", "ab\n: $0")]
+
+
+def test_a_suppression_comment_keeps_the_files_crlf_line_breaks() -> None:
+    from formscript.document import Edit
+    from formscript.lsp.actions import suppressions
+
+    text = "title: T\r\nfields:\r\n  age: {type: int}\r\nvalues:\r\n  age: 3\r\n  agee: 3\r\n"
+    (action,) = suppressions(_analysis("a.form.yaml", text), Span(Pos(5, 0), Pos(5, 5)))
+    assert action.title == "Suppress FS005 on this line (with a reason)"
+    assert action.edits == (Edit(Span(Pos(5, 0), Pos(5, 0)), "  # formscript: ignore[FS005] reason\r\n"),)
+
+
+def test_inlay_hints_of_values_the_gate_refuses() -> None:
+    from formscript.lsp.lenses import form_hints
+
+    wrong = _analysis("a.form.yaml", "title: T\nfields:\n  age: {type: int}\nvalues:\n  age: abc\n")
+    assert [(h.pos, h.label, h.tooltip) for h in form_hints(wrong)] == [
+        (Pos(4, 10), "✗ not int", "field 'age' is int; the form is refused")
+    ]
+    missing = _analysis("a.form.yaml", "title: T\nfields:\n  age: {type: int}\nvalues:\n  age:\n")
+    assert [(h.pos, h.label, h.tooltip) for h in form_hints(missing)] == [
+        (Pos(4, 6), "✗ missing", "field 'age' is int; the form is refused")
+    ]
+    listed = _analysis("a.form.yaml", "title: T\nfields:\n  age: {type: int}\nvalues: [1]\n")
+    assert form_hints(listed) == []
+
+
+def test_an_invalid_workspace_configuration_is_ignored_and_said_once(tmp_path: Path, caplog: Any) -> None:
+    from formscript.lsp.settings import SettingsStore
+
+    (tmp_path / "formscript.toml").write_text("select = ['XX9']\n", encoding="utf-8")
+    store = SettingsStore()
+    message = (
+        f"ignoring the workspace configuration: {tmp_path / 'formscript.toml'}:1: select: 'XX9' is not a rule"
+        " code, a prefix of one, or ALL (codes look like CL001; ALL selects every rule)"
+    )
+    with caplog.at_level(logging.WARNING, logger="formscript.lsp.settings"):
+        assert store.for_path(str(tmp_path / "a.form.yaml")) == Settings()
+        store.invalidate_files()
+        assert store.for_path(str(tmp_path / "a.form.yaml")) == Settings()
+    assert store.errors == [message]
+    assert [r.getMessage() for r in caplog.records] == [message]
+
+
+def test_results_go_to_the_home_cache_without_an_absolute_xdg_cache_home(monkeypatch: Any) -> None:
+    from formscript.lsp.results import candidates
+
+    monkeypatch.setenv("XDG_CACHE_HOME", "relative/cache")
+    assert candidates()[0] == Path.home() / ".cache" / "formscript" / "results"
+
+
+def test_the_server_log_formatter_survives_a_bad_format_and_keeps_tracebacks_on_request(monkeypatch: Any) -> None:
+    from formscript.lsp.transport import CompactFormatter
+
+    record = logging.LogRecord("x", logging.WARNING, "p", 1, "%d items", ("a",), None)
+    assert CompactFormatter("%(levelname)s %(message)s").format(record) == "WARNING '%d items' (TypeError)"
+    monkeypatch.setenv("FORMSCRIPT_LSP_TRACEBACKS", "1")
+    record = logging.LogRecord("x", logging.WARNING, "p", 1, "two\nlines", None, None)
+    assert CompactFormatter("%(levelname)s %(message)s").format(record) == "WARNING two\nlines"
