@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 import pytest_lsp
-from lsp_support import Client, change_doc, config, doc_id, open_doc, rng, start, write
+from lsp_support import Client, change_doc, config, doc_id, open_doc, rng, start, until, write
 from lsprotocol import types
 from pygls.exceptions import JsonRpcRequestCancelled
 
@@ -107,3 +107,17 @@ async def test_workspace_pull_honours_cancel_request(client: Client, workspace: 
     report = await client.text_document_diagnostic_async(types.DocumentDiagnosticParams(text_document=doc_id(uri)))
     assert isinstance(report, types.RelatedFullDocumentDiagnosticReport)
     assert list(report.items) == []
+
+
+async def test_changed_settings_ask_the_client_to_pull_again(client: Client, workspace: Path) -> None:
+    before = client.diagnostic_refresh_count
+    uri = (workspace / "a.form.yaml").as_uri()
+    open_doc(client, uri, FORM)
+    client.workspace_did_change_configuration(
+        types.DidChangeConfigurationParams(settings={"formscript": {"severity": {"FS014": "warning"}}})
+    )
+    await until(lambda: client.diagnostic_refresh_count > before)
+    assert uri not in client.published  # pulled, never pushed
+    found = await client.text_document_diagnostic_async(types.DocumentDiagnosticParams(text_document=doc_id(uri)))
+    assert isinstance(found, types.RelatedFullDocumentDiagnosticReport)
+    assert [(d.code, d.severity) for d in found.items] == [("FS014", types.DiagnosticSeverity.Warning)]
