@@ -163,3 +163,14 @@ def test_the_server_log_formatter_survives_a_bad_format_and_keeps_tracebacks_on_
     monkeypatch.setenv("FORMSCRIPT_LSP_TRACEBACKS", "1")
     record = logging.LogRecord("x", logging.WARNING, "p", 1, "two\nlines", None, None)
     assert CompactFormatter("%(levelname)s %(message)s").format(record) == "WARNING two\nlines"
+
+
+def test_workspace_diagnostics_list_at_most_so_many_files(tmp_path: Path, monkeypatch: Any) -> None:
+    from formscript.lsp import workspace
+    from formscript.lsp.settings import SettingsStore
+
+    for n in range(5):
+        (tmp_path / f"f{n}.form.yaml").write_text("title: T\n", encoding="utf-8")
+    monkeypatch.setattr(workspace, "MAX_WORKSPACE_FILES", 3)
+    listed = workspace.WorkspaceFiles(lambda: [str(tmp_path)], SettingsStore()).files()
+    assert len(listed) == 3 and set(listed) <= {str(tmp_path / f"f{n}.form.yaml") for n in range(5)}

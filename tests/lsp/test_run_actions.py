@@ -20,6 +20,7 @@ import pytest
 import pytest_lsp
 from lsp_support import Client, capabilities, config, doc_id, make_client, open_doc, rng, write
 from lsprotocol import types
+from pygls.exceptions import JsonRpcInternalError
 
 FORM = 'title: T\nfields:\n  age: {type: int}\n  ok: {type: bool}\nvalues:\n  age: "7"\n  ok: no\n'
 SCRIPT = (
@@ -45,9 +46,10 @@ RESULTS = CACHE / "formscript" / "results"
 pytestmark = [pytest.mark.asyncio(loop_scope="module"), pytest.mark.slow]
 
 
-def _client(refuse: bool = False) -> Client:
+def _client(refuse: bool = False, fail: bool = False) -> Client:
     """The test client (with *refuse*, one that answers ``window/showDocument`` with
-    ``success: false``, as a client does that cannot open the file), reading a code action
+    ``success: false``, as a client does that cannot open the file; with *fail*, one that
+    answers it with an error), reading a code action
     that carries a command as a code action: lsprotocol takes any object with a ``command``
     key for a bare ``Command`` (and turns the nested command into its string), where the
     protocol tells them apart by whether ``command`` is a string — as VS Code and eglot do."""
@@ -59,6 +61,15 @@ def _client(refuse: bool = False) -> Client:
             return types.ShowDocumentResult(success=False)
 
         client.protocol.fm.features[types.WINDOW_SHOW_DOCUMENT] = refuse_to_show  # as registered: bound
+    if fail:
+
+        def fail_to_show(params: types.ShowDocumentParams) -> types.ShowDocumentResult:
+            client.shown_documents.append(params)
+            raise JsonRpcInternalError("no window to show it in")
+
+        client.protocol.fm.features[types.WINDOW_SHOW_DOCUMENT] = fail_to_show
+        # the error answered is the point, not a fault of the test client
+        client.report_server_error = lambda error, source: None  # type: ignore[method-assign]
     converter = client.protocol._converter
 
     def structure(value: Any, _: Any) -> types.Command | types.CodeAction:
@@ -70,9 +81,9 @@ def _client(refuse: bool = False) -> Client:
     return client
 
 
-def _config(refuse: bool = False) -> Any:
+def _config(refuse: bool = False, fail: bool = False) -> Any:
     found = config(env=ENV)
-    found.client_factory = lambda: _client(refuse)
+    found.client_factory = lambda: _client(refuse, fail)
     return found
 
 
@@ -119,6 +130,16 @@ async def tells(lsp_client: Client, tmp_path_factory: pytest.TempPathFactory):
 async def refuses(lsp_client: Client, tmp_path_factory: pytest.TempPathFactory):
     """A client that advertises ``window.showDocument`` but cannot open the file."""
     root = tmp_path_factory.mktemp("refuses")
+    await _start(lsp_client, root, show_document=True)
+    lsp_client.root = root  # type: ignore[attr-defined]
+    yield
+    await lsp_client.shutdown_session()
+
+
+@pytest_lsp.fixture(scope="module", config=_config(fail=True))
+async def fails(lsp_client: Client, tmp_path_factory: pytest.TempPathFactory):
+    """A client that advertises ``window.showDocument`` and answers it with an error."""
+    root = tmp_path_factory.mktemp("fails")
     await _start(lsp_client, root, show_document=True)
     lsp_client.root = root  # type: ignore[attr-defined]
     yield
@@ -295,3 +316,16 @@ async def test_a_client_that_fails_to_open_the_file_is_told_instead(refuses: Cli
     written = Path(asked.uri.removeprefix("file://"))
     assert message.message.endswith(f"the whole result is in {written} and the server log")
     assert [m.message for m in refuses.log_messages if m.type == types.MessageType.Log] == [text]
+
+
+async def test_a_client_that_answers_show_document_with_an_error_is_told_instead(fails: Client) -> None:
+    form = _opened(fails, "failed.form.yaml", FORM)
+    (run,) = [a for a in await _actions(fails, form, WHOLE) if a.command is not None]
+    assert run.command is not None
+    text = await _execute(fails, run.command)
+    assert isinstance(text, str) and text.startswith(str(fails.root / "failed.form.yaml"))  # type: ignore[attr-defined]
+    (asked,) = fails.shown_documents
+    (message,) = fails.messages
+    written = Path(asked.uri.removeprefix("file://"))
+    assert message.message.endswith(f"the whole result is in {written} and the server log")
+    assert [m.message for m in fails.log_messages if m.type == types.MessageType.Log] == [text]
