@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 import pytest_lsp
-from lsp_support import HERE, Client, config, doc_id, open_doc, pos, published, start, write
+from lsp_support import HERE, Client, config, doc_id, open_doc, pos, published, start, until, write
 from lsprotocol import types
 
 pytestmark = pytest.mark.slow  # a second, deliberately faulty language server
@@ -42,3 +42,12 @@ async def test_failing_handlers_answer_empty_and_the_server_keeps_serving(client
     )
     assert isinstance(items, types.CompletionList)
     assert [i.label for i in items.items] == ["values"]
+    # a notification handler (didSave) that fails is logged too; the server goes on
+    client.text_document_did_save(types.DidSaveTextDocumentParams(text_document=doc_id(uri)))
+    await until(lambda: len([m for m in client.log_messages if m.type == types.MessageType.Error]) == 3)
+    logged = [m for m in client.log_messages if m.type == types.MessageType.Error]
+    assert logged[2].message == "formscript failed while did_save: RuntimeError: boom"
+    again = await client.text_document_completion_async(
+        types.CompletionParams(text_document=doc_id(uri), position=pos(3, 0))
+    )
+    assert isinstance(again, types.CompletionList) and [i.label for i in again.items] == ["values"]
