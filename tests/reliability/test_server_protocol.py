@@ -109,6 +109,16 @@ def test_end_of_input_ends_the_server(tmp_path: Path, servers: list[RawServer]) 
     _exit_code(server)
 
 
+def test_input_ending_inside_a_frame_ends_the_server_quietly(tmp_path: Path, servers: list[RawServer]) -> None:
+    server = started(tmp_path)
+    servers.append(server)
+    assert server.proc.stdin is not None
+    server.send_bytes(b"Content-Length: 10\r\n\r\n")
+    server.proc.stdin.close()
+    assert _exit_code(server) == 0
+    assert "dropping a frame" not in server.stderr_tail(10**9)
+
+
 @pytest.mark.parametrize(
     "method",
     [
