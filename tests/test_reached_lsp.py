@@ -174,3 +174,27 @@ def test_workspace_diagnostics_list_at_most_so_many_files(tmp_path: Path, monkey
     monkeypatch.setattr(workspace, "MAX_WORKSPACE_FILES", 3)
     listed = workspace.WorkspaceFiles(lambda: [str(tmp_path)], SettingsStore()).files()
     assert len(listed) == 3 and set(listed) <= {str(tmp_path / f"f{n}.form.yaml") for n in range(5)}
+
+
+def test_a_calls_transcript_behind_a_link_loop_is_not_read(tmp_path: Path) -> None:
+    import dataclasses
+
+    from formscript.lsp.lenses import calls_for
+
+    (tmp_path / "a").symlink_to(tmp_path / "b")
+    (tmp_path / "b").symlink_to(tmp_path / "a")
+    script = tmp_path / "s.script.yaml"
+    text = "responses:\n  - type: text\n    content: hi\n"
+    script.write_text(text, encoding="utf-8")
+    (tmp_path / "s.calls.yaml").write_text("- hello\n", encoding="utf-8")
+    settings = dataclasses.replace(Settings(), calls={"*.script.yaml": "a/x.calls.yaml"}, root=str(tmp_path))
+    found = analyse(script.as_uri(), text, 1, settings, "utf-16", 0)
+    asked: list[str] = []
+
+    def reader(path: str) -> str | None:
+        asked.append(path)
+        return Path(path).read_text(encoding="utf-8") if Path(path).is_file() else None
+
+    # the table's transcript is not inside the workspace (it resolves nowhere): the sibling is read
+    assert calls_for(found, reader, [str(tmp_path)]) == (str(tmp_path / "s.calls.yaml"), "- hello\n")
+    assert asked == [str(tmp_path / "s.calls.yaml")]
