@@ -198,3 +198,25 @@ def test_a_calls_transcript_behind_a_link_loop_is_not_read(tmp_path: Path) -> No
     # the table's transcript is not inside the workspace (it resolves nowhere): the sibling is read
     assert calls_for(found, reader, [str(tmp_path)]) == (str(tmp_path / "s.calls.yaml"), "- hello\n")
     assert asked == [str(tmp_path / "s.calls.yaml")]
+
+
+def test_renaming_a_field_without_a_value_and_one_reached_through_an_alias() -> None:
+    import pytest
+
+    from formscript.document import Edit
+    from formscript.lsp.navigation import RenameError, rename
+
+    declared = _analysis("a.form.yaml", "title: T\nfields:\n  age: {type: int}\n")
+    assert rename(declared, Pos(2, 3), "years") == [Edit(Span(Pos(2, 2), Pos(2, 5)), "years")]
+    aliased = _analysis("a.form.yaml", "title: T\nf: &f {age: {type: int}}\nfields: *f\nvalues:\n  age: 3\n")
+    with pytest.raises(RenameError) as refused:
+        rename(aliased, Pos(4, 3), "years")
+    assert str(refused.value) == "the key 'age' under fields cannot be renamed exactly (it is reached through an alias)"
+
+
+def test_a_script_that_does_not_parse_has_no_served_hints() -> None:
+    from formscript.lsp.lenses import script_hints
+
+    broken = _analysis("s.script.yaml", "responses: [\n")
+    assert broken.document is None
+    assert script_hints({"calls_path": "/w/s.calls.yaml", "calls": [], "entries": [{"index": 0}]}, broken) == []
