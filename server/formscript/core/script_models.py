@@ -37,14 +37,6 @@ class _Matcher(_Closed):
         return all(getattr(self, name) is None for name in type(self).model_fields)
 
 
-class _Entry(_Closed):
-    @property
-    def conditional(self) -> bool:
-        """Reserved for matching (a non-empty ``when:``)."""
-        when = getattr(self, "when", None)
-        return when is not None and not when.is_empty()
-
-
 _SCALARS: dict[str, Any] = {"str": str, "int": int, "bool": bool, "dict": dict[str, Any]}
 
 
@@ -81,11 +73,11 @@ def _model(shape: Shape, base: type[BaseModel]) -> type[BaseModel]:
 _MODELS: dict[str, type[BaseModel]] = {}
 WhenMatcher = _model(MATCHER, _Matcher)
 StreamChunkSpec = _model(CHUNK, _Closed)
-TextResponse = _model(ENTRIES["text"], _Entry)
-ToolCallResponse = _model(ENTRIES["tool_call"], _Entry)
-StructuredResponse = _model(ENTRIES["structured"], _Entry)
-StreamResponse = _model(ENTRIES["stream"], _Entry)
-ErrorResponse = _model(ENTRIES["error"], _Entry)
+TextResponse = _model(ENTRIES["text"], _Closed)
+ToolCallResponse = _model(ENTRIES["tool_call"], _Closed)
+StructuredResponse = _model(ENTRIES["structured"], _Closed)
+StreamResponse = _model(ENTRIES["stream"], _Closed)
+ErrorResponse = _model(ENTRIES["error"], _Closed)
 ScriptHeader = _model(HEADER, _Closed)
 
 ENTRY_MODELS: dict[str, type[BaseModel]] = {kind: _MODELS[shape.name] for kind, shape in ENTRIES.items()}

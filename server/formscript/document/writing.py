@@ -52,12 +52,8 @@ def _escaped(char: str) -> str:
         return _ESCAPES[char]
     if not re.match(_NOT_SINGLE, char):
         return char
-    code = ord(char)
-    if code <= 0xFF:
-        return f"\\x{code:02x}"
-    if code <= 0xFFFF:
-        return f"\\u{code:04x}"
-    return f"\\U{code:08x}"
+    code = ord(char)  # every such character is in the Basic Multilingual Plane
+    return f"\\x{code:02x}" if code <= 0xFF else f"\\u{code:04x}"
 
 
 def json_source(text: str) -> str:
