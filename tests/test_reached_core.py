@@ -3,9 +3,11 @@ reaches, each driven by that input and checked by what a user sees."""
 
 from __future__ import annotations
 
+import yaml
 from tests.rules.cases import lint_bytes
 
 from formscript.core import suggest
+from formscript.core.printable import printable, printable_repr, unprintable_int
 
 
 def test_a_repeated_alternation_whose_branches_share_a_first_letter_risks_backtracking() -> None:
@@ -30,3 +32,40 @@ def test_a_word_longer_than_the_remembered_ones_is_matched_but_not_remembered() 
     assert suggest.closest(long, ["x" * 200 + "y", "other"]) == "x" * 200 + "y"
     assert suggest.closest("X" * 201, [long]) == long
     assert suggest._remembered.cache_info().currsize == before
+
+
+#: A YAML hex literal of 3,601 digits: an int of 14,401 bits, too long for decimal.
+HUGE = "0x1" + "0" * 3600
+
+
+def test_an_int_just_over_the_safe_bit_count_is_still_written_in_decimal() -> None:
+    near = 2**14_100  # past the 14,000 bits below which no check is needed, 4,245 digits
+    assert not unprintable_int(near)
+    assert printable(near) is near
+    assert printable_repr([near]) == f"[{near}]"
+
+
+def test_a_value_nested_past_the_recursion_limit_through_aliases_gets_a_placeholder() -> None:
+    chain = "\n".join(["a0: &a0 [1]", *(f"a{i}: &a{i} [*a{i - 1}]" for i in range(1, 1500))])
+    deep = yaml.safe_load(chain)["a1499"]
+    assert printable_repr(deep) == "<list nested too deeply to print>"
+
+
+def test_the_hand_written_repr_writes_an_empty_set_and_a_list_inside_itself() -> None:
+    value = yaml.safe_load(f"&a [{HUGE}, !!set {{}}, *a]")
+    assert printable_repr(value) == f"[{hex(int(HUGE, 16))}, set(), [...]]"
+    shown = printable(value)
+    assert shown is not value and shown[2] is value  # the list inside itself is kept as it is
+    assert repr(shown[0]) == hex(int(HUGE, 16))
+
+
+def test_a_container_used_twice_is_rebuilt_once() -> None:
+    # each level holds the one below twice: rebuilt once per use, 2**40 lists would be built
+    chain = "\n".join([f"a0: &a0 [{HUGE}]", *(f"a{i}: &a{i} [*a{i - 1}, *a{i - 1}]" for i in range(1, 41))])
+    value = yaml.safe_load(chain)["a40"]
+    shown = printable(value)
+    assert shown[0] is shown[1] and shown[0] is not value[0]
+    bottom = shown
+    for _ in range(40):
+        bottom = bottom[0]
+    assert repr(bottom) == f"[{hex(int(HUGE, 16))}]"
