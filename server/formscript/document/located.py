@@ -43,7 +43,6 @@ from formscript.document.model import (
     split_lines,
 )
 from formscript.document.positions import LineIndex
-from formscript.document.writing import json_source, scalar_source
 from formscript.document.yamledits import Hop, removal_at, replacement_at
 from formscript.document.yamlread import (
     FRESH_STACK_AT,
@@ -200,10 +199,6 @@ class YamlDocument(Document):
     def marked(self) -> bool:
         """Whether the text may hold an anchor or a tag (``yamledits._scalar_span`` skips them)."""
         return "&" in self.text or "!" in self.text
-
-    def edit_text(self, path: KeyPath, text: str, *, on_key: bool = False) -> str | None:
-        """*text* as a JSON string, or as a YAML scalar that loads to exactly *text*."""
-        return json_source(text) if self.syntax == "json" else scalar_source(text)
 
     def replacement(self, path: KeyPath, text: str, *, on_key: bool = False, quoted: bool = False) -> Edit | None:
         """The edit writing *text* over the scalar key or value at *path* (``yamledits``)."""

@@ -49,7 +49,6 @@ from formscript.document.model import (
     span_of,
     split_lines,
 )
-from formscript.document.writing import scalar_source
 from formscript.document.yamlread import depth_bound, loader_for, node_span, node_start, safe_loader_class
 
 __all__ = ["SplicedDocument", "Split", "split_entries"]
@@ -284,10 +283,6 @@ class WholeText(Document):
         if self._comments is None:
             self._comments = comments_of(self.text) if "#" in self.text else []
         return self._comments
-
-    def edit_text(self, path: KeyPath, text: str, *, on_key: bool = False) -> str | None:
-        """*text* as a YAML scalar that loads to exactly *text*."""
-        return scalar_source(text)
 
 
 @dataclass
