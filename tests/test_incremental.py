@@ -164,7 +164,17 @@ def same_document(spliced: SplicedDocument, where: str) -> None:
     assert spliced.value == whole.value, where
     every = list(paths(whole.value))
     answers_alike(
-        spliced, whole, [*every, ("responses", len(whole.value["responses"])), ("responses", -1), ("nope",)], where
+        spliced,
+        whole,
+        [
+            *every,
+            ("responses", len(whole.value["responses"])),
+            ("responses", -1),
+            ("responses", True),
+            ("responses", 0.0),
+            ("nope",),
+        ],
+        where,
     )
     assert spliced.lines == whole.lines, where
 

@@ -347,11 +347,7 @@ class SplicedDocument(WholeText):
             top = self.head.entry(())
             assert top is not None
             return Location(Span(top.value.start, self._sequence().end))
-        try:
-            under = path[0] == KEY
-        except Exception:
-            under = False
-        if under:
+        if path[0] == KEY:
             if len(path) == 1:
                 own = self.head.entry(path)
                 return Location(self._sequence(), own.key if own is not None else None)
