@@ -8,6 +8,8 @@ from tests.rules.cases import lint_bytes
 
 from formscript.core import suggest
 from formscript.core.printable import printable, printable_repr, unprintable_int
+from formscript.document import parse_document
+from formscript.document.comments import comments_of
 
 
 def test_a_repeated_alternation_whose_branches_share_a_first_letter_risks_backtracking() -> None:
@@ -69,3 +71,25 @@ def test_a_container_used_twice_is_rebuilt_once() -> None:
     for _ in range(40):
         bottom = bottom[0]
     assert repr(bottom) == f"[{hex(int(HUGE, 16))}]"
+
+
+def test_a_workform_field_mapping_whose_name_is_unhashable_is_refused_at_the_name() -> None:
+    source = "from lionagi.work import WorkForm\n\n"
+    source += 'form = WorkForm(title="t", fields={"a": {"name": ["x"], "type": "str"}})\n'
+    report = lint_bytes(source.encode(), "test_form.py")
+    assert [(d.code, d.message, d.span.start.line, d.span.start.column) for d in report.diagnostics] == [
+        ("PY002", "WorkForm(...): fields['a'].name is invalid (not a string)", 2, 49)
+    ]
+
+
+def test_an_unknown_directive_s_parameters_run_to_the_end_of_its_line() -> None:
+    # PyYAML skips an unknown directive's line whole: its '#' starts no comment
+    doc = parse_document("%FOO bar # not a comment\n--- # c\na: 1 # d\n")
+    assert doc.ok
+    assert [c.text for c in doc.comments()] == ["# c", "# d"]
+
+
+def test_a_text_the_pure_reader_refuses_at_once_has_no_known_comments() -> None:
+    # libyaml scans up to the NUL; the pure-Python reader, which decides, refuses the text
+    # as it is handed over, so no comment is known
+    assert comments_of("a: 1 # c\n\x00") == []
