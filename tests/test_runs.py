@@ -306,3 +306,39 @@ def test_a_regex_the_runtime_answers_in_time_is_awaited_and_its_entry_shown(
     (slow,) = call["slow_regexes"]
     assert slow["pattern"] == "a*b" and slow["bound_seconds"] == 0.3 and slow["explosive"] is False
     assert slow["estimated_seconds"] >= 0.3 and "formscript waited for the answer" in slow["message"]
+
+
+def _alias_chain_form(tmp_path: Path, depth: int) -> str:
+    """A form whose value nests *depth* lists deep through a chain of aliases (a depth the
+    loader accepts, since no text nests past one level)."""
+    chain = ["  - &a0 [1]", *(f"  - &a{i} [*a{i - 1}]" for i in range(1, depth))]
+    text = "\n".join(["title: t", "fields:", "  deep: {type: list}", "chain:", *chain, "values:"])
+    path = tmp_path / "deep.form.yaml"
+    path.write_text(f"{text}\n  deep: *a{depth - 1}\n", encoding="utf-8")
+    return str(path)
+
+
+def test_dry_run_shows_a_value_nested_past_the_recursion_limit(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = _alias_chain_form(tmp_path, 1500)
+    assert run(["dry-run", path]) == 1
+    out = capsys.readouterr().out
+    assert "  deep: <list nested too deeply to print> (list)\n" in out
+    code, data = _json(capsys, "dry-run", path)
+    (result,) = data["results"]
+    given, levels = result["values"]["deep"]["given"], 0
+    while isinstance(given, list):
+        (given,), levels = given, levels + 1
+    assert code == 1 and (levels, given) == (800, "<list nested more than 800 levels deep>")
+    assert result["values"]["deep"]["value"] == result["values"]["deep"]["given"]
+
+
+def test_dry_run_writes_a_value_nested_within_the_limit_whole(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, data = _json(capsys, "dry-run", _alias_chain_form(tmp_path, 700))
+    given, levels = data["results"][0]["values"]["deep"]["given"], 0
+    while isinstance(given, list):
+        (given,), levels = given, levels + 1
+    assert code == 1 and (levels, given) == (700, 1)

@@ -17,7 +17,8 @@ CONTRACT_VERSION = 1
 def json_safe(value: Any) -> Any:
     """*value* as plain JSON: non-finite floats and other types become their repr, ints too
     long for decimal text their hex; an alias bomb becomes a note instead of being expanded;
-    a container met again inside itself becomes ``"[...]"`` or ``"{...}"``, as repr writes it."""
+    a container met again inside itself becomes ``"[...]"`` or ``"{...}"``, as repr writes it;
+    one nested past ``MAX_NESTING`` becomes a note too."""
     if isinstance(value, dict | list | tuple):
         shape = measure(value)
         if shape.size > EXPANSION_LIMIT:
@@ -28,16 +29,21 @@ def json_safe(value: Any) -> Any:
 #: Marks the end of a container's members on ``plain``'s stack.
 _DONE = object()
 
+#: The deepest container ``plain`` writes out: deeper ones (only aliases build them; the
+#: runtime's loader refuses text nested past 490) become a note, so that what it returns can
+#: be compared, printed and JSON-encoded within Python's recursion limit (1,000).
+MAX_NESTING = 800
+
 
 def plain(value: Any) -> Any:
     """*value* with every part JSON can write kept and the rest as text; iterative, so any
-    nesting depth converts, and a container met again inside itself becomes ``[...]`` or
-    ``{...}`` as repr writes it."""
+    nesting depth converts (past ``MAX_NESTING``, to a note), and a container met again
+    inside itself becomes ``[...]`` or ``{...}`` as repr writes it."""
     holder: list[Any] = [None]
-    todo: list[tuple[Any, Any, Any]] = [(value, holder, 0)]
+    todo: list[tuple[Any, Any, Any, int]] = [(value, holder, 0, 1)]
     inside: set[int] = set()
     while todo:
-        item, target, slot = todo.pop()
+        item, target, slot, depth = todo.pop()
         if item is _DONE:
             inside.discard(slot)
             continue
@@ -45,21 +51,24 @@ def plain(value: Any) -> Any:
             if id(item) in inside:
                 target[slot] = "{...}" if isinstance(item, dict) else "[...]"
                 continue
+            if depth > MAX_NESTING:
+                target[slot] = f"<{type(item).__name__} nested more than {MAX_NESTING} levels deep>"
+                continue
             inside.add(id(item))
-            todo.append((_DONE, None, id(item)))
+            todo.append((_DONE, None, id(item), depth))
             if isinstance(item, dict):
                 members: dict[str, Any] = {}
                 pending = []
                 for key, member in item.items():
                     name = key if isinstance(key, str) else _text(key)
                     members[name] = None
-                    pending.append((member, members, name))
+                    pending.append((member, members, name, depth + 1))
                 target[slot] = members
                 todo.extend(reversed(pending))  # in order, so a later equal name wins
             else:
                 items: list[Any] = [None] * len(item)
                 target[slot] = items
-                todo.extend((member, items, index) for index, member in enumerate(item))
+                todo.extend((member, items, index, depth + 1) for index, member in enumerate(item))
             continue
         target[slot] = _scalar(item)
     return holder[0]
