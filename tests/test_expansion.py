@@ -208,3 +208,18 @@ def _ladder_length(depth: int) -> int:
     for _ in range(depth - 1):
         length = length * 10 + 2 + 2 * 9
     return length
+
+
+@pytest.mark.parametrize("key", [datetime.date(2020, 1, 1), datetime.datetime(2020, 1, 1, 8)])
+def test_a_key_json_refuses_is_named_as_the_encoder_names_it_in_the_walk(key: Any) -> None:
+    """Past the limit, a value that contains itself is walked in the encoder's order: its
+    refusal of a key reads as json.dumps's own (``datetime.date``, not ``date``)."""
+    itself: list[Any] = []
+    itself.append(itself)
+    with pytest.raises(TypeError) as raised:
+        json.dumps({key: 1})
+    value = {key: itself, "n": list(range(10))}
+    shape = measure(value, 5)
+    assert (shape.size, shape.cyclic) == (6, True)  # past the limit, and the walk met the cycle
+    error = json_error(value, limit=5)
+    assert type(error) is TypeError and str(error) == str(raised.value)

@@ -143,7 +143,7 @@ def _encoder_walk(value: Any, limit: int) -> Exception:
             continue
         if what == "key":
             if not (node is None or isinstance(node, str | int | float | bool)):
-                return TypeError(f"keys must be str, int, float, bool or None, not {type(node).__name__}")
+                return TypeError(f"keys must be str, int, float, bool or None, not {_c_name(node)}")
             continue
         steps += 1
         if steps > limit:
@@ -169,6 +169,13 @@ def _encoder_walk(value: Any, limit: int) -> Exception:
 #: (encoding it takes seconds and a few hundred megabytes); beyond, the memory it takes is
 #: the machine's business, and formscript says it may exhaust it.
 SERVABLE_CHARACTERS = 100_000_000
+
+
+def _c_name(value: Any) -> str:
+    """The name json's C encoder gives *value*'s type when it refuses it as a key (the type's
+    C name: ``datetime.date``, where a Python-level message says ``date``)."""
+    kind = type(value)
+    return kind.__name__ if kind.__module__ == "builtins" else f"{kind.__module__}.{kind.__qualname__}"
 
 
 def encoded_length(value: Any) -> int | None:
@@ -209,7 +216,7 @@ def _key_length(key: Any) -> int:
         return len(json.dumps(key))
     if key is None or isinstance(key, bool | int | float):
         return len(json.dumps(json.dumps(key)))  # e.g. 1 -> "1"
-    raise TypeError(f"keys must be str, int, float, bool or None, not {type(key).__name__}")
+    raise TypeError(f"keys must be str, int, float, bool or None, not {_c_name(key)}")
 
 
 __all__ = [
