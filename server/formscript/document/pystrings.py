@@ -52,15 +52,13 @@ _OCTAL = re.compile(r"[0-7]{1,3}")
 
 def _decode_literal(source: str, start: int) -> tuple[str, list[int], int, str] | None:
     """Decode the string literal beginning at *source*[*start*]: its value, the source offset
-    of each character, the offset just past the literal and its quote character. None for
-    what this reader does not decode (bytes, f-strings)."""
+    of each character, the offset just past the literal and its quote character (None when
+    no literal begins or ends there). The literal is one piece of a string constant Python
+    parsed: never bytes or an f-string, and its escapes are valid."""
     match = _PREFIX_QUOTE.match(source, start)
     if match is None:
         return None
-    prefix = match.group("prefix").lower()
-    if "b" in prefix or "f" in prefix:
-        return None
-    raw = "r" in prefix
+    raw = "r" in match.group("prefix").lower()
     quote = match.group("quote")
     index = match.end()
     chars: list[str] = []
@@ -75,10 +73,7 @@ def _decode_literal(source: str, start: int) -> tuple[str, list[int], int, str] 
             offsets.extend(range(index, index + len(pair)))
             index += 2
         elif char == "\\":
-            decoded = _escape(source, index)
-            if decoded is None:
-                return None
-            text, length = decoded
+            text, length = _escape(source, index)
             chars.extend(text)
             offsets.extend([index] * len(text))
             index += length
@@ -93,10 +88,9 @@ def _decode_literal(source: str, start: int) -> tuple[str, list[int], int, str] 
     return None
 
 
-def _escape(source: str, index: int) -> tuple[str, int] | None:
-    """The text an escape at *index* stands for and its length in the source."""
-    if index + 1 >= len(source):
-        return None
+def _escape(source: str, index: int) -> tuple[str, int]:
+    """The text an escape at *index* stands for and its length in the source (an escape of a
+    literal Python parsed: its digits and its name are valid)."""
     kind = source[index + 1]
     if kind in _SIMPLE_ESCAPES:
         return _SIMPLE_ESCAPES[kind], 2
@@ -110,20 +104,12 @@ def _escape(source: str, index: int) -> tuple[str, int] | None:
     widths = {"x": 2, "u": 4, "U": 8}
     if kind in widths:
         digits = source[index + 2 : index + 2 + widths[kind]]
-        try:
-            return chr(int(digits, 16)), 2 + widths[kind]
-        except ValueError:
-            return None
-    if kind == "N" and source.startswith("{", index + 2):
+        return chr(int(digits, 16)), 2 + widths[kind]
+    if kind == "N":
         close = source.find("}", index + 3)
-        if close < 0:
-            return None
         import unicodedata
 
-        try:
-            return unicodedata.lookup(source[index + 3 : close]), close + 1 - index
-        except KeyError:
-            return None
+        return unicodedata.lookup(source[index + 3 : close]), close + 1 - index
     return "\\" + kind, 2  # an unknown escape keeps its backslash
 
 

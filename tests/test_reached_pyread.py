@@ -1,0 +1,78 @@
+"""Python the readers of test files (``formscript.document.py*``) meet in users' files and that
+no other test writes: how a string's characters are located through raw strings, escapes and
+``\\r\\n`` line breaks; literals folded from expressions; odd calls that are not documents."""
+
+from __future__ import annotations
+
+from formscript.document.model import Pos
+from formscript.document.pyextract import extract
+from formscript.document.pystrings import TextPositions
+
+
+def _written(text: str) -> TextPositions:
+    """The located text the one ``write_text`` of *text* (a test module) writes."""
+    found = [e.text for e in extract(text) if e.semantic == "text"]
+    assert len(found) == 1 and found[0] is not None
+    return found[0]
+
+
+def _where(located: TextPositions) -> list[tuple[str, int, int]]:
+    return [(char, pos.line, pos.column) for char, pos in zip(located.text, located.positions, strict=True)]
+
+
+def _module(literal: str, newline: str = "\n") -> str:
+    lines = ["def test_x(tmp_path):", '    p = tmp_path / "s.yaml"', f"    p.write_text({literal})", ""]
+    return newline.join(lines)
+
+
+# ----------------------------------------------------------------- characters, through escapes
+
+
+def test_a_raw_string_keeps_each_backslash_and_the_character_after_it_in_place() -> None:
+    located = _written(_module(r'r"a: \n\\"'))
+    assert located.text == "a: \\n\\\\"
+    assert _where(located) == [
+        ("a", 2, 19),
+        (":", 2, 20),
+        (" ", 2, 21),
+        ("\\", 2, 22),
+        ("n", 2, 23),
+        ("\\", 2, 24),
+        ("\\", 2, 25),
+    ]
+    assert located.end == Pos(2, 26)
+
+
+def test_octal_named_and_unknown_escapes_stand_at_their_backslash() -> None:
+    located = _written(_module(r'"a: \101\N{BULLET}\q"'))
+    assert located.text == "a: A•\\q"
+    assert _where(located) == [
+        ("a", 2, 18),
+        (":", 2, 19),
+        (" ", 2, 20),
+        ("A", 2, 21),
+        ("•", 2, 25),
+        ("\\", 2, 35),
+        ("q", 2, 35),
+    ]
+
+
+def test_line_breaks_written_as_crlf_inside_a_string_are_one_character() -> None:
+    # a triple-quoted string across a \r\n break, and a backslash continuation before one
+    source = _module('"""a: 1\r\nb: 2""" "\\\r\nc"', newline="\r\n")
+    located = _written(source)
+    assert located.text == "a: 1\nb: 2c"
+    assert _where(located)[3:7] == [("1", 2, 23), ("\n", 2, 24), ("b", 3, 0), (":", 3, 1)]
+    assert _where(located)[-1] == ("c", 4, 0)
+
+
+def test_strip_lstrip_and_rstrip_keep_the_positions_of_what_they_keep() -> None:
+    for method, text, first, end in [
+        ("strip", "a: 1", ("a", 2, 20), Pos(2, 24)),
+        ("lstrip", "a: 1\\n ", ("a", 2, 20), Pos(2, 27)),
+        ("rstrip", "  a: 1", (" ", 2, 18), Pos(2, 24)),
+    ]:
+        located = _written(_module(f'"  a: 1\\n ".{method}()'))
+        assert located.text == text.replace("\\n", "\n")
+        assert _where(located)[0] == first
+        assert located.end == end
