@@ -4,9 +4,12 @@ no other test writes: how a string's characters are located through raw strings,
 
 from __future__ import annotations
 
+import textwrap
+
 from formscript.document.model import Pos
 from formscript.document.pyextract import extract
 from formscript.document.pystrings import TextPositions
+from formscript.lint.python_lint import lint_python
 
 
 def _written(text: str) -> TextPositions:
@@ -76,3 +79,89 @@ def test_strip_lstrip_and_rstrip_keep_the_positions_of_what_they_keep() -> None:
         assert located.text == text.replace("\\n", "\n")
         assert _where(located)[0] == first
         assert located.end == end
+
+
+# ----------------------------------------------------------------- calls of the work-form API
+
+
+def _reported(source: str) -> list[tuple[int, str | None, str, list[str]]]:
+    """(line of the call, kind, verdict, "CODE line:column message" of each finding) per part."""
+    bundle = lint_python(textwrap.dedent(source), "test_example.py")
+    found = []
+    for part in bundle.parts or []:
+        assert part.embedded is not None and part.verdict is not None
+        findings = [f"{d.code} {d.span.start.line}:{d.span.start.column} {d.message}" for d in part.diagnostics]
+        found.append((part.embedded.call_span.start.line, part.kind, part.verdict.value, findings))
+    return found
+
+
+_POSITIONAL = "takes keyword arguments only; this positional argument raises TypeError"
+
+
+def test_work_form_models_given_positional_or_repeated_arguments_raise() -> None:
+    assert _reported(
+        """\
+        from lionagi.work import FieldSpec, Rule, RuleSet, WorkForm
+
+        def test_x():
+            FieldSpec(name=["a", 1])
+            Rule("x")
+            FieldSpec("a")
+            Rule(name="r", **{"name": "s"})
+            RuleSet().add(Rule(name="q", when="a")).add(rule={"x": 1}).add()
+        """
+    ) == [
+        (
+            3,
+            "form",
+            "rejected",
+            [
+                'FS006 3:19 field name ["a", 1] is not an identifier'
+                " (letters, digits and underscores, not starting with a digit)"
+            ],
+        ),
+        (
+            4,
+            "rules",
+            "rejected",
+            ["PY002 4:9 Rule(...) takes keyword arguments only; this positional argument raises TypeError"],
+        ),
+        (
+            5,
+            "form",
+            "rejected",
+            ["PY002 5:14 FieldSpec(...) takes keyword arguments only; this positional argument raises TypeError"],
+        ),
+        (6, "rules", "rejected", ["PY002 6:4 Rule(...) is given 'name' twice; the call raises TypeError"]),
+        (7, "rules", "rejected", []),
+        (
+            7,
+            "rules",
+            "rejected",
+            [
+                "RS001 7:18 rule #0 has unknown check None; expected one of required, type, range, pattern, custom",
+                "RS011 7:18 rule #0 is missing 'field'",
+                "RS011 7:18 rule #0 is missing 'rule_id'",
+            ],
+        ),
+    ]
+
+
+def test_calls_whose_arguments_are_splatted_are_not_documents() -> None:
+    # the arguments are known only at run time: nothing is read, and nothing is refused
+    assert _reported(
+        """\
+        from lionagi.work import WorkForm, fill_form
+        from lionagi.testing import ScriptModel, TestBranch
+
+        def test_x(args, kw, spec):
+            fill_form(*args)
+            fill_form(**kw)
+            fill_form(WorkForm(fields={}), *args)
+            fill_form(WorkForm(**spec), values={})
+            ScriptModel.from_responses(*args)
+            TestBranch.from_text(*args)
+            ScriptModel.model_validate(*args)
+            ScriptModel.model_validate({"responses": []}, strict=True)
+        """
+    ) == [(6, "form", "accepted", [])]

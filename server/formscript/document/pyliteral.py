@@ -174,11 +174,7 @@ class PyNode:
             return self.stand_in()
         if self.kind == "dict":
             return {key.materialize(): value.materialize() for key, value in self.pairs}
-        values = [item.materialize() for item in self.items]
-        try:
-            return self.seq_type(values)
-        except TypeError:  # a set of unhashable stand-ins
-            return values
+        return self.seq_type(item.materialize() for item in self.items)
 
     def children(self) -> Iterator[tuple[Any, PyNode | None, PyNode]]:
         """(path part, key node, value node) of each member, in source order."""
@@ -198,11 +194,8 @@ class PyNode:
                     if key.standing is not None and key.standing is part:
                         found = (key, value)
                     continue
-                try:
-                    if key.value == part and type(key.value) is type(part):
-                        found = (key, value)
-                except Exception:  # a key whose comparison raises is not the one asked for
-                    continue
+                if key.value == part and type(key.value) is type(part):
+                    found = (key, value)
             return found
         if (
             self.kind == "seq"
