@@ -165,3 +165,82 @@ def test_calls_whose_arguments_are_splatted_are_not_documents() -> None:
             ScriptModel.model_validate({"responses": []}, strict=True)
         """
     ) == [(6, "form", "accepted", [])]
+
+
+# ----------------------------------------------------------------- literals, folded or not
+
+_RAISES = "so Python raises TypeError building it; lionagi is never called"
+_TYPES = "expected one of text, tool_call, structured, stream, error"
+_RUN_TIME = "is only known at run time; formscript cannot check it"
+
+
+def test_literals_are_folded_where_python_would_and_opaque_where_it_runs_code() -> None:
+    assert _reported(
+        """\
+        from lionagi.testing import ScriptModel
+
+        S = f"abc"
+        D = {"type": "text", "content": "x"}
+        SELF = [SELF]
+
+        def test_x(x, y):
+            ScriptModel.from_responses([{"type": f"nope", "content": "hi"}])
+            ScriptModel.from_responses([{"type": "text", "content": "a" if x else 1}])
+            ScriptModel.from_responses([{"type": "text", "content": ...}])
+            ScriptModel.from_responses([{"type": "text", "content": SELF}])
+            ScriptModel.from_responses([{**D}, {**x}, {**{[1]: 2}}])
+            ScriptModel.from_responses([{f"{x}": 1}, {"type": "text", "content": "a"}])
+            ScriptModel.from_responses([{"type": "text", "content": "a", "meta": {[1], 2}}])
+            ScriptModel.from_responses([*[{"type": "nope"}], D])
+            ScriptModel.from_responses([*x])
+            ScriptModel.from_responses([{"type": "text", "content": {x}}])
+            ScriptModel.from_responses([{"type": "text", "content": not 0}])
+            ScriptModel.from_responses([{"type": "text", "content": -x}])
+            ScriptModel.from_responses([D] + [D])
+            ScriptModel.from_responses([{"type": "text", "content": "%s" % x}])
+            ScriptModel.from_responses([{"type": "text", "content": f"{x}" + "a"}])
+            ScriptModel.from_responses([dict(type="text", content=" a ".strip())])
+            ScriptModel.from_responses([{"type": "text", "content": "{}".format(x)}])
+            ScriptModel.from_responses(list((D,)))
+            ScriptModel.from_responses(list(x))
+            ScriptModel.from_responses([{"type": "text", "content": set()}])
+            ScriptModel.from_responses([{"type": "text", "content": frozenset([[1]])}])
+            ScriptModel.from_responses([dict(**{[1]: 2})])
+        """
+    ) == [
+        (7, "script", "rejected", [f"SC002 7:41 response #0 has unknown type 'nope'; {_TYPES}"]),
+        (8, "script", "insufficient_evidence", [f'PY001 8:60 the expression "a" if x else 1 {_RUN_TIME}']),
+        (9, "script", "insufficient_evidence", [f"PY001 9:60 ... {_RUN_TIME}"]),
+        (10, "script", "insufficient_evidence", [f"PY001 4:8 the name 'SELF' (which refers to itself) {_RUN_TIME}"]),
+        (11, "script", "rejected", [f"PY002 11:49 the dict's key [1] is unhashable, {_RAISES}"]),
+        (
+            12,
+            "script",
+            "insufficient_evidence",
+            [f'PY001 12:32 a dict whose key f"{{x}}" is not a literal {_RUN_TIME}'],
+        ),
+        (13, "script", "rejected", [f"PY002 13:73 a member of the set {{[1], 2}} is unhashable, {_RAISES}"]),
+        (14, "script", "rejected", [f"SC002 14:43 response #0 has unknown type 'nope'; {_TYPES}"]),
+        (16, "script", "insufficient_evidence", [f"PY001 16:60 the set {{x}} {_RUN_TIME}"]),
+        (
+            17,
+            "script",
+            "rejected",
+            ["SC005 17:60 response #0 (text): content True is invalid (input should be a valid string)"],
+        ),
+        (18, "script", "insufficient_evidence", [f"PY001 18:60 the expression -x {_RUN_TIME}"]),
+        (19, "script", "accepted", []),
+        (20, "script", "accepted", []),
+        (21, "script", "accepted", []),
+        (22, "script", "accepted", []),
+        (23, "script", "accepted", []),
+        (24, "script", "accepted", []),
+        (
+            26,
+            "script",
+            "rejected",
+            ["SC005 26:60 response #0 (text): content set() is invalid (input should be a valid string)"],
+        ),
+        (27, "script", "insufficient_evidence", [f"PY001 27:60 the call frozenset([[1]]) {_RUN_TIME}"]),
+        (28, "script", "rejected", [f"PY002 28:39 the dict's key [1] is unhashable, {_RAISES}"]),
+    ]

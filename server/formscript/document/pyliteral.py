@@ -332,7 +332,7 @@ class LiteralReader:
                 key = PyNode.scalar(frozen, key.span, self.source_of(key_node, 10_000))  # a tuple key
             elif _unhashable(key):
                 return self.raising(node, f"the dict's key {self.source_of(key_node)} is unhashable")
-            elif key.kind != "scalar" or not _hashable(key.value):
+            elif key.kind != "scalar":
                 return self.opaque(node, f"a dict whose key {self.source_of(key_node)} is not a literal")
             pairs.append((key, self.read(value_node, depth + 1)))
         return PyNode.mapping(self.lines.span(node), pairs)
@@ -352,7 +352,7 @@ class LiteralReader:
             items = [i if f is _NOTHING else PyNode.scalar(f, i.span) for i, f in zip(items, frozen, strict=True)]
             if any(_unhashable(i) for i in items):
                 return self.raising(node, f"a member of the set {self.source_of(node)} is unhashable")
-            if any(i.kind != "scalar" or not _hashable(i.value) for i in items):
+            if any(i.kind != "scalar" for i in items):
                 return self.opaque(node, f"the set {self.source_of(node)}")
         seq_type: type = list if isinstance(node, ast.List) else tuple if isinstance(node, ast.Tuple) else set
         return PyNode.sequence(self.lines.span(node), items, seq_type)
@@ -423,7 +423,7 @@ class LiteralReader:
         given = self.read(node.args[0], depth + 1)
         if given.kind != "seq":
             return self.opaque(node, f"the call {self.source_of(node)}")
-        if kind in (set, frozenset) and any(i.kind != "scalar" or not _hashable(i.value) for i in given.items):
+        if kind in (set, frozenset) and any(i.kind != "scalar" for i in given.items):
             return self.opaque(node, f"the call {self.source_of(node)}")
         return PyNode.sequence(span, list(given.items), kind)
 
@@ -483,19 +483,11 @@ def _unhashable(node: PyNode) -> bool:
 def _frozen(node: PyNode) -> Any:
     """The value of a tuple of scalars (nested tuples too), or _NOTHING."""
     if node.kind == "scalar":
-        return node.value if _hashable(node.value) else _NOTHING
+        return node.value
     if node.kind != "seq" or node.seq_type is not tuple:
         return _NOTHING
     values = [_frozen(item) for item in node.items]
     return _NOTHING if any(v is _NOTHING for v in values) else tuple(values)
-
-
-def _hashable(value: Any) -> bool:
-    try:
-        hash(value)
-    except TypeError:
-        return False
-    return True
 
 
 def _fold(op: ast.operator, left: Any, right: Any) -> Any:
