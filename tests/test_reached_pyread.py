@@ -244,3 +244,84 @@ def test_literals_are_folded_where_python_would_and_opaque_where_it_runs_code() 
         (27, "script", "insufficient_evidence", [f"PY001 27:60 the call frozenset([[1]]) {_RUN_TIME}"]),
         (28, "script", "rejected", [f"PY002 28:39 the dict's key [1] is unhashable, {_RAISES}"]),
     ]
+
+
+# ----------------------------------------------------------------- what names mean
+
+
+def test_names_bound_by_star_imports_annotations_and_imports_under_try_or_if_are_followed() -> None:
+    # a with-target tuple and a relative import hide the module's names; a lambda's default
+    # and a comprehension's condition are calls like any other
+    assert _reported(
+        """\
+        from lionagi.testing import *
+
+        try:
+            from lionagi.testing import ScriptModel as SM
+        except ImportError:
+            from lionagi.testing import ScriptModel as Fallback
+        if True:
+            from lionagi.testing import ScriptModel as Made
+
+        R: list = [{"type": "annotated"}]
+        a = [{"type": "module"}]
+        FN = lambda s=ScriptModel.from_responses([{"type": "default"}]): s
+
+
+        class Holder:
+            def method(self):
+                return SM.from_responses([{"type": "in_try"}])
+
+
+        class Other:
+            def method(self):
+                return Made.from_responses([{"type": "in_if"}])
+
+
+        def test_x(items, tmp_path):
+            ScriptModel.from_responses(R)
+            [t for t in items if ScriptModel.from_responses([{"type": "condition"}])]
+            with open(tmp_path) as (a, b):
+                ScriptModel.from_responses(a)
+
+
+        def test_y():
+            from .helpers import SM
+
+            SM.from_responses([{"type": "relative"}])
+
+
+        class Spare:
+            def method(self):
+                return Fallback.from_responses([{"type": "in_except"}])
+        """
+    ) == [
+        (25, "script", "rejected", [f"SC002 9:20 response #0 has unknown type 'annotated'; {_TYPES}"]),
+        (11, "script", "rejected", [f"SC002 11:51 response #0 has unknown type 'default'; {_TYPES}"]),
+        (16, "script", "rejected", [f"SC002 16:43 response #0 has unknown type 'in_try'; {_TYPES}"]),
+        (21, "script", "rejected", [f"SC002 21:45 response #0 has unknown type 'in_if'; {_TYPES}"]),
+        (26, "script", "rejected", [f"SC002 26:62 response #0 has unknown type 'condition'; {_TYPES}"]),
+        (39, "script", "rejected", [f"SC002 39:49 response #0 has unknown type 'in_except'; {_TYPES}"]),
+    ]
+
+
+def test_a_name_a_function_rebinds_as_global_is_not_a_literal() -> None:
+    assert (
+        _reported(
+            """\
+        from lionagi.testing import ScriptModel
+
+        R = [{"type": "module"}]
+
+
+        def reset():
+            global R
+            R = []
+
+
+        def test_x():
+            ScriptModel.from_responses(R)
+        """
+        )
+        == []
+    )
