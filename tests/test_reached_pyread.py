@@ -325,3 +325,62 @@ def test_a_name_a_function_rebinds_as_global_is_not_a_literal() -> None:
         )
         == []
     )
+
+
+# ----------------------------------------------------------------- texts written to files
+
+
+def test_writes_and_paths_lionagi_is_not_handed_are_not_documents() -> None:
+    # only the texts whose path goes to the script variable as f"{p}" or p.as_posix() are
+    # scripts; the other writes have no literal text, no file opened for writing, or a path
+    # passed in a way that is not the path itself
+    assert _reported(
+        """\
+        import json
+        import os
+        from pathlib import Path
+
+        import yaml
+        from lionagi.testing import ENV_SCRIPT_PATH, scripted_env
+
+        BAD = "{}"
+
+
+        def test_writes(tmp_path, content, handle, monkeypatch):
+            tmp_path.joinpath("a.json").write_text()
+            handle.write(BAD)
+            Path(tmp_path, "b.json").write_text(content)
+            (tmp_path / "c.json").write_text(json.dumps())
+            (tmp_path / "d.json").write_text(json.dumps({"responses": []}, indent=content))
+            (tmp_path / "e.json").write_text(json.dumps(content))
+            (tmp_path / "f.yaml").write_text(yaml.safe_dump())
+            (tmp_path / "g.yaml").write_text(yaml.safe_dump({"responses": [{"type": "nope"}]}))
+            json.dump({"responses": []})
+            json.dump({"responses": []}, handle)
+            with (tmp_path / "h.json").open("w") as out:
+                out.write(BAD)
+            with open(tmp_path / "i.json", content) as out2:
+                out2.write(BAD)
+            with open(tmp_path / "j.json", "rb") as out3:
+                out3.write(BAD)
+            os.path.join(tmp_path, "k.json").write_text(BAD)
+            p = tmp_path / "s.json"
+            p.write_text(BAD)
+            monkeypatch.setenv(ENV_SCRIPT_PATH, f"{p}")
+
+
+        def test_paths(tmp_path, monkeypatch):
+            p = tmp_path / "t.json"
+            p.write_text(BAD)
+            monkeypatch.setenv(ENV_SCRIPT_PATH, p.as_posix())
+            q = tmp_path / "u.json"
+            q.write_text(BAD)
+            monkeypatch.setenv(ENV_SCRIPT_PATH, str(q, "x"))
+            r = tmp_path / "v.json"
+            r.write_text(BAD)
+            monkeypatch.setenv(ENV_SCRIPT_PATH, os.fspath(r=1))
+            s = tmp_path / "w.json"
+            s.write_text(BAD)
+            monkeypatch.setenv(ENV_SCRIPT_PATH, hash(s))
+        """
+    ) == [(29, "script", "accepted", []), (35, "script", "accepted", [])]
