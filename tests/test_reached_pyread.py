@@ -384,3 +384,41 @@ def test_writes_and_paths_lionagi_is_not_handed_are_not_documents() -> None:
             monkeypatch.setenv(ENV_SCRIPT_PATH, hash(s))
         """
     ) == [(29, "script", "accepted", []), (35, "script", "accepted", [])]
+
+
+# ----------------------------------------------------------------- helpers read inline
+
+
+def test_a_helper_is_read_inline_only_when_python_would_bind_the_call() -> None:
+    # the docstring is skipped; * arguments, one too many, an unknown keyword, a missing
+    # argument and an async helper (its call makes a coroutine) leave the call opaque
+    assert _reported(
+        """\
+        from lionagi.testing import ScriptModel
+
+
+        def entry(kind):
+            "One response of the given type."
+            return {"type": kind, "content": "a"}
+
+
+        async def later(kind):
+            return {"type": kind, "content": "a"}
+
+
+        def test_x(args):
+            ScriptModel.from_responses([entry("nope")])
+            ScriptModel.from_responses([entry(*args)])
+            ScriptModel.from_responses([entry("nope", "more")])
+            ScriptModel.from_responses([entry(other="nope")])
+            ScriptModel.from_responses([entry()])
+            ScriptModel.from_responses([later("nope")])
+        """
+    ) == [
+        (13, "script", "rejected", [f"SC002 13:38 response #0 has unknown type 'nope'; {_TYPES}"]),
+        (14, "script", "insufficient_evidence", [f"PY001 14:32 the call entry(*args) {_RUN_TIME}"]),
+        (15, "script", "insufficient_evidence", [f'PY001 15:32 the call entry("nope", "more") {_RUN_TIME}']),
+        (16, "script", "insufficient_evidence", [f'PY001 16:32 the call entry(other="nope") {_RUN_TIME}']),
+        (17, "script", "insufficient_evidence", [f"PY001 17:32 the call entry() {_RUN_TIME}"]),
+        (18, "script", "insufficient_evidence", [f'PY001 18:32 the call later("nope") {_RUN_TIME}']),
+    ]
