@@ -6,9 +6,12 @@ from __future__ import annotations
 
 import textwrap
 
+import pytest
+
 from formscript.document.model import Pos
 from formscript.document.pyextract import extract
 from formscript.document.pystrings import TextPositions
+from formscript.document.pytolerant import Blanked, parse_tolerantly
 from formscript.lint.python_lint import lint_python
 
 
@@ -422,3 +425,52 @@ def test_a_helper_is_read_inline_only_when_python_would_bind_the_call() -> None:
         (17, "script", "insufficient_evidence", [f"PY001 17:32 the call entry() {_RUN_TIME}"]),
         (18, "script", "insufficient_evidence", [f'PY001 18:32 the call later("nope") {_RUN_TIME}']),
     ]
+
+
+# ----------------------------------------------------------------- files Python does not parse
+
+
+@pytest.mark.parametrize(
+    ("source", "blanked", "parsed"),
+    [
+        # a decorated statement is left out with its decorators
+        (
+            "@deco\ndef f(:\n    pass\n\n\nx = 1\n",
+            [Blanked(1, 3, "invalid syntax", 2)],
+            "\n\n\n\n\nx = 1\n",
+        ),
+        # a closing bracket at the left margin does not start a statement
+        ("x = [\n    1 +,\n]\ny = 1\n", [Blanked(1, 3, "invalid syntax", 1)], "\n\n\ny = 1\n"),
+        # the decorator ending a class body belongs to no statement of it
+        (
+            "class T:\n    def a(self):\n        return (\n    @deco\n",
+            [Blanked(2, 3, "'(' was never closed", 3), Blanked(4, 4, "unexpected unindent", 4)],
+            "class T:\n    pass\n\n    pass\n",
+        ),
+        # ... and the one before a method belongs to the method
+        (
+            "class T:\n    x = 1\n    y = (\n    @deco\n    def g(self): pass\nz = 1\n",
+            [Blanked(3, 3, "'(' was never closed", 3)],
+            "class T:\n    x = 1\n    pass\n    @deco\n    def g(self): pass\nz = 1\n",
+        ),
+        # a class without a body: the whole class goes
+        (
+            "class T:\nx = (\n",
+            [
+                Blanked(1, 1, "expected an indented block after class definition on line 1", 1),
+                Blanked(2, 2, "'(' was never closed", 2),
+            ],
+            "\n\n",
+        ),
+    ],
+)
+def test_what_is_left_out_of_a_file_python_does_not_parse(source: str, blanked: list[Blanked], parsed: str) -> None:
+    _tree, text, regions = parse_tolerantly(source)
+    assert (regions, text) == (blanked, parsed)
+
+
+def test_a_file_is_refused_when_blanking_leaves_the_same_error() -> None:
+    # the decorator is no part of the broken def: blanking the def leaves it unindented,
+    # and the statement that holds it is the def again
+    with pytest.raises(SyntaxError, match="invalid syntax"):
+        parse_tolerantly("def f(:\n    @deco\nx = 1\n")
