@@ -474,3 +474,106 @@ def test_a_file_is_refused_when_blanking_leaves_the_same_error() -> None:
     # and the statement that holds it is the def again
     with pytest.raises(SyntaxError, match="invalid syntax"):
         parse_tolerantly("def f(:\n    @deco\nx = 1\n")
+
+
+# ----------------------------------------------------------------- expected outcomes
+
+
+def test_a_refusal_expected_of_an_accepted_script_is_certain_only_where_nothing_else_raises() -> None:
+    # certain (PY003): after an annotation without a value and pass, an annotated result, in
+    # a nested with of warnings.catch_warnings() and caplog.at_level(); not: a conditional, a
+    # short circuit, an if or except body, another with, a with of a name or of a call that
+    # may raise. xfail(condition) is an expectation whose exception is not known.
+    report = lint_python(
+        textwrap.dedent(
+            """\
+        import warnings
+
+        import pytest
+        from lionagi.testing import ScriptModel
+
+        OK = [{"type": "text", "content": "ok"}]
+
+
+        def test_annotated_name_first():
+            with pytest.raises(ValueError):
+                x: int
+                pass
+                ScriptModel.from_responses(OK)
+
+
+        def test_annotated_result():
+            with pytest.raises(ValueError):
+                script: ScriptModel = ScriptModel.from_responses(OK)
+
+
+        def test_conditional():
+            with pytest.raises(ValueError):
+                y = ScriptModel.from_responses(OK) if OK else None
+
+
+        def test_short_circuit():
+            with pytest.raises(ValueError):
+                OK and ScriptModel.from_responses(OK)
+
+
+        def test_in_if(flag):
+            with pytest.raises(ValueError):
+                if flag:
+                    ScriptModel.from_responses(OK)
+
+
+        def test_in_try():
+            with pytest.raises(ValueError):
+                try:
+                    pass
+                except KeyError:
+                    ScriptModel.from_responses(OK)
+
+
+        def test_inner_with(caplog):
+            with pytest.raises(ValueError):
+                with warnings.catch_warnings(), caplog.at_level(10):
+                    ScriptModel.from_responses(OK)
+
+
+        def test_inner_with_unknown(tmp_path):
+            with pytest.raises(ValueError):
+                with open(tmp_path):
+                    ScriptModel.from_responses(OK)
+
+
+        def test_inner_with_not_a_call(lock):
+            with pytest.raises(ValueError):
+                with lock:
+                    ScriptModel.from_responses(OK)
+
+
+        def test_inner_with_loud_argument(caplog):
+            with pytest.raises(ValueError):
+                with caplog.at_level(int("x")):
+                    ScriptModel.from_responses(OK)
+
+
+        @pytest.mark.xfail(True, reason="x")
+        def test_xfail_condition():
+            ScriptModel.from_responses([{"type": "made_up"}])
+
+
+        def test_checked_none():
+            script = ScriptModel.from_responses(OK)
+            if script is None:
+                raise AssertionError
+            if script is not OK:
+                raise AssertionError
+        """
+        ),
+        "test_x.py",
+    )
+    assert [(d.code, d.span.start.line + 1) for d in report.diagnostics] == [
+        ("PY003", 13),
+        ("PY003", 18),
+        ("PY003", 48),
+    ]
+    expected = [p.expected.by if p.expected is not None else None for p in report.parts or []]
+    assert expected == [*[None] * 11, 'pytest.mark.xfail(True, reason="x")']
