@@ -577,3 +577,112 @@ def test_a_refusal_expected_of_an_accepted_script_is_certain_only_where_nothing_
     ]
     expected = [p.expected.by if p.expected is not None else None for p in report.parts or []]
     assert expected == [*[None] * 11, 'pytest.mark.xfail(True, reason="x")']
+
+
+# ----------------------------------------------------------------- outcomes asserted on results
+
+
+def test_outcomes_asserted_on_results_in_their_other_spellings() -> None:
+    # "error" == r.status, r.status != "validated", len(r.validation_errors) != 0, err != [],
+    # 1 == code, await run_agent(...) == 1 state a failure; a status compared with a name, a
+    # count compared with False, "not err", 1 == out.code do not
+    report = lint_python(
+        textwrap.dedent(
+            """\
+            from lionagi.cli.agent import run_agent
+            from lionagi.work import FieldSpec, Rule, WorkForm, fill_form
+
+            FORM = WorkForm(fields={"n": FieldSpec(name="n", type="int")})
+
+
+            def test_swapped():
+                result = fill_form(FORM, {"n": "seven"})
+                assert "error" == result.status
+
+
+            def test_not_validated():
+                result: object = fill_form(FORM, {"n": "seven"})
+                assert result.status != "validated"
+
+
+            def test_other_status(other):
+                result = fill_form(FORM, {"n": "seven"})
+                assert result.status == other
+
+
+            def test_errors_counted():
+                result = fill_form(FORM, {"n": "seven"})
+                assert len(result.validation_errors) != 0
+
+
+            def test_errors_counted_with_a_bool():
+                result = fill_form(FORM, {"n": "seven"})
+                assert len(result.validation_errors) > False
+
+
+            def test_rule_not_empty():
+                rule = Rule(rule_id="r", field="x", check="pattern", params={"pattern": r"[invalid"})
+                err = rule.apply(WorkForm(values={"x": "hello"}))
+                assert err != []
+
+
+            def test_rule_passes():
+                rule = Rule(rule_id="r", field="x", check="pattern", params={"pattern": r"[invalid"})
+                err = rule.apply(WorkForm(values={"x": "hello"}))
+                assert not err
+
+
+            def test_rule_given_more(extra):
+                rule = Rule(rule_id="r", field="x", check="pattern", params={"pattern": r"[invalid"})
+                err = rule.apply(WorkForm(values={"x": "hello"}), extra)
+                assert err is not None
+
+
+            def test_gate_named(tmp_path):
+                spec = tmp_path / "intake.form.yaml"
+                spec.write_text("fields:\\n  repo:\\n    type: str\\n    required: true\\nvalues: {}\\n")
+                code = run_agent(_args(form=str(spec)))
+                assert 1 == code
+
+
+            async def test_gate_awaited(tmp_path):
+                spec = tmp_path / "intake.form.yaml"
+                spec.write_text("fields:\\n  repo:\\n    type: str\\n    required: true\\nvalues: {}\\n")
+                assert await run_agent(_args(form=str(spec))) == 1
+
+
+            def test_gate_other(tmp_path, out):
+                spec = tmp_path / "intake.form.yaml"
+                spec.write_text("fields:\\n  repo:\\n    type: str\\n    required: true\\nvalues: {}\\n")
+                run_agent(_args(form=str(spec)))
+                assert 1 == out.code
+            """
+        ),
+        "test_x.py",
+    )
+    assert [(d.code, d.span.start.line + 1) for d in report.diagnostics] == [
+        ("FS014", 18),
+        ("FS014", 28),
+        ("PY003", 39),
+        ("RS006", 39),
+        ("FS012", 65),
+    ]
+    expected = [p.expected.by if p.expected is not None else None for p in report.parts or []]
+    assert expected == [
+        None,
+        None,
+        'assert "error" == result.status',
+        'assert result.status != "validated"',
+        None,
+        "assert len(result.validation_errors) != 0",
+        None,
+        "assert err != []",
+        None,
+        None,
+        None,
+        "assert err is not None",
+        None,
+        "assert 1 == code",
+        "assert await run_agent(_args(form=str(spec))) == 1",
+        None,
+    ]
