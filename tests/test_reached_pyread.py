@@ -686,3 +686,49 @@ def test_outcomes_asserted_on_results_in_their_other_spellings() -> None:
         "assert await run_agent(_args(form=str(spec))) == 1",
         None,
     ]
+
+
+# ----------------------------------------------------------------- script models
+
+
+def test_script_models_built_from_splats_positional_arguments_and_stream_chunks() -> None:
+    assert _reported(
+        """\
+        from lionagi.testing import ScriptModel, StreamChunkSpec, TextResponse
+
+
+        def test_x(kw, data):
+            ScriptModel.from_responses([{"type": "text", "content": "a"}], **kw)
+            ScriptModel.from_responses([{"type": "text", "content": "a"}], **{[1]: 2})
+            ScriptModel.model_validate({"responses": [], **{[1]: 2}})
+            StreamChunkSpec(content=1)
+            ScriptModel.from_responses([TextResponse(**data)])
+            ScriptModel(responses=[], x=1)
+            ScriptModel(1)
+            ScriptModel(responses=[], **{"responses": []})
+        """
+    ) == [
+        (5, "script", "rejected", [f"PY002 5:69 the dict's key [1] is unhashable, {_RAISES}"]),
+        (6, "script", "rejected", [f"PY002 6:51 the dict's key [1] is unhashable, {_RAISES}"]),
+        (
+            7,
+            "script",
+            "rejected",
+            [
+                "SC004 7:4 response #0 (stream) is missing required key 'type'",
+                "SC005 7:28 response #0 (stream): chunks.0.content 1 is invalid (input should be a valid string)",
+            ],
+        ),
+        (8, "script", "insufficient_evidence", [f"PY001 8:32 the arguments **data {_RUN_TIME}"]),
+        (9, "script", "rejected", ["SC001 9:30 unknown top-level key 'x'; a script has version, mode and responses"]),
+        (10, "script", "rejected", [f"PY002 10:16 ScriptModel(...) {_POSITIONAL}"]),
+        (
+            11,
+            "script",
+            "rejected",
+            [
+                "PY002 11:4 ScriptModel(...) is given 'responses' twice; the call raises TypeError",
+                "SC016 11:46 the script has no responses; the first call raises ScriptExhaustedError",
+            ],
+        ),
+    ]
