@@ -732,3 +732,23 @@ def test_script_models_built_from_splats_positional_arguments_and_stream_chunks(
             ],
         ),
     ]
+
+
+def test_a_literal_nested_too_deeply_through_names_is_not_read() -> None:
+    chain = [f"N{i} = [N{i - 1}]" for i in range(1, 120)]
+    source = "\n".join(
+        [
+            "from lionagi.testing import ScriptModel",
+            "",
+            'N0 = "deep"',
+            *chain,
+            "",
+            "",
+            "def test_x():",
+            '    ScriptModel.from_responses([{"type": "text", "content": N119}])',
+            "",
+        ]
+    )
+    assert _reported(source) == [
+        (125, "script", "insufficient_evidence", [f"PY001 22:6 nested too deeply to read {_RUN_TIME}"])
+    ]
