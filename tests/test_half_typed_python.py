@@ -8,6 +8,7 @@ import ast
 import json
 import subprocess
 import sys
+import warnings
 from pathlib import Path
 
 import pytest
@@ -131,3 +132,17 @@ def test_the_command_line_lists_the_left_out_lines_and_keeps_the_findings(tmp_pa
     files = json.loads(data.stdout)["files"]
     assert [f.get("note") for f in files if f.get("verdict") is None] == [note]
     assert sum(len(f["diagnostics"]) for f in files) == 2
+
+
+@pytest.mark.parametrize("typing", [False, True])
+def test_the_files_own_warnings_stay_its_own(typing: bool) -> None:
+    """Python warns of an invalid escape in a string (a SyntaxWarning from 3.12, a
+    DeprecationWarning before): reading a test file shows none of them to the user, whose
+    terminal would get them without the file's name; the findings are unchanged."""
+    escape = 'PATTERN = "\\d+ items"\n'
+    text = escape + (_edited("def test_served():\n    TestBranch.from_responses([{", 5) if typing else HEALTHY)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        found = _codes(text)
+    assert [str(w.message) for w in caught] == []
+    assert found == [(at + 1, code) for at, code in _codes(text[len(escape) :])]

@@ -47,6 +47,7 @@ from formscript.document.pyapi import ENTRY_MODELS, MENTION, SIGNATURES, STANDAL
 from formscript.document.pyfiles import FileCalls
 from formscript.document.pyforms import FormCalls
 from formscript.document.pyliteral import PyNode
+from formscript.document.pytolerant import parse
 from formscript.document.pywalker import argument_of, placed_at, synthetic, synthetic_mapping
 
 __all__ = ["MENTION", "Embedded", "extract", "mentions_api"]
@@ -325,5 +326,5 @@ def extract(text: str, tree: ast.Module | None = None) -> list[Embedded]:
 
     Raises SyntaxError (and ValueError for a NUL byte) when *text* is not Python."""
     if tree is None:
-        tree = ast.parse(text)
+        tree = parse(text)
     return _Extractor(text, tree).run()

@@ -16,9 +16,10 @@ import contextlib
 import io
 import re
 import tokenize
+import warnings
 from typing import NamedTuple
 
-__all__ = ["Blanked", "parse_tolerantly"]
+__all__ = ["Blanked", "parse", "parse_tolerantly"]
 
 #: Errors at most blanked out of one file before it is given up (a file broken everywhere
 #: is not being typed: it is not Python).
@@ -41,12 +42,21 @@ class Blanked(NamedTuple):
     line: int
 
 
+def parse(source: str) -> ast.Module:
+    """``ast.parse(source)``, without the warnings the compiler gives about the file's own code
+    (an invalid escape such as ``"\\d"`` is a SyntaxWarning from Python 3.12): they are the
+    file's business, and would reach the user's terminal without the file's name."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return ast.parse(source)
+
+
 def parse_tolerantly(source: str) -> tuple[ast.Module, str, list[Blanked]]:
     """The module of *source*, the text it was parsed from (*source* with the regions blanked)
     and the regions; raises the first SyntaxError (or ValueError, for a NUL byte) when no
     blanking makes it parse."""
     try:
-        return ast.parse(source), source, []
+        return parse(source), source, []
     except SyntaxError as exc:
         first = error = exc
     lines = source.splitlines(keepends=True)
@@ -74,7 +84,7 @@ def parse_tolerantly(source: str) -> tuple[ast.Module, str, list[Blanked]]:
         blanked.append(Blanked(start + 1, shown, str(error.msg), line + 1))
         text = "".join(lines)
         try:
-            return ast.parse(text), text, sorted(blanked)
+            return parse(text), text, sorted(blanked)
         except SyntaxError as again:
             error = again
     raise first
