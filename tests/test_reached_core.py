@@ -93,3 +93,15 @@ def test_a_text_the_pure_reader_refuses_at_once_has_no_known_comments() -> None:
     # libyaml scans up to the NUL; the pure-Python reader, which decides, refuses the text
     # as it is handed over, so no comment is known
     assert comments_of("a: 1 # c\n\x00") == []
+
+
+def test_a_stream_chunk_without_its_type_is_named_as_the_runtime_locates_it() -> None:
+    # pydantic's location is chunks.0.type: the entry has its type, the chunk lacks one
+    report = lint_bytes(
+        b"responses:\n  - type: stream\n    chunks:\n      - content: hi\n  - {type: tool_call}\n",
+        "example.script.yaml",
+    )
+    assert [(d.code, d.span.start.line + 1, d.message) for d in report.diagnostics] == [
+        ("SC004", 4, "response #0 (stream): chunks.0 is missing required key 'type'"),
+        ("SC004", 5, "response #1 (tool_call) is missing required key 'name'"),
+    ]

@@ -715,7 +715,7 @@ def test_script_models_built_from_splats_positional_arguments_and_stream_chunks(
             "script",
             "rejected",
             [
-                "SC004 7:4 response #0 (stream) is missing required key 'type'",
+                "SC004 7:4 response #0 (stream): chunks.0 is missing required key 'type'",
                 "SC005 7:28 response #0 (stream): chunks.0.content 1 is invalid (input should be a valid string)",
             ],
         ),

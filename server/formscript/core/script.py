@@ -255,7 +255,8 @@ def _entry_error(index: int, response_type: str, raw: dict[Any, Any], error: Any
             suggestion=closest(leaf, owner[1], _keys_at(raw, loc[:-1])),
         )
     if error["type"] == "missing":
-        return rules.SC004.problem(path=path[:-1], index=index, response_type=response_type, key=leaf)
+        within = ".".join(map(str, loc[:-1]))
+        return rules.SC004.problem(path=path[:-1], index=index, response_type=response_type, key=leaf, within=within)
     return rules.SC005.problem(
         path=path,
         index=index,

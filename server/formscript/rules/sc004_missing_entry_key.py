@@ -34,9 +34,11 @@ class MissingEntryKey(Rule):
     severity = "error"
     rejects = True
 
-    def problem(self, *, path: KeyPath, index: int, response_type: str, key: object) -> Problem:
-        """*path* is the mapping that lacks *key*."""
-        return self.found(f"response #{index} ({response_type}) is missing required key {key!r}", path)
+    def problem(self, *, path: KeyPath, index: int, response_type: str, key: object, within: str = "") -> Problem:
+        """*path* is the mapping that lacks *key*: the entry, or the part of it *within* names
+        (``chunks.0``, a stream chunk)."""
+        owner = f"response #{index} ({response_type})" + (f": {within}" if within else "")
+        return self.found(f"{owner} is missing required key {key!r}", path)
 
 
 SC004 = MissingEntryKey()
