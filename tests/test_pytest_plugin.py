@@ -314,6 +314,16 @@ def test_an_output_path_that_cannot_be_written_is_refused_before_the_tests(
     assert "Traceback" not in err and "collected" not in result.stdout.str()
 
 
+def test_a_refused_configuration_is_a_usage_error_before_the_tests(project: pytest.Pytester) -> None:
+    (project.path / "pyproject.toml").write_text("[tool.formscript]\nignore = 3\n", encoding="utf-8")
+    result = run(project, "--formscript")
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    err = [line for line in result.stderr.str().splitlines() if line.strip()]
+    where = project.path / "pyproject.toml"
+    assert err == [f"ERROR: formscript: {where}:2: ignore: expected a list of rule codes, found 3"]
+    assert "collected" not in result.stdout.str()
+
+
 @pytest.mark.slow
 def test_the_ini_switch_activates_it(project: pytest.Pytester) -> None:
     project.makeini(INI + "formscript = true\n")
