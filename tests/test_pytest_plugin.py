@@ -764,6 +764,37 @@ def test_a_form_spec_li_agent_refuses_is_located(project: pytest.Pytester) -> No
 
 
 @pytest.mark.slow
+def test_a_form_spec_li_agent_refuses_to_load_is_located(project: pytest.Pytester) -> None:
+    """A spec ``_build_work_form`` refuses with an exception (an unknown top-level key): the
+    failing test carries formscript's report and lionagi's exception."""
+    (project.path / "odd.form.yaml").write_text("titel: X\nfields:\n  a: {type: str}\n", encoding="utf-8")
+    project.makepyfile(
+        test_form="""
+        from lionagi.cli.main import main
+
+        def test_odd(monkeypatch):
+            monkeypatch.setenv("LIONAGI_CHAT_PROVIDER", "scripted")
+            assert main(["agent", "--form", "odd.form.yaml", "hello"]) == 0
+        """
+    )
+    result = run(project, "--formscript", "test_form.py", "--formscript-report=report.json")
+    result.assert_outcomes(failed=1)
+    data = json.loads((project.path / "report.json").read_text(encoding="utf-8"))
+    assert data["drift"] == [] and data["lionagi"]["form_specs_checked"] == 1  # refused, as predicted
+    expect(
+        result,
+        [
+            "*assert 1 == 0*",
+            "*- formscript -*",
+            "formscript: li agent --form refuses the form spec odd.form.yaml:",
+            "odd.form.yaml:1:1: error[FS001] unknown top-level key 'titel'; *",
+            "   1 | titel: X",
+            "lionagi said: builtins.ValueError: form spec 'odd.form.yaml': unknown top-level key(s) 'titel'; *",
+        ],
+    )
+
+
+@pytest.mark.slow
 def test_a_module_that_loads_a_rejected_script_fails_to_collect_with_the_report(project: pytest.Pytester) -> None:
     project.makepyfile(
         test_module_level="""
