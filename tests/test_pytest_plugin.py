@@ -411,6 +411,31 @@ def test_a_rejected_literal_is_located_in_the_test_file(project: pytest.Pytester
 
 
 @pytest.mark.slow
+@pytest.mark.parametrize(
+    "call",
+    [
+        'ScriptModel(responses=[{"type": "txt", "content": "b"}])',
+        'ScriptModel.model_validate({"responses": [{"type": "txt", "content": "b"}]})',
+        'ScriptModel.coerce([{"type": "txt", "content": "b"}])',
+    ],
+)
+def test_a_rejected_literal_is_located_whichever_loader_is_handed_it(project: pytest.Pytester, call: str) -> None:
+    """The constructor, ``model_validate`` and ``coerce`` of a list check what they were handed."""
+    project.makepyfile(test_loader=f"from lionagi.testing import ScriptModel\n\n\ndef test_typo():\n    {call}\n")
+    result = run(project, "--formscript", "test_loader.py")
+    result.assert_outcomes(failed=1)
+    column, shown = call.index('"txt"') + 5, call.partition("(")[0] + "(...)"
+    expect(
+        result,
+        [
+            f"formscript: lionagi rejects the script {shown} at test_loader.py:5 (1 error(s)):",
+            f"test_loader.py:5:{column}: error[SC002] response #0 has unknown type 'txt'; * did you mean 'text'?",
+            f"   5 |     {call}",
+        ],
+    )
+
+
+@pytest.mark.slow
 def test_a_value_built_at_run_time_is_checked_at_its_call(project: pytest.Pytester) -> None:
     project.makepyfile(
         test_built="""
