@@ -633,6 +633,37 @@ def test_recorded_calls_replay_to_the_served_sequence(
     assert [c["outcome"] for c in exhausted["calls"]] == ["served", "served", "exhausted"]
 
 
+@pytest.mark.slow
+def test_a_reset_script_starts_a_new_recorded_session(project: pytest.Pytester) -> None:
+    """``ScriptModel.reset()`` rewinds the script: the calls after it are a transcript of their own."""
+    project.makepyfile(
+        test_reset="""
+        from pathlib import Path
+
+        from lionagi.testing import ScriptModel
+
+        def test_reset():
+            model = ScriptModel.from_yaml(Path(__file__).parent / "fixtures" / "two.script.yaml")
+            payload = {"messages": [{"role": "user", "content": "a"}]}
+            assert model.next(payload, 0)[0].content == "two-0"
+            model.reset()
+            assert model.next(payload, 1)[0].content == "two-0"
+            assert model.next(payload, 2)[0].content == "two-1"
+        """
+    )
+    run(project, "--formscript", "test_reset.py", "--formscript-record-calls=calls").assert_outcomes(passed=1)
+    renumbered = (  # the calls after the reset were made with call indexes 1 and 2
+        "# Some calls were made with a call index other than the number of calls served before;\n"
+        "# a replay counts the calls itself, so call_index / after_calls matchers may differ.\n"
+    )
+    for name, calls in (("two.calls.yaml", "- a\n"), ("two.2.calls.yaml", renumbered + "- a\n- a\n")):
+        assert (project.path / "calls" / "fixtures" / name).read_text(encoding="utf-8") == (
+            "# Calls made to fixtures/two.script.yaml by test_reset.py::test_reset\n"
+            "# (recorded by formscript's pytest plugin; replay them with:\n"
+            f"#   formscript simulate fixtures/two.script.yaml --calls calls/fixtures/{name})\n" + calls
+        )
+
+
 # --------------------------------------------------------------------------- xdist
 
 
