@@ -664,6 +664,68 @@ def test_a_reset_script_starts_a_new_recorded_session(project: pytest.Pytester) 
         )
 
 
+@pytest.mark.slow
+def test_a_transcript_says_what_a_replay_cannot_repeat(project: pytest.Pytester) -> None:
+    """A copy of a used script, calls after the one that raised, and a payload YAML cannot
+    write (a ``str`` subclass): each transcript says so, or is written as JSON."""
+    project.makepyfile(
+        test_odd_sessions="""
+        import copy
+        from pathlib import Path
+
+        import pytest
+        from lionagi.testing import ScriptExhaustedError, ScriptModel
+
+        TWO = Path(__file__).parent / "fixtures" / "two.script.yaml"
+        PAYLOAD = {"messages": [{"role": "user", "content": "a"}]}
+
+        def test_a_copy_of_a_used_script():
+            model = ScriptModel.from_yaml(TWO)
+            model.next(PAYLOAD, 0)
+            assert copy.copy(model).next(PAYLOAD, 1)[0].content == "two-1"
+
+        def test_calls_after_exhaustion():
+            model = ScriptModel.from_yaml(TWO)
+            model.next(PAYLOAD, 0)
+            model.next(PAYLOAD, 1)
+            for call in (2, 3, 4):
+                with pytest.raises(ScriptExhaustedError):
+                    model.next(PAYLOAD, call)
+
+        class Text(str):
+            pass
+
+        def test_a_text_yaml_cannot_write():
+            model = ScriptModel.from_yaml(TWO)
+            model.next({"messages": [{"role": "user", "content": Text("a")}]}, 0)
+        """
+    )
+    result = run(project, "--formscript", "test_odd_sessions.py", "--formscript-record-calls=calls")
+    result.assert_outcomes(passed=3)
+    written = {p.name: p.read_text(encoding="utf-8") for p in (project.path / "calls" / "fixtures").iterdir()}
+
+    def head(name: str, test: str) -> str:
+        return (
+            f"# Calls made to fixtures/two.script.yaml by test_odd_sessions.py::{test}\n"
+            "# (recorded by formscript's pytest plugin; replay them with:\n"
+            f"#   formscript simulate fixtures/two.script.yaml --calls calls/fixtures/{name})\n"
+        )
+
+    assert written == {
+        "two.calls.yaml": head("two.calls.yaml", "test_a_copy_of_a_used_script") + "- a\n",
+        "two.2.calls.yaml": head("two.2.calls.yaml", "test_a_copy_of_a_used_script")
+        + "# The script had served calls before this session's first one (a copy of a used script);\n"
+        "# a replay starts from a fresh script.\n"
+        "# Some calls were made with a call index other than the number of calls served before;\n"
+        "# a replay counts the calls itself, so call_index / after_calls matchers may differ.\n"
+        "- a\n",
+        "two.3.calls.yaml": head("two.3.calls.yaml", "test_a_text_yaml_cannot_write") + '[\n  "a"\n]\n',
+        "two.4.calls.yaml": head("two.4.calls.yaml", "test_calls_after_exhaustion")
+        + "# The test made 2 more call(s) after the one that raised; a replay stops there.\n"
+        "- a\n- a\n- a\n",
+    }
+
+
 # --------------------------------------------------------------------------- xdist
 
 

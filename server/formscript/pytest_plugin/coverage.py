@@ -347,8 +347,6 @@ def _transcript_text(source: dict[str, Any], session: dict[str, Any], written_as
         body = yaml.safe_dump(items, sort_keys=False, allow_unicode=True, default_flow_style=False, width=100)
     except yaml.YAMLError:
         body = json.dumps(items, ensure_ascii=True, indent=2) + "\n"
-    if not items:
-        body = "[]\n"
     return "\n".join(head) + "\n" + body
 
 
