@@ -726,6 +726,42 @@ def test_a_transcript_says_what_a_replay_cannot_repeat(project: pytest.Pytester)
     }
 
 
+@pytest.mark.slow
+def test_a_script_built_at_run_time_is_counted_but_not_transcribed(project: pytest.Pytester) -> None:
+    """A script a helper builds (of plain data, or of lionagi's own entry objects, on which
+    formscript makes no claim) is counted at its call; no transcript is written for it (no
+    file or literal to replay)."""
+    project.makepyfile(
+        test_built_served="""
+        from lionagi.testing import ScriptModel, TextResponse
+
+        PAYLOAD = {"messages": [{"role": "user", "content": "a"}]}
+
+        def make(entry):
+            return ScriptModel.from_responses([entry])
+
+        def test_plain():
+            assert make({"type": "text", "content": "x"}).next(PAYLOAD, 0)[0].content == "x"
+
+        def test_entry_object():
+            assert make(TextResponse(type="text", content="y")).next(PAYLOAD, 0)[0].content == "y"
+        """
+    )
+    result = run(project, "--formscript", "test_built_served.py", "--formscript-record-calls=calls")
+    result.assert_outcomes(passed=2)
+    assert "FormscriptWarning" not in result.stdout.str()
+    assert table_of(result) == [
+        "",
+        "test_built_served.py:6#c71461a9 (ScriptModel.from_responses): 1 of 1 entries served, 100.0%",
+        "  #0   text       test_built_served.py:6                           served 1x",
+        "test_built_served.py:6#d8795f4c (ScriptModel.from_responses): 1 of 1 entries served, 100.0%",
+        "  #0   text       test_built_served.py:6                           served 1x",
+        "TOTAL: 2 of 2 entries served in 2 script(s), 100.0%",
+    ]
+    expect(result, ["0 calls transcript(s) under calls"])
+    assert not (project.path / "calls").exists()
+
+
 # --------------------------------------------------------------------------- xdist
 
 
