@@ -436,6 +436,31 @@ def test_a_rejected_literal_is_located_whichever_loader_is_handed_it(project: py
 
 
 @pytest.mark.slow
+def test_a_file_is_linted_as_the_loader_lionagi_picks_reads_it(project: pytest.Pytester) -> None:
+    """``from_yaml`` reads YAML whatever the file is named: a ``.json`` file holding YAML is
+    reported as YAML."""
+    (project.path / "fixtures" / "yaml.script.json").write_text("responses:\n  - {type: txt}\n", encoding="utf-8")
+    project.makepyfile(
+        test_loader="""
+        from lionagi.testing import ScriptModel
+
+        def test_typo():
+            ScriptModel.from_yaml("fixtures/yaml.script.json")
+        """
+    )
+    result = run(project, "--formscript", "test_loader.py")
+    result.assert_outcomes(failed=1)
+    expect(
+        result,
+        [
+            "formscript: lionagi rejects the script fixtures/yaml.script.json (1 error(s)):",
+            "fixtures/yaml.script.json:2:12: error[SC002] response #0 has unknown type 'txt'; *",
+            "   2 |   - {type: txt}",
+        ],
+    )
+
+
+@pytest.mark.slow
 def test_a_value_built_at_run_time_is_checked_at_its_call(project: pytest.Pytester) -> None:
     project.makepyfile(
         test_built="""
