@@ -80,9 +80,8 @@ class Checked:
 
     def render(self) -> str:
         """The diagnostics as ``formscript lint`` prints them (source line and caret), without
-        the summary line."""
-        if self.report is None:
-            return ""
+        the summary line; for a source formscript read (a rejected one always is)."""
+        assert self.report is not None
         text = render_text([self.report], show_verdicts=False)
         return "".join(text.splitlines(keepends=True)[:-1])
 
