@@ -752,6 +752,28 @@ def test_a_transcript_says_what_a_replay_cannot_repeat(project: pytest.Pytester)
 
 
 @pytest.mark.slow
+def test_a_payload_that_is_no_mapping_is_transcribed_as_an_empty_payload(project: pytest.Pytester) -> None:
+    project.makepyfile(
+        test_odd_payload="""
+        from pathlib import Path
+
+        from lionagi.testing import ScriptModel
+
+        def test_text_payload():
+            model = ScriptModel.from_yaml(Path(__file__).parent / "fixtures" / "two.script.yaml")
+            assert model.next("a", 0)[0].content == "two-0"
+        """
+    )
+    run(project, "--formscript", "test_odd_payload.py", "--formscript-record-calls=calls").assert_outcomes(passed=1)
+    assert (project.path / "calls" / "fixtures" / "two.calls.yaml").read_text(encoding="utf-8") == (
+        "# Calls made to fixtures/two.script.yaml by test_odd_payload.py::test_text_payload\n"
+        "# (recorded by formscript's pytest plugin; replay them with:\n"
+        "#   formscript simulate fixtures/two.script.yaml --calls calls/fixtures/two.calls.yaml)\n"
+        "- payload: {}\n"
+    )
+
+
+@pytest.mark.slow
 def test_a_script_built_at_run_time_is_counted_but_not_transcribed(project: pytest.Pytester) -> None:
     """A script a helper builds (of plain data, or of lionagi's own entry objects, on which
     formscript makes no claim) is counted at its call; no transcript is written for it (no
