@@ -1274,6 +1274,23 @@ def test_forms_coverage_says_which_fields_were_filled_and_which_rules_passed_and
     assert gaps == ["form T [age, name]: rule 'adult' never passed in the test session"]
 
 
+def test_a_rule_that_never_failed_is_a_sarif_gap(project: pytest.Pytester) -> None:
+    project.makepyfile(
+        test_rule_passes="""
+        from lionagi.work import FieldSpec, Rule, RuleSet, WorkForm, fill_form
+
+        def test_adult():
+            form = WorkForm(title="A", fields={"age": FieldSpec(name="age", type="int")})
+            rules = RuleSet().add(Rule(rule_id="adult", field="age", check="range", params={"min": 18}))
+            assert fill_form(form, {"age": "30"}, ruleset=rules).status == "validated"
+        """
+    )
+    run(project, "test_rule_passes.py", "--formscript", "--formscript-sarif=out.sarif").assert_outcomes(passed=1)
+    sarif = json.loads((project.path / "out.sarif").read_text(encoding="utf-8"))
+    gaps = [r["message"]["text"] for r in sarif["runs"][0]["results"] if r["ruleId"] == "form-gap"]
+    assert gaps == ["form A [age]: rule 'adult' never failed in the test session"]
+
+
 def test_a_response_formscript_builds_otherwise_is_drift(
     project: pytest.Pytester, monkeypatch: pytest.MonkeyPatch
 ) -> None:
