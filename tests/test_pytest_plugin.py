@@ -1274,6 +1274,27 @@ def test_forms_coverage_says_which_fields_were_filled_and_which_rules_passed_and
     assert gaps == ["form T [age, name]: rule 'adult' never passed in the test session"]
 
 
+def test_values_that_are_no_mapping_are_lionagis_own_error(project: pytest.Pytester) -> None:
+    """``fill_form(form, None)`` raises lionagi's TypeError: formscript models no call there
+    (no drift, no warning, none counted)."""
+    project.makepyfile(
+        test_no_values="""
+        import pytest
+        from lionagi.work import FieldSpec, WorkForm, fill_form
+
+        def test_none():
+            form = WorkForm(title="A", fields={"age": FieldSpec(name="age", type="int")})
+            with pytest.raises(TypeError):
+                fill_form(form, None)
+        """
+    )
+    result = run(project, "test_no_values.py", "--formscript", "--formscript-strict", "--formscript-report=report.json")
+    assert result.ret == pytest.ExitCode.OK
+    result.assert_outcomes(passed=1, warnings=0)
+    data = report_of(project)
+    assert data["drift"] == [] and data["lionagi"]["form_calls_checked"] == 0
+
+
 def test_a_rule_that_never_failed_is_a_sarif_gap(project: pytest.Pytester) -> None:
     project.makepyfile(
         test_rule_passes="""
