@@ -461,6 +461,28 @@ def test_a_file_is_linted_as_the_loader_lionagi_picks_reads_it(project: pytest.P
 
 
 @pytest.mark.slow
+def test_a_literal_in_a_test_file_that_is_not_utf8_is_checked_at_its_call(project: pytest.Pytester) -> None:
+    """A Latin-1 test module formscript cannot read: the script is checked as the value handed over."""
+    (project.path / "test_latin.py").write_bytes(
+        b"# -*- coding: latin-1 -*-\n"
+        b"from lionagi.testing import ScriptModel\n\n\n"
+        b"def test_typo():\n"
+        b'    ScriptModel.from_responses([{"type": "txt", "content": "caf\xe9"}])\n'
+    )
+    result = run(project, "--formscript", "test_latin.py")
+    result.assert_outcomes(failed=1)
+    expect(  # the call is not read from the file: no loader name, no source line
+        result,
+        [
+            "formscript: lionagi rejects the script the script(...) at test_latin.py:6 (1 error(s)):",
+            "test_latin.py:6:5: error[SC002] response #0 has unknown type 'txt'; * did you mean 'text'?",
+            "",
+            "lionagi raised pydantic_core._pydantic_core.ValidationError: 1 validation error for ScriptModel",
+        ],
+    )
+
+
+@pytest.mark.slow
 def test_a_value_built_at_run_time_is_checked_at_its_call(project: pytest.Pytester) -> None:
     project.makepyfile(
         test_built="""
