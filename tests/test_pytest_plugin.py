@@ -474,7 +474,7 @@ def test_a_literal_in_a_test_file_that_is_not_utf8_is_checked_at_its_call(projec
     expect(  # the call is not read from the file: no loader name, no source line
         result,
         [
-            "formscript: lionagi rejects the script the script(...) at test_latin.py:6 (1 error(s)):",
+            "formscript: lionagi rejects the script at test_latin.py:6 (1 error(s)):",
             "test_latin.py:6:5: error[SC002] response #0 has unknown type 'txt'; * did you mean 'text'?",
             "",
             "lionagi raised pydantic_core._pydantic_core.ValidationError: 1 validation error for ScriptModel",

@@ -312,8 +312,10 @@ class Observer(FormWatcher):
         errors = sum(1 for d in checked.diagnostics if d.severity == "error")
         if checked.kind == "file":
             what = checked.path
+        elif checked.call is None:  # the test file's source could not be read for the call
+            what = f"at {checked.path}:{checked.line}"
         else:
-            what = f"{checked.call or 'the script'}(...) at {checked.path}:{checked.line}"
+            what = f"{checked.call}(...) at {checked.path}:{checked.line}"
         first = (str(exc).splitlines() or [""])[0]
         name = type(exc).__module__ + "." + type(exc).__qualname__
         return (
