@@ -953,13 +953,36 @@ def test_warnings_can_be_made_errors_and_configured(project: pytest.Pytester) ->
     assert "SC011" not in quiet.stdout.str()
 
 
+#: Form specs ``li agent --form`` refuses: a value it rejects (it returns 1) and a spec
+#: ``_build_work_form`` refuses with an exception (an unknown top-level key), with the lines the
+#: failing test carries after its assertion: formscript's report of the spec, then lionagi's words.
+REFUSED_SPECS = {
+    "a rejected value": (
+        "fields:\n  country: {type: str}\nvalues:\n  country: no\n",
+        [
+            "bad.form.yaml:4:12: error[FS015] YAML 1.1 reads unquoted 'no' as the boolean False, not a string; *",
+            "   4 |   country: no",
+            "lionagi said: Field 'country' expects type 'str', got 'bool' with value False.",
+        ],
+    ),
+    "a spec it cannot load": (
+        "titel: X\nfields:\n  a: {type: str}\n",
+        [
+            "bad.form.yaml:1:1: error[FS001] unknown top-level key 'titel'; *",
+            "   1 | titel: X",
+            "lionagi said: builtins.ValueError: form spec 'bad.form.yaml': unknown top-level key(s) 'titel'; *",
+        ],
+    ),
+}
+
+
 @pytest.mark.slow
-def test_a_form_spec_li_agent_refuses_is_located(project: pytest.Pytester) -> None:
-    """``li agent --form`` run in-process returns 1 for a spec it refuses; the failing test
-    carries formscript's report of the spec."""
-    (project.path / "bad.form.yaml").write_text(
-        "fields:\n  country: {type: str}\nvalues:\n  country: no\n", encoding="utf-8"
-    )
+@pytest.mark.parametrize("case", sorted(REFUSED_SPECS))
+def test_a_form_spec_li_agent_refuses_is_located(project: pytest.Pytester, case: str) -> None:
+    """``li agent --form`` run in-process refuses the spec; the failing test carries
+    formscript's report of the spec and what lionagi said."""
+    spec, lines = REFUSED_SPECS[case]
+    (project.path / "bad.form.yaml").write_text(spec, encoding="utf-8")
     project.makepyfile(
         test_form="""
         from lionagi.cli.main import main
@@ -979,40 +1002,7 @@ def test_a_form_spec_li_agent_refuses_is_located(project: pytest.Pytester) -> No
             "*assert 1 == 0*",
             "*- formscript -*",
             "formscript: li agent --form refuses the form spec bad.form.yaml:",
-            "bad.form.yaml:4:12: error[FS015] YAML 1.1 reads unquoted 'no' as the boolean False, not a string; *",
-            "   4 |   country: no",
-            "lionagi said: Field 'country' expects type 'str', got 'bool' with value False.",
-        ],
-    )
-
-
-@pytest.mark.slow
-def test_a_form_spec_li_agent_refuses_to_load_is_located(project: pytest.Pytester) -> None:
-    """A spec ``_build_work_form`` refuses with an exception (an unknown top-level key): the
-    failing test carries formscript's report and lionagi's exception."""
-    (project.path / "odd.form.yaml").write_text("titel: X\nfields:\n  a: {type: str}\n", encoding="utf-8")
-    project.makepyfile(
-        test_form="""
-        from lionagi.cli.main import main
-
-        def test_odd(monkeypatch):
-            monkeypatch.setenv("LIONAGI_CHAT_PROVIDER", "scripted")
-            assert main(["agent", "--form", "odd.form.yaml", "hello"]) == 0
-        """
-    )
-    result = run(project, "--formscript", "test_form.py", "--formscript-report=report.json")
-    result.assert_outcomes(failed=1)
-    data = json.loads((project.path / "report.json").read_text(encoding="utf-8"))
-    assert data["drift"] == [] and data["lionagi"]["form_specs_checked"] == 1  # refused, as predicted
-    expect(
-        result,
-        [
-            "*assert 1 == 0*",
-            "*- formscript -*",
-            "formscript: li agent --form refuses the form spec odd.form.yaml:",
-            "odd.form.yaml:1:1: error[FS001] unknown top-level key 'titel'; *",
-            "   1 | titel: X",
-            "lionagi said: builtins.ValueError: form spec 'odd.form.yaml': unknown top-level key(s) 'titel'; *",
+            *lines,
         ],
     )
 
