@@ -1472,3 +1472,24 @@ def test_li_agents_builder_and_context_block_are_checked_against_the_prediction(
     bundle = project.path / "d" / drift["bundle"]
     (result,) = run_cli("dry-run", "--format", "json", str(bundle / "form.yaml"))["results"]
     assert result["context_block"] == "[Form: T]\n\n"  # the drifted model's block (and its blank line), replayed
+
+
+def test_a_recorded_payload_neither_yaml_nor_json_can_write_is_written_as_its_repr() -> None:
+    """A payload a test handed the script with values YAML cannot represent (a complex, an
+    object) still gives its transcript, the values as their repr, instead of failing the
+    session at its end."""
+    from formscript.pytest_plugin.coverage import call_item, transcript_text
+
+    item = call_item({"messages": [{"role": "user", "content": [{"type": "text", "n": 1j}]}], "tools": [object]})
+    source = {"kind": "file", "path": "a.script.yaml", "key": "a.script.yaml"}
+    session = {"test": "test_x.py::test_x", "calls": [{"item": item, "call_index": 0, "replay_index": 0}]}
+    text = transcript_text(source, session, "a.calls.yaml")
+    body = json.loads(text[text.index("\n[") + 1 :])
+    assert body == [
+        {
+            "payload": {
+                "messages": [{"role": "user", "content": [{"type": "text", "n": "1j"}]}],
+                "tools": ["<class 'object'>"],
+            }
+        }
+    ]

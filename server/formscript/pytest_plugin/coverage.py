@@ -13,6 +13,7 @@ from pathlib import Path, PurePosixPath
 from typing import Any
 
 from formscript import __version__
+from formscript.core.printable import printable_repr
 from formscript.lint.formats import sarif_log, sarif_result
 from formscript.lint.kinds import without_ending
 
@@ -259,7 +260,7 @@ class Coverage:
             sessions = sorted(by_source[key], key=lambda s: (s["test"], s["seq"]))
             for number, session in enumerate(sessions, start=1):
                 name = transcript_name(source, number)
-                out[name] = _transcript_text(source, session, str(PurePosixPath(directory) / name))
+                out[name] = transcript_text(source, session, str(PurePosixPath(directory) / name))
         return out
 
 
@@ -324,7 +325,7 @@ def call_item(payload: Any) -> Any:
     return {"payload": reduced}
 
 
-def _transcript_text(source: dict[str, Any], session: dict[str, Any], written_as: str) -> str:
+def transcript_text(source: dict[str, Any], session: dict[str, Any], written_as: str) -> str:
     import yaml
 
     calls = session["calls"]
@@ -345,8 +346,8 @@ def _transcript_text(source: dict[str, Any], session: dict[str, Any], written_as
         head.append("# a replay counts the calls itself, so call_index / after_calls matchers may differ.")
     try:
         body = yaml.safe_dump(items, sort_keys=False, allow_unicode=True, default_flow_style=False, width=100)
-    except yaml.YAMLError:
-        body = json.dumps(items, ensure_ascii=True, indent=2) + "\n"
+    except yaml.YAMLError:  # a value YAML cannot write is JSON's, and one neither can, its repr
+        body = json.dumps(items, ensure_ascii=True, indent=2, default=printable_repr) + "\n"
     return "\n".join(head) + "\n" + body
 
 
