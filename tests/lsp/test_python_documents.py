@@ -311,6 +311,11 @@ async def test_run_commands_without_a_line_take_the_first_document(client: Clien
         types.ExecuteCommandParams(command="formscript.simulate", arguments=[uri])
     )
     assert simulated == f"{path}:9: accepted, mode auto\n#0 text (line 9): positional\n"
+    # the form filled on line 13, not the FieldSpec that declares on line 4
+    dry = await client.workspace_execute_command_async(
+        types.ExecuteCommandParams(command="formscript.dryRun", arguments=[uri])
+    )
+    assert isinstance(dry, str) and dry.startswith(f"{path}:13: accepted (status validated)\n")
     plain = _open_python(client, workspace, "test_first_plain.py", PLAIN)
     plain_path = workspace / "test_first_plain.py"
     nothing = await client.workspace_execute_command_async(

@@ -120,14 +120,15 @@ def lenses(analysis: Analysis, reader: Reader, roots: Sequence[str] = ()) -> lis
 
 
 def _embedded(analysis: Analysis, line: int | None, kind: str) -> tuple[FileReport | str, int] | None:
-    """For a Python file, the report of the document of *kind* on *line* (the first when None)
-    or the message why there is none, and the line; None for another file."""
+    """For a Python file, the report of the document of *kind* on *line* (when None, the first
+    that has a lens: a ``FieldSpec(...)`` on its own is no form to run) or the message why there
+    is none, and the line; None for another file."""
     import formscript.runs as runs
 
     if analysis.report.parts is None:
         return None
     if line is None:
-        lines = [p.embedded.span.start.line + 1 for p in analysis.report.parts if p.kind == kind and p.embedded]
+        lines = [embedded.span.start.line + 1 for part, embedded in analysis.runnable() if part.kind == kind]
         if not lines:
             return f"{analysis.path}: no {kind} is handed to lionagi here", 0
         line = lines[0]
