@@ -443,9 +443,7 @@ def test_a_configuration_file_that_is_not_utf8(
     monkeypatch.chdir(tmp_path)
     (tmp_path / "a.form.yaml").write_text("fields: {}\n", encoding="utf-8")
     (tmp_path / "bad.toml").write_bytes(b'[tool.formscript]\nselect = ["FS\xff"]\n')
-    message = (
-        "formscript: configuration error: bad.toml: cannot read (cannot read the file (not valid UTF-8 at byte 31))\n"
-    )
+    message = "formscript: configuration error: bad.toml: cannot read the file (not valid UTF-8 at byte 31)\n"
     assert cli(capsys, "lint", "--config", "bad.toml", "a.form.yaml") == (2, "", message)
 
 

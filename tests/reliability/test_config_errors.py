@@ -57,6 +57,9 @@ TABLE = [
     ("[tool.formscript]\nkinds = {form = 5}\n", 2, "kinds take lists of globs"),
     ('[tool.formscript]\ncalls = ["x"]\n', 2, "calls must be a table"),
     ("[tool.formscript]\nbogus = 1\n", 2, "unknown setting 'bogus'"),
+    # a name a known setting starts: located at its own line, not the known one's
+    ('[tool.formscript]\nselectx = ["SC"]\n\nselect = ["SC"]\n', 2, "unknown setting 'selectx'"),
+    ('[tool.formscript]\nselect = ["SC"]\n\nselectx = ["SC"]\n', 4, "unknown setting 'selectx'"),
     ("[tool.formscript]\nselect = [\n", None, "invalid TOML"),
     ("[tool.formscript]\nx = " + "[" * 5000 + "]" * 5000 + "\n", None, "nested too deeply"),
     ("[tool.formscript]\nselect = " + "[" * 5000 + "]" * 5000 + "\n", None, "nested too deeply"),

@@ -270,7 +270,8 @@ def load_file(path: Path) -> Settings | None:
     try:
         text = read_text(str(path), MAX_CONFIG_BYTES)
     except Unreadable as exc:
-        raise ConfigError(f"{path}: cannot read ({exc.message(MAX_CONFIG_BYTES)})") from None
+        problem = "not a regular file" if exc.reason == "not_regular" else exc.message(MAX_CONFIG_BYTES)
+        raise ConfigError(f"{path}: {problem}") from None
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
@@ -310,7 +311,7 @@ def _located(message: str, source: str, text: str) -> str:
     ``_parse_table`` message reads) with the line of the setting it names."""
     rest = message[len(f"{source}: ") :]
     for key in sorted({toml_name(n) for n in SETTINGS}, key=len, reverse=True):
-        if rest.startswith(key) or rest.startswith(f"unknown setting '{key}"):
+        if rest.startswith(key) or rest.startswith(f"unknown setting '{key}'"):
             return f"{source}:{_line_of(text, key)}: {rest}"
     name = rest.split("'")[1] if "'" in rest else ""
     return f"{source}:{_line_of(text, name)}: {rest}" if name else message
