@@ -10,9 +10,12 @@ import logging
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from formscript.document import Pos, Span
 from formscript.lint.config import Settings
 from formscript.lsp.analysis import Analysis, analyse, uri_to_path
+from formscript.lsp.completion import complete
 from formscript.lsp.hover import hover
 from formscript.lsp.navigation import symbols
 from formscript.lsp.pycompletion import complete_python
@@ -220,3 +223,18 @@ def test_a_script_that_does_not_parse_has_no_served_hints() -> None:
     broken = _analysis("s.script.yaml", "responses: [\n")
     assert broken.document is None
     assert script_hints({"calls_path": "/w/s.calls.yaml", "calls": [], "entries": [{"index": 0}]}, broken) == []
+
+
+@pytest.mark.parametrize(
+    ("check", "offered"),
+    [
+        ("pattern", ["pattern", "flags"]),
+        ("range", ["min", "max"]),
+        ("required", []),
+        ("nope", ["type", "min", "max", "pattern", "flags", "callable", "error"]),  # any check's
+    ],
+)
+def test_a_rules_params_offer_the_keys_of_its_check(check: str, offered: list[str]) -> None:
+    # the check sits beside params, one level up from the mapping being completed
+    text = f"rules:\n  - rule_id: R1\n    check: {check}\n    field: age\n    params:\n      \n"
+    assert [s.label for s in complete(_analysis("x.rules.yaml", text), Pos(5, 6))] == offered

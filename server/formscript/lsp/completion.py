@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import dataclasses
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -125,7 +126,12 @@ def complete(analysis: Analysis, pos: Pos, *, snippets: bool = True, as_is: bool
     elif owner == "values":
         found = _value_keys(analysis, context, replace)
     else:
-        found = keys(owner, context, replace)
+        siblings = context.present
+        if owner == "params":  # which params a rule takes is its check's, one level up
+            rule = analysis.value_at(context.path[:-1])
+            if isinstance(rule, dict) and "check" in rule:
+                siblings = {**siblings, "check": rule["check"]}
+        found = keys(owner, context, replace, siblings)
         if owner == "entry" and context.dashed and not context.present:
             found += _snippet_items("entry", context, replace, dashed=True)
     if not snippets:
@@ -173,10 +179,11 @@ def _indent_lines(body: list[str], column: int) -> str:
     return ("\n" + " " * column).join(body)
 
 
-def keys(owner: str, context: CursorContext, replace: Span) -> list[Suggestion]:
-    """The keys of *owner* not yet in the mapping at the cursor, written for it."""
+def keys(owner: str, context: CursorContext, replace: Span, siblings: Mapping[str, Any]) -> list[Suggestion]:
+    """The keys of *owner* not yet in the mapping at the cursor, written for it (which keys
+    *owner* has may depend on *siblings*: an entry's type, a rule's check)."""
     found = []
-    table = keys_of(owner, context.present)
+    table = keys_of(owner, siblings)
     for order, (name, key) in enumerate(table.items()):
         if name in context.present or (owner == "field" and name in ELEMENT_KEYS):
             continue

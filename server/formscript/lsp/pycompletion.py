@@ -165,7 +165,7 @@ def _suggest(part: Analysis, path: tuple[Any, ...], attempt: _Attempt) -> list[S
         in_dict = CursorContext("key", parent, present=present, in_flow=True)  # a dict is a flow mapping
         return [
             replace(found, insert=f"{q}{found.label}{q}{colon}", snippet=False, filter=quoted(found.label))
-            for found in keys(owner, in_dict, attempt.replace)
+            for found in keys(owner, in_dict, attempt.replace, present)
         ]
     if not isinstance(name, str):
         return []
