@@ -4,12 +4,19 @@ reaches, each driven by that input and checked by what a user sees."""
 from __future__ import annotations
 
 import yaml
-from tests.rules.cases import lint_bytes
 
+from formscript.cli.pool import lint_one
 from formscript.core import suggest
 from formscript.core.printable import printable, printable_repr, unprintable_int
 from formscript.document import parse_document
 from formscript.document.comments import comments_of
+from formscript.lint.config import Settings
+from formscript.lint.report import FileReport
+
+
+def lint_bytes(data: bytes, name: str) -> FileReport:
+    """The report ``formscript lint`` gives of the file *name* holding *data* (UTF-8)."""
+    return lint_one((name, data.decode("utf-8"), Settings(), None, None))
 
 
 def test_a_repeated_alternation_whose_branches_share_a_first_letter_risks_backtracking() -> None:
