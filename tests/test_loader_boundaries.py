@@ -13,6 +13,7 @@ from formscript.core.printable import printable, printable_repr, unprintable_int
 from formscript.document import MAX_DEPTH, parse_document, yamlread
 from formscript.lint.engine import lint_text
 from formscript.runs import dry_run_text, json_safe
+from formscript.runs.common import MAX_NESTING
 from formscript.runs.common import plain as _plain
 
 HUGE = int("f" * 3600, 16)
@@ -72,9 +73,14 @@ def test_json_safe_is_iterative_and_keeps_back_references_finite() -> None:
     for _ in range(5 * sys.getrecursionlimit()):
         deep = [deep]
     out = json_safe(deep)
-    for _ in range(5 * sys.getrecursionlimit()):
+    assert json.loads(json.dumps(out)) == out  # what it gives can be encoded and compared
+    for _ in range(MAX_NESTING - 1):
         out = out[0]
-    assert out == [1]
+    assert out == ["<list nested more than 800 levels deep>"]  # past MAX_NESTING, a note
+    shallow: list[Any] = [1]
+    for _ in range(MAX_NESTING - 1):
+        shallow = [shallow]
+    assert json_safe(shallow) == shallow  # down to MAX_NESTING, written whole
     loop: dict[str, Any] = {"a": 1}
     loop["self"] = loop
     assert _plain({"x": loop}) == {"x": {"a": 1, "self": "{...}"}}  # the walk ends, as repr's does
